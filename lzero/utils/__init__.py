@@ -1,0 +1,1 @@
+"""Small shared utilities of the library."""

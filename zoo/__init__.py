@@ -1,0 +1,1 @@
+"""Games and tasks built on the ``lzero`` library (``lzero`` never imports ``zoo``)."""

@@ -1,0 +1,1 @@
+"""Logic shared by every board game: k-in-a-row lines, gravity drops, the rules record."""

@@ -1,0 +1,1 @@
+"""The connect4 game: rules kernel, env and bots."""

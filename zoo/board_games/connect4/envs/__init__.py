@@ -1,0 +1,1 @@
+"""connect4 rules kernel, env and bots (import the submodules directly)."""

@@ -1,0 +1,1 @@
+"""The gomoku game: rules kernel, env and bots."""

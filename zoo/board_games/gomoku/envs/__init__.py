@@ -1,0 +1,1 @@
+"""gomoku rules kernel, env and bots (import the submodules directly)."""

@@ -1,0 +1,1 @@
+"""The tictactoe game: rules kernel, env and bots."""

@@ -1,0 +1,1 @@
+"""tictactoe rules kernel, env and bots (import the submodules directly)."""

@@ -1,0 +1,86 @@
+"""The ``lzero`` command line: ``lzero --help`` lists the subcommands.
+
+Subcommands of the library itself are defined here; packages built on it (our ``zoo`` with
+``play`` and ``arena``) add theirs through the ``lzero.commands`` entry-point group, whose
+entries name a function ``add(subparsers)`` that registers one or more subcommands, each
+setting ``func`` (a callable taking the parsed args and returning an exit code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from importlib.metadata import entry_points
+
+from lzero.envs import ENV_REGISTRY, check_env
+from lzero.errors import LZeroError
+
+COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
+#: Subcommands of the library itself, as "module:function" adders.
+BUILTIN_COMMANDS = ("lzero.entry.cli_train:add_train_subcommand",)
+
+
+def _cmd_envs(args: argparse.Namespace) -> int:
+    for name in ENV_REGISTRY.names():
+        print(name)
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    env = ENV_REGISTRY.build(args.env, {})
+    env.seed(args.seed, dynamic_seed=False)
+    if args.check:
+        check_env(env, seed=args.seed)
+        print(f"check_env: {args.env} keeps the BaseEnv contract")
+    obs = env.reset()
+    steps, ret, done = 0, 0.0, False
+    while not done:
+        timestep = env.step(env.random_action())
+        steps, done = steps + 1, timestep.done
+        ret = timestep.info.get("eval_episode_return", ret)
+    env.close()
+    keys = sorted(obs) if isinstance(obs, dict) else f"array {obs.shape}"
+    print(f"{args.env}: one random episode of {steps} steps, return {ret:+.3f}; obs: {keys}")
+    return 0
+
+
+def _load_adder(spec: str):
+    module, _, func = spec.partition(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Returns the parser with every available subcommand registered."""
+    parser = argparse.ArgumentParser(prog="lzero", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    p = sub.add_parser("envs", help="list the registered envs")
+    p.set_defaults(func=_cmd_envs)
+    p = sub.add_parser("demo", help="run one random episode of a registered env")
+    p.add_argument("env", help="a name from `lzero envs`")
+    p.add_argument("--seed", type=int, default=0, help="static seed of the episode")
+    p.add_argument("--check", action="store_true", help="run check_env on it first")
+    p.set_defaults(func=_cmd_demo)
+    adders = list(BUILTIN_COMMANDS)
+    adders += [ep.value for ep in entry_points(group=COMMAND_ENTRY_POINT_GROUP)]
+    for spec in adders:
+        try:
+            adder = _load_adder(spec)
+        except ImportError:
+            continue  # an optional part (e.g. training without torch) is not installed
+        adder(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the command line; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (LZeroError, KeyError) as err:
+        print(f"lzero {args.command}: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

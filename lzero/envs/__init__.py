@@ -1,0 +1,40 @@
+"""The env contract, registries, config helpers and the env checker."""
+
+from lzero.envs.base_env import ENV_MANAGER_KEYS, BaseEnv, BaseEnvTimestep
+from lzero.envs.config import deep_merge_dicts, merge_config
+from lzero.envs.env_checker import check_env
+from lzero.envs.registry import (
+    ENV_REGISTRY,
+    ENV_WRAPPER_REGISTRY,
+    Registry,
+    create_env,
+    import_module_names,
+)
+from lzero.envs.utils import to_ndarray, to_reward
+
+__all__ = [
+    "BaseEnv",
+    "BaseEnvTimestep",
+    "ENV_MANAGER_KEYS",
+    "ENV_REGISTRY",
+    "ENV_WRAPPER_REGISTRY",
+    "Registry",
+    "check_env",
+    "create_env",
+    "deep_merge_dicts",
+    "import_module_names",
+    "merge_config",
+    "to_ndarray",
+    "to_reward",
+]
+
+_POOL_NAMES = ("make", "make_gym", "make_spec", "list_all_envs")
+
+
+def __getattr__(name: str):
+    # The envpool-style pool pulls in the managers and numba kernels: import it on first use.
+    if name in _POOL_NAMES:
+        from lzero.envs import pool
+
+        return getattr(pool, name)
+    raise AttributeError(f"module 'lzero.envs' has no attribute {name!r}")

@@ -1,0 +1,78 @@
+"""Config merging: user dicts over documented defaults, with unknown keys rejected."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from collections.abc import Mapping
+
+from easydict import EasyDict
+
+from lzero.errors import ConfigError
+
+
+def deep_merge_dicts(default: Mapping, user: Mapping | None) -> EasyDict:
+    """Returns ``default`` updated by ``user``: the user wins, nested dicts merge.
+
+    Neither argument is modified; the result shares no mutable state with them.
+
+    Args:
+        default: the base config.
+        user: values to put on top; ``None`` means no change.
+
+    Returns:
+        A new EasyDict.
+    """
+    merged = copy.deepcopy(dict(default))
+    for key, value in (user or {}).items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = deep_merge_dicts(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return EasyDict(merged)
+
+
+def closest_key(key: str, valid: list[str] | tuple[str, ...] | set[str]) -> str | None:
+    """Returns the valid name closest to ``key``, or None when nothing is close."""
+    matches = difflib.get_close_matches(str(key), [str(v) for v in valid], n=1, cutoff=0.5)
+    return matches[0] if matches else None
+
+
+def unknown_name_message(kind: str, name: str, valid) -> str:
+    """Formats "unknown <kind> 'name'; did you mean 'x'? valid: [...]" for error messages."""
+    valid = sorted(str(v) for v in valid)
+    hint = closest_key(name, valid)
+    did_you_mean = f"; did you mean {hint!r}?" if hint else ""
+    return f"unknown {kind} {name!r}{did_you_mean} Valid {kind}s: {valid}"
+
+
+def merge_config(
+    default: Mapping, user: Mapping | None, *, where: str = "config", open_keys: tuple = ()
+) -> EasyDict:
+    """Like :func:`deep_merge_dicts`, but every user key must exist in ``default``.
+
+    Nested dicts are checked recursively, except the dicts named in ``open_keys``, whose
+    contents are free-form (for example a ``wrapper`` dict passed on to another class).
+
+    Args:
+        default: the documented defaults; its keys are the valid ones.
+        user: the user's overrides, or None.
+        where: the config's name, used in error messages (``'Connect4Env config'``).
+        open_keys: top-level keys whose dict values are merged without key checks.
+
+    Returns:
+        A new EasyDict.
+
+    Raises:
+        ConfigError: a user key is not in ``default``; the message names the key, the
+            closest valid key and the valid set.
+    """
+    if user is not None and not isinstance(user, Mapping):
+        raise ConfigError(f"{where}: expected a dict, got {type(user).__name__}")
+    for key, value in (user or {}).items():
+        if key not in default:
+            raise ConfigError(f"{where}: " + unknown_name_message("key", key, default.keys()))
+        sub = default[key]
+        if key not in open_keys and isinstance(sub, Mapping) and sub and isinstance(value, Mapping):
+            merge_config(sub, value, where=f"{where}.{key}")
+    return deep_merge_dicts(default, user)

@@ -1,0 +1,162 @@
+"""``check_env``: checks that an env implementation keeps the BaseEnv contract.
+
+Each rule raises one :class:`~lzero.errors.EnvCheckError` naming what is wrong, so a new env
+can be debugged rule by rule. The rules:
+
+1. ``observation_space``, ``action_space`` and ``reward_space`` exist.
+2. Observations are NumPy arrays of dtype float32, int64, int8 or uint8 (or dicts of them,
+   where ``to_play`` / ``current_player_index`` may be plain ints and a continuous env's
+   ``action_mask`` may be None), and lie in ``observation_space``.
+3. ``reward`` is a float32 array of shape `[1]` in ``reward_space``; ``done`` is a bool.
+4. At the end of an episode ``info['eval_episode_return']`` is a Python float.
+5. A later step never mutates an observation already returned (no aliasing).
+6. With a static seed, two episodes with the same actions are identical.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from lzero.envs.base_env import BaseEnvTimestep
+from lzero.errors import EnvCheckError
+
+OBS_DTYPES = (np.float32, np.int64, np.int8, np.uint8)
+SCALAR_KEYS = ("to_play", "current_player_index")
+
+
+def check_env(env: Any, *, seed: int = 0, max_steps: int = 2000) -> None:
+    """Runs the contract checks on ``env``, raising at the first broken rule.
+
+    Args:
+        env: an env following the BaseEnv contract.
+        seed: the static seed used for the reproducibility check.
+        max_steps: the longest episode the check waits for.
+
+    Raises:
+        EnvCheckError: a rule is broken; the message says which and how.
+    """
+    for name in ("observation_space", "action_space", "reward_space"):
+        if getattr(env, name, None) is None:
+            raise EnvCheckError(f"{name}: expected a gymnasium space, got None")
+    env.seed(seed, dynamic_seed=False)
+    first = _run_episode(env, None, max_steps)
+    env.seed(seed, dynamic_seed=False)
+    second = _run_episode(env, first["actions"], max_steps)
+    for i in range(max(len(first["trace"]), len(second["trace"]))):
+        if i >= min(len(first["trace"]), len(second["trace"])) or not _equal(
+            first["trace"][i], second["trace"][i]
+        ):
+            raise EnvCheckError(
+                f"static seed {seed}: two episodes with the same actions differ at step {i}"
+            )
+    env.close()
+
+
+def _run_episode(env: Any, actions: list | None, max_steps: int) -> dict:
+    obs = env.reset()
+    _check_obs(env, obs, "reset")
+    kept = [(obs, _copy(obs))]
+    trace, played = [obs], []
+    for t in range(max_steps):
+        if actions is not None and t == len(actions):
+            break  # replaying: the first episode ended here, this one did not
+        action = actions[t] if actions is not None else env.random_action()
+        played.append(action)
+        timestep = env.step(action)
+        if not isinstance(timestep, tuple) or len(timestep) != 4:
+            raise EnvCheckError(f"step: expected a BaseEnvTimestep, got {type(timestep).__name__}")
+        obs, reward, done, info = BaseEnvTimestep(*timestep)
+        where = f"step {t}"
+        _check_obs(env, obs, where)
+        _check_reward(env, reward, where)
+        if not isinstance(done, bool):
+            raise EnvCheckError(
+                f"{where}: expected done to be a bool, got {type(done).__module__}.{type(done).__name__}"
+            )
+        for i, (returned, copy) in enumerate(kept):
+            if not _equal(returned, copy):
+                raise EnvCheckError(
+                    f"{where}: the observation returned at {'reset' if i == 0 else f'step {i - 1}'}"
+                    " was changed afterwards (observations must not alias env state)"
+                )
+        kept.append((obs, _copy(obs)))
+        trace.append((obs, reward, done))
+        if done:
+            ret = info.get("eval_episode_return") if isinstance(info, dict) else None
+            if not isinstance(ret, float):
+                raise EnvCheckError(
+                    f"{where}: expected info['eval_episode_return'] to be a Python float at "
+                    f"the end of the episode, got {type(ret).__name__}"
+                )
+            return {"actions": played, "trace": trace}
+    if actions is not None:
+        return {"actions": played, "trace": trace}
+    raise EnvCheckError(f"the episode did not end within max_steps={max_steps}")
+
+
+def _check_obs(env: Any, obs: Any, where: str) -> None:
+    space = env.observation_space
+    if isinstance(obs, dict):
+        if not isinstance(space, spaces.Dict):
+            raise EnvCheckError(f"{where}: dict observation but observation_space is {space}")
+        for key, value in obs.items():
+            if value is None and key == "action_mask":
+                continue
+            if key in SCALAR_KEYS and isinstance(value, (int, np.integer)):
+                continue
+            _check_array(value, space.spaces.get(key), f"{where}: obs[{key!r}]")
+    else:
+        _check_array(obs, space, f"{where}: obs")
+
+
+def _check_array(value: Any, space: Any, where: str) -> None:
+    if not isinstance(value, np.ndarray):
+        raise EnvCheckError(f"{where}: expected a NumPy array, got {type(value).__name__}")
+    if value.dtype not in OBS_DTYPES:
+        allowed = [np.dtype(d).name for d in OBS_DTYPES]
+        raise EnvCheckError(f"{where}: expected dtype in {allowed}, got {value.dtype}")
+    if space is None:
+        raise EnvCheckError(f"{where}: the observation space has no entry for it")
+    if space.shape is not None and tuple(space.shape) != value.shape:
+        raise EnvCheckError(f"{where}: expected shape {tuple(space.shape)}, got {value.shape}")
+    if not space.contains(value):
+        raise EnvCheckError(f"{where}: value lies outside the observation space {space}")
+
+
+def _check_reward(env: Any, reward: Any, where: str) -> None:
+    if not isinstance(reward, np.ndarray) or reward.dtype != np.float32 or reward.shape != (1,):
+        got = (
+            f"{reward.dtype} array of shape {reward.shape}"
+            if isinstance(reward, np.ndarray)
+            else type(reward).__name__
+        )
+        raise EnvCheckError(f"{where}: expected reward as a float32 array of shape (1,), got {got}")
+    if not env.reward_space.contains(reward):
+        raise EnvCheckError(
+            f"{where}: reward {reward} lies outside reward_space {env.reward_space}"
+        )
+
+
+def _copy(obs: Any) -> Any:
+    if isinstance(obs, dict):
+        return {k: _copy(v) for k, v in obs.items()}
+    return obs.copy() if isinstance(obs, np.ndarray) else obs
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (
+            isinstance(a, np.ndarray)
+            and isinstance(b, np.ndarray)
+            and a.shape == b.shape
+            and a.dtype == b.dtype
+            and np.array_equal(a, b)
+        )
+    return a == b

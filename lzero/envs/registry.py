@@ -1,0 +1,118 @@
+"""Registries of env and wrapper classes, and building envs from LightZero-style configs."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from importlib.metadata import entry_points
+from typing import Any
+
+from lzero.envs.config import unknown_name_message
+from lzero.errors import ConfigError
+
+#: Entry-point group through which installed packages (our ``zoo`` among them) declare
+#: ``name = module`` pairs, so ``ENV_REGISTRY`` finds an env by name without ``lzero``
+#: importing the package that defines it.
+ENTRY_POINT_GROUP = "lzero.envs"
+
+
+class Registry:
+    """A name -> class (or factory) map with a ``register`` decorator.
+
+    Args:
+        kind: what is registered, for error messages (``'env'``).
+        entry_point_group: entry-point group scanned for ``name = module`` declarations of
+            names not registered yet; None disables the lookup.
+    """
+
+    def __init__(self, kind: str, entry_point_group: str | None = None) -> None:
+        self._kind = kind
+        self._group = entry_point_group
+        self._items: dict[str, Any] = {}
+
+    def register(self, name: str) -> Callable[[Any], Any]:
+        """Returns a decorator that registers its argument under ``name``.
+
+        Raises:
+            ValueError: ``name`` is already taken by another object.
+        """
+
+        def decorator(obj: Any) -> Any:
+            old = self._items.get(name)
+            if old is not None and _qualname(old) != _qualname(obj):
+                raise ValueError(f"{self._kind} {name!r} is already registered to {_qualname(old)}")
+            self._items[name] = obj
+            return obj
+
+        return decorator
+
+    def _declared(self) -> dict[str, str]:
+        if self._group is None:
+            return {}
+        return {ep.name: ep.value for ep in entry_points(group=self._group)}
+
+    def get(self, name: str) -> Any:
+        """Returns what is registered under ``name``, importing its declared module if needed.
+
+        Raises:
+            KeyError: ``name`` is unknown; the message lists the names and the closest one.
+        """
+        if name not in self._items and name in self._declared():
+            importlib.import_module(self._declared()[name])
+        if name not in self._items:
+            raise KeyError(unknown_name_message(self._kind, name, self.names()))
+        return self._items[name]
+
+    def build(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Returns ``self.get(name)(*args, **kwargs)``."""
+        return self.get(name)(*args, **kwargs)
+
+    def names(self) -> list[str]:
+        """Returns the sorted registered names, including declared but not yet imported ones."""
+        return sorted(set(self._items) | set(self._declared()))
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._items or name in self._declared()
+
+
+def _qualname(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
+
+
+ENV_REGISTRY = Registry("env", ENTRY_POINT_GROUP)
+ENV_WRAPPER_REGISTRY = Registry("env wrapper")
+
+
+def import_module_names(names: Iterable[str]) -> None:
+    """Imports each module in ``names`` (LightZero's ``import_names``), so it can register.
+
+    Raises:
+        ConfigError: a module cannot be imported; the message names it.
+    """
+    for name in names or ():
+        try:
+            importlib.import_module(name)
+        except ImportError as err:
+            raise ConfigError(f"import_names: cannot import {name!r}: {err}") from err
+
+
+def create_env(create_cfg: Mapping, env_cfg: Mapping | None = None) -> Any:
+    """Builds an env from a LightZero-style ``create_config`` and an env config.
+
+    Args:
+        create_cfg: either the whole ``create_config`` (with an ``env`` entry) or its ``env``
+            part, e.g. ``dict(type='connect4', import_names=['zoo.board_games...'])``.
+        env_cfg: the env's config (``main_config.env``), or None for its defaults.
+
+    Returns:
+        The env instance.
+
+    Raises:
+        ConfigError: ``create_cfg`` has no ``type``.
+        KeyError: the type is not registered.
+    """
+    spec = create_cfg.get("env", create_cfg)
+    if "type" not in spec:
+        raise ConfigError(f"create_config.env: expected a 'type' key, got keys {sorted(spec)}")
+    import_module_names(spec.get("import_names", ()))
+    return ENV_REGISTRY.build(spec["type"], dict(env_cfg or {}))

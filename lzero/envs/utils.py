@@ -1,0 +1,36 @@
+"""Conversions of env outputs to the dtypes and shapes of the BaseEnv contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+
+def to_ndarray(item: Any, dtype: np.dtype | type | None = None) -> Any:
+    """Converts numbers, lists, tuples and (nested) dicts of them to NumPy arrays.
+
+    Dicts and tuples keep their structure, with every leaf converted; ``None`` stays
+    ``None``. Scalars become 0-d arrays; use :func:`to_reward` for the `[1]` reward.
+
+    Args:
+        item: what to convert.
+        dtype: the target dtype of every leaf; None keeps NumPy's choice.
+
+    Returns:
+        The converted structure. Arrays are always copies, so the result never aliases
+        the input.
+    """
+    if item is None:
+        return None
+    if isinstance(item, Mapping):
+        return {k: to_ndarray(v, dtype) for k, v in item.items()}
+    if isinstance(item, tuple) and not hasattr(item, "_fields"):
+        return tuple(to_ndarray(v, dtype) for v in item)
+    return np.array(item, dtype=dtype, copy=True)
+
+
+def to_reward(reward: Any) -> np.ndarray:
+    """Returns ``reward`` as the contract's float32 array of shape `[1]`."""
+    return np.asarray(reward, dtype=np.float32).reshape(1).copy()

@@ -1,0 +1,28 @@
+"""Exceptions raised at the Python boundary of the library and its zoo.
+
+Each is a subclass of the built-in exception a caller would expect, so existing
+``except ValueError`` code keeps working, and of :class:`LZeroError`, so one ``except``
+catches everything the project raises on purpose.
+"""
+
+from __future__ import annotations
+
+
+class LZeroError(Exception):
+    """Base class of every error the project raises deliberately."""
+
+
+class ConfigError(LZeroError, ValueError):
+    """A config holds an unknown key, a bad value, or contradictory settings."""
+
+
+class IllegalActionError(LZeroError, ValueError):
+    """An action is out of range or not legal in the current state."""
+
+
+class GameOverError(LZeroError, RuntimeError):
+    """``step`` was called on an episode that has already ended."""
+
+
+class EnvCheckError(LZeroError, AssertionError):
+    """An env implementation breaks the BaseEnv contract (raised by ``check_env``)."""

@@ -1,0 +1,40 @@
+"""Installs the ``lzero`` library, the ``zoo`` of games and tasks, and the ``lzero`` command."""
+
+from setuptools import find_packages, setup
+
+BOARD_GAMES = {
+    "tictactoe": "zoo.board_games.tictactoe.envs.tictactoe_env",
+    "connect4": "zoo.board_games.connect4.envs.connect4_env",
+    "gomoku": "zoo.board_games.gomoku.envs.gomoku_env",
+}
+
+setup(
+    name="lzero-suite",
+    version="0.1.0",
+    description="Board-game and gym environments with numba rules, bots and MCTS, and MuZero.",
+    long_description=open("README.md", encoding="utf-8").read(),
+    long_description_content_type="text/markdown",
+    python_requires=">=3.10",
+    packages=find_packages(include=["lzero", "lzero.*", "zoo", "zoo.*"]),
+    install_requires=[
+        "numpy>=1.24",
+        "gymnasium>=1.0",
+        "easydict>=1.10",
+        "numba>=0.59",
+        "pygame>=2.5",
+        "imageio>=2.31",
+    ],
+    extras_require={
+        # The CPU wheel of torch 2.13.0 is what we test on; an unpinned torch would pull
+        # several GB of CUDA packages.
+        "train": ["torch==2.13.0", "tqdm>=4.60", "matplotlib>=3.7"],
+        "box2d": ["Box2D>=2.3.10"],
+        "test": ["pytest>=7.4", "hypothesis>=6.80", "ruff>=0.4", "Box2D>=2.3.10"],
+        "bench": ["open_spiel", "pettingzoo>=1.24"],
+    },
+    entry_points={
+        "console_scripts": ["lzero=lzero.cli:main"],
+        "lzero.envs": [f"{name} = {module}" for name, module in BOARD_GAMES.items()],
+        "lzero.commands": ["board_games = zoo.board_games.cli:add_play_subcommands"],
+    },
+)

@@ -1,0 +1,48 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lzero.envs import deep_merge_dicts, merge_config
+from lzero.errors import ConfigError
+
+flat = st.dictionaries(st.sampled_from("abcdef"), st.integers(), max_size=6)
+
+
+@given(flat, flat)
+def test_deep_merge_user_wins_and_keeps_default_keys(default, user):
+    merged = deep_merge_dicts(default, user)
+    assert set(merged) == set(default) | set(user)
+    for key, value in merged.items():
+        assert value == (user[key] if key in user else default[key])
+
+
+def test_deep_merge_merges_nested_dicts_without_mutating_inputs():
+    default = {"a": {"x": 1, "y": 2}, "b": [1]}
+    user = {"a": {"y": 3}}
+    merged = deep_merge_dicts(default, user)
+    assert merged == {"a": {"x": 1, "y": 3}, "b": [1]}
+    merged.a.x = 99
+    merged.b.append(2)
+    assert default == {"a": {"x": 1, "y": 2}, "b": [1]} and user == {"a": {"y": 3}}
+
+
+def test_merge_config_names_key_closest_and_valid_set():
+    with pytest.raises(
+        ConfigError,
+        match=r"unknown key 'battle_mod'; did you mean 'battle_mode'\?"
+        r".*\['battle_mode', 'render_mode'\]",
+    ):
+        merge_config({"battle_mode": 1, "render_mode": None}, {"battle_mod": 2})
+
+
+def test_merge_config_checks_nested_keys_but_not_open_ones():
+    default = {"model": {"latent_state_dim": 64}, "wrapper": {}}
+    with pytest.raises(ConfigError, match=r"cfg\.model: unknown key 'latent_dim'"):
+        merge_config(default, {"model": {"latent_dim": 3}}, where="cfg")
+    merged = merge_config({"opts": {"a": 1}}, {"opts": {"b": 2}}, open_keys=("opts",))
+    assert merged.opts == {"a": 1, "b": 2}
+
+
+def test_merge_config_rejects_a_non_dict():
+    with pytest.raises(ConfigError, match="expected a dict, got list"):
+        merge_config({"a": 1}, [("a", 2)])

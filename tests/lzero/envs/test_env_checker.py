@@ -1,0 +1,148 @@
+"""check_env passes a correct env and catches each broken rule with its own message."""
+
+import numpy as np
+import pytest
+from gymnasium import spaces
+
+from lzero.envs import BaseEnvTimestep, check_env, to_reward
+from lzero.errors import EnvCheckError
+
+
+def test_correct_env_passes(walk_env_cls):
+    check_env(walk_env_cls())
+
+
+def _broken(walk_env_cls, **overrides):
+    return type("Broken", (walk_env_cls,), overrides)()
+
+
+def _step_with(transform):
+    def step(self, action):
+        return transform(self, super(type(self), self).step(action))
+
+    return step
+
+
+CASES = {
+    "missing space": (
+        {"reward_space": property(lambda self: None)},
+        r"reward_space: expected a gymnasium space, got None",
+    ),
+    "list observation": (
+        {
+            "_obs": lambda self: {
+                "observation": [float(self._pos)],
+                "action_mask": np.ones(2, np.int8),
+                "to_play": -1,
+            }
+        },
+        r"reset: obs\['observation'\]: expected a NumPy array, got list",
+    ),
+    "float64 observation": (
+        {
+            "_obs": lambda self: {
+                "observation": np.array([self._pos], np.float64),
+                "action_mask": np.ones(2, np.int8),
+                "to_play": -1,
+            }
+        },
+        r"obs\['observation'\]: expected dtype in .*got float64",
+    ),
+    "wrong shape": (
+        {
+            "_obs": lambda self: {
+                "observation": np.array([self._pos, 0], np.float32),
+                "action_mask": np.ones(2, np.int8),
+                "to_play": -1,
+            }
+        },
+        r"expected shape \(1,\), got \(2,\)",
+    ),
+    "outside space": (
+        {
+            "observation_space": property(
+                lambda self: spaces.Dict(
+                    {
+                        "observation": spaces.Box(0, 1, (1,), np.float32),
+                        "action_mask": spaces.Box(0, 1, (2,), np.int8),
+                    }
+                )
+            )
+        },
+        r"value lies outside the observation space",
+    ),
+    "key without space": (
+        {
+            "observation_space": property(
+                lambda self: spaces.Dict({"observation": spaces.Box(0, 10, (1,), np.float32)})
+            )
+        },
+        r"obs\['action_mask'\]: the observation space has no entry",
+    ),
+    "python float reward": (
+        {"step": _step_with(lambda self, ts: ts._replace(reward=float(ts.reward[0])))},
+        r"expected reward as a float32 array of shape \(1,\), got float",
+    ),
+    "scalar reward array": (
+        {"step": _step_with(lambda self, ts: ts._replace(reward=np.zeros((), np.float64)))},
+        r"expected reward as a float32 array of shape \(1,\), got float64 array of shape \(\)",
+    ),
+    "numpy bool done": (
+        {"step": _step_with(lambda self, ts: ts._replace(done=np.bool_(ts.done)))},
+        r"expected done to be a bool, got numpy\.bool",
+    ),
+    "missing return": (
+        {"step": _step_with(lambda self, ts: ts._replace(info={}))},
+        r"expected info\['eval_episode_return'\] to be a Python float .* got NoneType",
+    ),
+    "not a timestep": (
+        {"step": _step_with(lambda self, ts: ts[:3])},
+        r"step: expected a BaseEnvTimestep, got tuple",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_broken_env_is_caught(walk_env_cls, case):
+    overrides, message = CASES[case]
+    with pytest.raises(EnvCheckError, match=message):
+        check_env(_broken(walk_env_cls, **overrides))
+
+
+def test_aliasing_observation_is_caught(walk_env_cls):
+    class Aliasing(walk_env_cls):
+        def reset(self):
+            self._buf = np.zeros(1, np.float32)
+            super().reset()
+            return self._obs()
+
+        def _obs(self):
+            self._buf[0] = self._pos  # the same array every time
+            return {"observation": self._buf, "action_mask": np.ones(2, np.int8), "to_play": -1}
+
+    with pytest.raises(
+        EnvCheckError, match=r"step 0: the observation returned at reset was changed"
+    ):
+        check_env(Aliasing())
+
+
+def test_unseeded_randomness_is_caught(walk_env_cls):
+    class Unseeded(walk_env_cls):
+        def reset(self):
+            super().reset()
+            self._pos = int(np.random.default_rng().integers(2, 9))
+            return self._obs()
+
+    with pytest.raises(
+        EnvCheckError, match=r"static seed 0: two episodes with the same actions differ"
+    ):
+        check_env(Unseeded())
+
+
+def test_endless_episode_is_reported(walk_env_cls):
+    class Endless(walk_env_cls):
+        def step(self, action):
+            return BaseEnvTimestep(self._obs(), to_reward(0.0), False, {})
+
+    with pytest.raises(EnvCheckError, match=r"did not end within max_steps=50"):
+        check_env(Endless(), max_steps=50)

@@ -1,0 +1,65 @@
+import textwrap
+
+import pytest
+
+from lzero.envs import ENV_REGISTRY, Registry, create_env
+from lzero.errors import ConfigError
+
+
+def test_register_get_build_and_names(walk_env_cls):
+    reg = Registry("env")
+    reg.register("walk")(walk_env_cls)
+    assert reg.get("walk") is walk_env_cls and "walk" in reg and reg.names() == ["walk"]
+    env = reg.build("walk", {"size": 4})
+    assert env._cfg.size == 4
+
+
+def test_unknown_name_lists_names_and_closest(walk_env_cls):
+    reg = Registry("env")
+    reg.register("connect4")(walk_env_cls)
+    reg.register("gomoku")(walk_env_cls)
+    with pytest.raises(
+        KeyError,
+        match=r"unknown env 'conect4'; did you mean 'connect4'\?.*\['connect4', 'gomoku'\]",
+    ):
+        reg.get("conect4")
+
+
+def test_a_name_cannot_be_taken_twice(walk_env_cls):
+    reg = Registry("env")
+    reg.register("walk")(walk_env_cls)
+    reg.register("walk")(walk_env_cls)  # the same class again (module re-import) is fine
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register("walk")(type("Other", (walk_env_cls,), {}))
+
+
+def test_create_env_imports_import_names(tmp_path, monkeypatch):
+    (tmp_path / "my_walk_env.py").write_text(
+        textwrap.dedent("""
+        from lzero.envs import ENV_REGISTRY
+        from gymnasium import spaces
+        import numpy as np
+        from lzero.envs import BaseEnv
+
+        @ENV_REGISTRY.register('my_walk_for_test')
+        class MyEnv(BaseEnv):
+            config = dict(size=3)
+            reset = step = close = lambda self, *a: None
+            observation_space = action_space = reward_space = None
+    """)
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    create_cfg = dict(env=dict(type="my_walk_for_test", import_names=["my_walk_env"]))
+    env = create_env(create_cfg, {"size": 7, "collector_env_num": 2})
+    assert type(env).__name__ == "MyEnv" and env._cfg.size == 7
+
+
+def test_create_env_errors():
+    with pytest.raises(ConfigError, match="expected a 'type' key"):
+        create_env(dict(env=dict(import_names=[])))
+    with pytest.raises(ConfigError, match="cannot import 'no_such_module_xyz'"):
+        create_env(dict(type="x", import_names=["no_such_module_xyz"]))
+
+
+def test_global_registry_declares_the_board_games():
+    assert {"connect4", "gomoku", "tictactoe"} <= set(ENV_REGISTRY.names())

@@ -1,0 +1,42 @@
+import subprocess
+import sys
+
+from lzero.cli import build_parser, main
+
+
+def test_help_lists_subcommands():
+    out = subprocess.run(
+        [sys.executable, "-m", "lzero.cli", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "envs" in out and "demo" in out
+
+
+def test_unknown_command_prints_usage_and_fails():
+    proc = subprocess.run(
+        [sys.executable, "-m", "lzero.cli", "fly"], capture_output=True, text=True
+    )
+    assert (
+        proc.returncode == 2
+        and "usage: lzero" in proc.stderr
+        and "invalid choice: 'fly'" in proc.stderr
+    )
+
+
+def test_bad_argument_fails():
+    proc = subprocess.run(
+        [sys.executable, "-m", "lzero.cli", "demo", "connect4", "--seed", "x"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2 and "invalid int value: 'x'" in proc.stderr
+
+
+def test_unknown_env_is_an_error_with_the_closest_name(capsys):
+    assert main(["demo", "conect4"]) == 2
+    assert "did you mean 'connect4'" in capsys.readouterr().err
+
+
+def test_envs_lists_registered(capsys):
+    assert main(["envs"]) == 0
+    assert "connect4" in capsys.readouterr().out.split()
+    assert build_parser().prog == "lzero"

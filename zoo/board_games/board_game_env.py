@@ -1,0 +1,424 @@
+"""``BoardGameEnv``: the one env class behind TicTacToe, Connect4 and Gomoku.
+
+It owns battle modes, observations, bots, rendering, replays and human input; a game subclass
+only names its rules kernel (:class:`~zoo.board_games.common.rules.BoardRules`), its numba
+rule bot, how people type its moves, and its defaults. No game logic lives here.
+
+Modes (``battle_mode``), as in LightZero:
+
+* ``self_play_mode``: each ``step`` plays one move for the player to move; the reward is +1 at
+  the winning step (for its mover), else 0; ``eval_episode_return`` is from player 1's view.
+* ``play_with_bot_mode``: the agent is player 1; each ``step`` plays its move and then the
+  bot's reply; the reward is +1 if the agent wins, -1 if the bot wins, else 0.
+* ``eval_mode``: as ``play_with_bot_mode``; with ``agent_vs_human`` a person at the terminal
+  replies instead of the bot.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import os
+import time
+
+import numpy as np
+from gymnasium import spaces
+
+from lzero.envs import BaseEnv, BaseEnvTimestep
+from lzero.envs.config import unknown_name_message
+from lzero.errors import ConfigError, GameOverError, IllegalActionError
+from lzero.utils.nbrng import make_rng_state, uniform
+from zoo.board_games import human_input, render
+from zoo.board_games.common.planes import player_planes
+from zoo.board_games.common.rules import ONGOING, BoardRules
+from zoo.board_games.common.tactics import random_legal_action
+from zoo.board_games.env_support import bot_move, check_config, validate_init_state
+
+BATTLE_MODES = ("self_play_mode", "play_with_bot_mode", "eval_mode")
+RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
+_REWARD = {r: np.array([r], dtype=np.float32) for r in (-1.0, 0.0, 1.0)}
+_INSTANCES = itertools.count()
+
+
+class BoardGameEnv(BaseEnv):
+    """A two-player board game over a numba rules kernel, following the BaseEnv contract.
+
+    Subclasses set ``rules`` (or override :meth:`make_rules`), ``rule_bot``, ``move_style``,
+    ``bot_types`` and extend ``config``.
+    """
+
+    rules: BoardRules
+    rule_bot = None  # njit (board [H, W] int8, player, rng_state) -> action
+    move_style = "cell"
+    bot_types: tuple = ("rule", "mcts", "random")
+    #: LightZero's older bot names, accepted so its configs port unchanged.
+    bot_aliases = {"v0": "rule", "v1": "rule", "alpha_beta_pruning": "alpha_beta"}
+    config = dict(
+        # (str) The game's name, as in LightZero configs (informational).
+        env_id="",
+        # (str) 'self_play_mode', 'play_with_bot_mode' or 'eval_mode' (see the module doc).
+        battle_mode="self_play_mode",
+        # (str) Mode of the simulated env inside AlphaZero's MCTS; kept for LightZero configs.
+        battle_mode_in_simulation_env="self_play_mode",
+        # (str) Opponent in the bot modes: 'rule', 'random', or 'mcts' (zoo/board_games/mcts_bot.py,
+        # issue 4: raises NotImplementedError until that module lands); TicTacToe also 'alpha_beta'.
+        bot_action_type="rule",
+        # (float) Probability that the bot plays a uniformly random move instead.
+        prob_random_action_in_bot=0.0,
+        # (float) self_play_mode: probability that the agent's move is replaced by a random one.
+        prob_random_agent=0.0,
+        # (float) self_play_mode: probability that the agent's move is replaced by the bot's.
+        prob_expert_agent=0.0,
+        # (bool) eval_mode: a human at the terminal replies instead of the bot.
+        agent_vs_human=False,
+        # (str | None) Render automatically after every move: one of RENDER_MODES, or None.
+        render_mode=None,
+        # (str | None) Folder for the GIFs of image_savefile_mode (default './replays').
+        replay_path=None,
+        # (float) Image size: boards are drawn about 60 * screen_scaling pixels wide.
+        screen_scaling=9,
+        # (bool) Observation planes last, [H, W, 3], instead of [3, H, W].
+        channel_last=False,
+        # (bool) Divide the observation planes by 2, as LightZero's ``scale``.
+        scale=True,
+        # (float) Return at which training stops (read by the trainer, not by the env).
+        stop_value=1,
+        # (bool) LightZero's switch for its C++ AlphaZero tree; our MCTS does not need it.
+        alphazero_mcts_ctree=False,
+        # (int) Simulations per move of the 'mcts' bot.
+        mcts_bot_num_simulations=50,
+    )
+
+    def __init__(self, cfg: dict | None = None) -> None:
+        super().__init__(cfg)
+        cfg = self._cfg
+        cfg.bot_action_type = self.bot_aliases.get(cfg.bot_action_type, cfg.bot_action_type)
+        check_config(cfg, BATTLE_MODES, self.bot_types, RENDER_MODES)
+        self.rules = self.make_rules(cfg)
+        self.battle_mode = cfg.battle_mode
+        self.bot_action_type = cfg.bot_action_type
+        self.agent_vs_human = bool(cfg.agent_vs_human)
+        self.render_mode = cfg.render_mode
+        self.replay_path = cfg.replay_path
+        h, w, a = self.rules.height, self.rules.width, self.rules.action_size
+        self._channel_last = bool(cfg.channel_last)
+        self._obs_shape = (h, w, 3) if self._channel_last else (3, h, w)
+        self._scale = bool(cfg.scale)
+        self._self_play = self.battle_mode == "self_play_mode"
+        self.board = np.zeros((h, w), np.int8)
+        self._mask = np.zeros(a, np.int8)
+        self._player, self._num_moves, self._result, self._last_cell = 1, 0, ONGOING, -1
+        self._done = True
+        self._rng_state = make_rng_state(int(np.random.default_rng().integers(0, 2**63 - 1)))
+        self._agent_rng_state = self._rng_state.copy()
+        self._instance = next(_INSTANCES)
+        self._episode = 0
+        self._frames: list[np.ndarray] = []
+        self._window = None
+        self._bots: dict = {}
+        self._replay_suffix = None
+        #: Path of the last GIF written by ``image_savefile_mode`` (None before the first).
+        self.last_replay_file: str | None = None
+        high = 2.0 if not self._scale else 1.0
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, high, self._obs_shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (a,), np.int8),
+                "board": spaces.Box(0, 2, (h, w), np.int8),
+                "current_player_index": spaces.Discrete(2),
+                "to_play": spaces.Discrete(4, start=-1),
+            }
+        )
+        self._action_space = spaces.Discrete(a)
+        self._reward_space = spaces.Box(-1.0, 1.0, (1,), np.float32)
+
+    @classmethod
+    def make_rules(cls, cfg) -> BoardRules:
+        """The game's rules for ``cfg`` (Gomoku builds them from ``board_size``)."""
+        return cls.rules
+
+    # ------------------------------------------------------------------ spaces
+    @property
+    def observation_space(self) -> spaces.Dict:
+        return self._observation_space
+
+    @property
+    def action_space(self) -> spaces.Discrete:
+        return self._action_space
+
+    @property
+    def reward_space(self) -> spaces.Box:
+        return self._reward_space
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, start_player_index: int = 0, init_state=None, replay_name_suffix=None) -> dict:
+        """Starts a game and returns the first observation dict.
+
+        Args:
+            start_player_index: 0 if player 1 moves first, 1 if player 2 does. In the bot modes
+                the agent is always player 1, so with 1 the bot opens before this returns.
+            init_state: optional start position, `[H, W]` (or flat `[H * W]`) of 0/1/2 with no
+                line already won and, with gravity, no floating stone.
+            replay_name_suffix: appended to this episode's GIF name.
+
+        Raises:
+            ValueError: ``start_player_index`` or ``init_state`` is invalid.
+        """
+        if start_player_index not in (0, 1) or isinstance(start_player_index, bool):
+            raise ValueError(f"start_player_index: expected 0 or 1, got {start_player_index!r}")
+        self._start_episode()
+        # Two streams: the env's own draws (bots, prob_*) and the caller's random_action(),
+        # so replaying the same agent actions replays the same game, bot replies included.
+        self._rng_state = make_rng_state(int(self.np_random.integers(0, 2**63 - 1)))
+        self._agent_rng_state = make_rng_state(int(self.np_random.integers(0, 2**63 - 1)))
+        h, w = self.rules.height, self.rules.width
+        if init_state is None:
+            self.board = np.zeros((h, w), np.int8)
+        else:
+            self.board = validate_init_state(init_state, self.rules)
+        self._player = start_player_index + 1
+        self._num_moves = int(np.count_nonzero(self.board))
+        self._result, self._last_cell, self._done = ONGOING, -1, False
+        self._episode += 1
+        self._replay_suffix = replay_name_suffix
+        self._frames = []
+        if self.render_mode == "image_savefile_mode":
+            render.check_replay_dir(self._replay_dir())
+        self.rules.legal_mask(self.board, self._mask)
+        self._auto_render()
+        if not self._self_play and self._player == 2:
+            self._play(self._opponent_action())
+        return self._observe()
+
+    def step(self, action) -> BaseEnvTimestep:
+        """Plays ``action`` (and, in the bot modes, the reply); see the module doc for rewards.
+
+        Raises:
+            IllegalActionError: ``action`` is not an integer or not legal now (nothing changes).
+            GameOverError: the game is over; call ``reset`` first.
+        """
+        if self._done:
+            raise GameOverError(
+                "step: expected a running game, got a finished one; call reset() first"
+            )
+        if self._self_play:
+            p_random, p_expert = self._cfg.prob_random_agent, self._cfg.prob_expert_agent
+            if p_random > 0 and uniform(self._rng_state) < p_random:
+                action = self._random_move(self._rng_state)
+            elif p_expert > 0 and uniform(self._rng_state) < p_expert:
+                action = self.bot_action()
+            mover = self._player
+            result = self._play(self._check_action(action))
+            reward = _REWARD[1.0 if result == mover else 0.0].copy()
+        else:
+            result = self._play(self._check_action(action))
+            if result == ONGOING:
+                result = self._play(self._opponent_action())
+            reward = _REWARD[self._player1_return(result)].copy()
+        info = {}
+        if self._done:
+            info["eval_episode_return"] = self._player1_return(result)
+        return BaseEnvTimestep(self._observe(), reward, self._done, info)
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+        self._frames = []
+
+    def _play(self, action: int) -> int:
+        """Plays a checked ``action`` for the player to move; returns the result code."""
+        player = self._player
+        cell = self.rules.apply_action(self.board, action, player)
+        self._num_moves += 1
+        result = self.rules.result_after(self.board, cell, player, self._num_moves)
+        self._last_cell, self._result, self._player = cell, result, 3 - player
+        if result == ONGOING:
+            self.rules.legal_mask(self.board, self._mask)
+        else:
+            self._mask[:] = 0
+            self._done = True
+        self._auto_render()
+        if self._done and self._frames:
+            self._save_replay()
+        return result
+
+    @staticmethod
+    def _player1_return(result: int) -> float:
+        return 1.0 if result == 1 else -1.0 if result == 2 else 0.0
+
+    def _check_action(self, action) -> int:
+        if type(action) is not int:
+            if isinstance(action, np.ndarray) and action.size == 1:
+                action = action.reshape(-1)[0]
+            if not isinstance(action, (int, np.integer)) or isinstance(action, (bool, np.bool_)):
+                raise IllegalActionError(
+                    f"expected an action as int, NumPy integer or one-element integer array, "
+                    f"got {action!r}"
+                )
+            action = int(action)
+        if not 0 <= action < self._mask.shape[0] or not self._mask[action]:
+            raise IllegalActionError(
+                f"expected a legal action, got {action}; legal actions: {self.legal_actions}"
+            )
+        return action
+
+    def _observe(self) -> dict:
+        obs = np.empty(self._obs_shape, np.float32)
+        fill = self._player / 2.0 if self._scale else float(self._player)
+        player_planes(self.board, self._player, fill, self._channel_last, obs)
+        return {
+            "observation": obs,
+            "action_mask": self._mask.copy(),
+            "board": self.board.copy(),
+            "current_player_index": self._player - 1,
+            "to_play": self._player if self._self_play else -1,
+        }
+
+    # ------------------------------------------------------------------ LightZero's methods
+    @property
+    def legal_actions(self) -> list[int]:
+        """The legal actions now, ascending (empty once the game is over)."""
+        return np.flatnonzero(self._mask).tolist()
+
+    @property
+    def current_player(self) -> int:
+        """The player to move, 1 or 2."""
+        return self._player
+
+    @property
+    def current_player_index(self) -> int:
+        return self._player - 1
+
+    @property
+    def next_player(self) -> int:
+        return 3 - self._player
+
+    def random_action(self) -> int:
+        """A uniformly random legal action for the caller, from its own seeded stream."""
+        return self._random_move(self._agent_rng_state)
+
+    def _random_move(self, rng_state: np.ndarray) -> int:
+        return int(random_legal_action(self.board, self.rules.gravity, rng_state))
+
+    def bot_action(self) -> int:
+        """The configured bot's move for the player to move (``bot_action_type``)."""
+        return bot_move(self, self.bot_action_type)
+
+    def _opponent_action(self) -> int:
+        if self.battle_mode == "eval_mode" and self.agent_vs_human:
+            return self.human_to_action()
+        return self._check_action(self.bot_action())
+
+    def human_to_action(self) -> int:
+        """Asks at the terminal until a legal move is typed; returns it.
+
+        Raises:
+            EOFError, KeyboardInterrupt: input ended or was interrupted (the CLI exits cleanly).
+        """
+        h, w, style = self.rules.height, self.rules.width, self.move_style
+        while True:
+            text = input(
+                f"Player {self._player} ({render.SYMBOLS[self._player]}), enter {human_input.move_hint(style, h, w)}: "
+            )
+            try:
+                action = human_input.parse_move(text, style, h, w)
+            except ValueError as err:
+                print(f"Invalid move: {err}")
+                continue
+            if not self._mask[action]:
+                print(f"Invalid move: {text.strip()!r} is not legal now (occupied or full)")
+                continue
+            return action
+
+    def action_to_string(self, action: int) -> str:
+        """The move as a person would type it (``'4'``, ``'h8'``)."""
+        return human_input.move_to_string(
+            int(action), self.move_style, self.rules.height, self.rules.width
+        )
+
+    def get_done_winner(self) -> tuple[bool, int]:
+        """``(done, winner)``: winner 1 or 2, or -1 for a draw or a running game."""
+        return self._done, self._result if self._result in (1, 2) else -1
+
+    def get_done_reward(self) -> tuple[bool, float | None]:
+        """``(done, reward)``: reward from player 1's view when done (1, -1, 0), else None."""
+        return self._done, self._player1_return(self._result) if self._done else None
+
+    def current_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(raw_obs, scaled_obs)`` of the player to move, as LightZero's ``current_state``."""
+        raw = np.empty(self._obs_shape, np.float32)
+        player_planes(self.board, self._player, float(self._player), self._channel_last, raw)
+        return raw, raw / 2 if self._scale else raw.copy()
+
+    def simulate_action(self, action) -> BoardGameEnv:
+        """A copy of this env with ``action`` played (the original is unchanged).
+
+        The copy does not render or record replays.
+        """
+        if self._done:
+            raise GameOverError("simulate_action: expected a running game, got a finished one")
+        action = self._check_action(action)
+        new = copy.copy(self)
+        new.board, new._mask, new._rng_state = (
+            self.board.copy(),
+            self._mask.copy(),
+            self._rng_state.copy(),
+        )
+        new.render_mode, new._frames, new._window, new._bots = None, [], None, {}
+        new._play(action)
+        return new
+
+    # ------------------------------------------------------------------ rendering and replays
+    def render(self, mode: str | None = None):
+        """Renders the board: prints it, shows it in a window, or records a GIF frame.
+
+        Args:
+            mode: one of ``RENDER_MODES``; None uses ``render_mode`` from the config.
+
+        Returns:
+            The frame `[Hpx, Wpx, 3]` uint8 for the image modes, the text for the state mode.
+        """
+        mode = mode or self.render_mode
+        if mode not in RENDER_MODES:
+            raise ConfigError("render: " + unknown_name_message("mode", str(mode), RENDER_MODES))
+        if mode == "state_realtime_mode":
+            rows, cols = human_input.axis_labels(
+                self.move_style, self.rules.height, self.rules.width
+            )
+            text = render.text_board(self.board, self._last_cell, rows, cols)
+            print(text, flush=True)
+            return text
+        frame = render.draw_board(
+            self.board, self._last_cell, self.rules.gravity, self._cfg.screen_scaling
+        )
+        if mode == "image_realtime_mode":
+            if self._window is None:
+                self._window = render.RealtimeWindow(self.rules.name)
+            self._window.show(frame)
+        else:
+            self._frames.append(frame)
+        return frame
+
+    def _auto_render(self) -> None:
+        if self.render_mode is not None:
+            self.render(self.render_mode)
+
+    def _replay_dir(self) -> str:
+        return self.replay_path or self._replay_path or "./replays"
+
+    def enable_save_replay(self, replay_path: str | None) -> None:
+        """Records each following game as a GIF under ``replay_path``."""
+        super().enable_save_replay(replay_path)
+        self.replay_path = replay_path
+        self.render_mode = "image_savefile_mode"
+
+    def _save_replay(self) -> None:
+        suffix = f"_{self._replay_suffix}" if self._replay_suffix else ""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        name = f"{self.rules.name}_{stamp}_pid{os.getpid()}_env{self._instance}_ep{self._episode}{suffix}.gif"
+        frames, self._frames = self._frames, []
+        self.last_replay_file = render.write_gif(frames, os.path.join(self._replay_dir(), name))
+
+
+__all__ = ["BATTLE_MODES", "RENDER_MODES", "BoardGameEnv"]

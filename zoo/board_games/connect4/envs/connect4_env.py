@@ -1,0 +1,18 @@
+"""Connect4 env: the generic board env over the Connect4 kernel (columns typed 1-7)."""
+
+from __future__ import annotations
+
+from lzero.envs import ENV_REGISTRY
+from zoo.board_games.board_game_env import BoardGameEnv
+from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action
+from zoo.board_games.connect4.envs.connect4_rules import RULES
+
+
+@ENV_REGISTRY.register("connect4")
+class Connect4Env(BoardGameEnv):
+    """Connect4: 6 rows x 7 columns, action = column 0..6; bots ``rule``, ``mcts``, ``random``."""
+
+    rules = RULES
+    rule_bot = staticmethod(rule_bot_action)
+    move_style = "column"
+    config = dict(BoardGameEnv.config, env_id="Connect4")

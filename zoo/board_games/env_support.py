@@ -1,0 +1,135 @@
+"""Checks and bot dispatch for :class:`~zoo.board_games.board_game_env.BoardGameEnv`.
+
+Kept apart from the env class so that it stays a thin adapter: config validation, start
+position validation, and the choice of the opponent's move (rule, random, MCTS, alpha-beta).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lzero.envs.config import unknown_name_message
+from lzero.errors import ConfigError
+from lzero.utils.nbrng import uniform
+from zoo.board_games.common.kinrow import longest_line
+from zoo.board_games.common.rules import BoardRules
+
+
+def _choice(where: str, kind: str, value, valid) -> None:
+    if value not in valid:
+        raise ConfigError(f"{where}: " + unknown_name_message(kind, str(value), valid))
+
+
+def check_config(cfg, battle_modes, bot_types, render_modes) -> None:
+    """Validates the env config values once, at construction.
+
+    Raises:
+        ConfigError: a value is out of its documented set or range; names the valid choices.
+    """
+    _choice("battle_mode", "battle mode", cfg.battle_mode, battle_modes)
+    _choice(
+        "battle_mode_in_simulation_env",
+        "battle mode",
+        cfg.battle_mode_in_simulation_env,
+        battle_modes,
+    )
+    _choice("bot_action_type", "bot type", cfg.bot_action_type, bot_types)
+    if cfg.render_mode is not None:
+        _choice("render_mode", "render mode", cfg.render_mode, render_modes)
+    for key in ("prob_random_action_in_bot", "prob_random_agent", "prob_expert_agent"):
+        value = cfg[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise ConfigError(f"{key}: expected a probability in [0, 1], got {value!r}")
+    if cfg.prob_random_agent > 0 and cfg.prob_expert_agent > 0:
+        raise ConfigError(
+            "prob_random_agent and prob_expert_agent: expected at most one of them > 0, got "
+            f"{cfg.prob_random_agent} and {cfg.prob_expert_agent}"
+        )
+    scaling = cfg.screen_scaling
+    if isinstance(scaling, bool) or not isinstance(scaling, (int, float)) or scaling <= 0:
+        raise ConfigError(f"screen_scaling: expected a positive number, got {scaling!r}")
+    sims = cfg.mcts_bot_num_simulations
+    if isinstance(sims, bool) or not isinstance(sims, (int, np.integer)) or sims < 1:
+        raise ConfigError(f"mcts_bot_num_simulations: expected a positive int, got {sims!r}")
+    for key in ("channel_last", "scale", "agent_vs_human"):
+        if not isinstance(cfg[key], (bool, np.bool_)):
+            raise ConfigError(f"{key}: expected a bool, got {cfg[key]!r}")
+
+
+def has_line(board: np.ndarray, win_length: int) -> bool:
+    """True if some stone of ``board`` `[H, W]` lies on a line of ``win_length`` or more."""
+    w = board.shape[1]
+    for cell in np.flatnonzero(board):
+        r, c = divmod(int(cell), w)
+        if longest_line(board, r, c, board[r, c]) >= win_length:
+            return True
+    return False
+
+
+def validate_init_state(init_state, rules: BoardRules) -> np.ndarray:
+    """Returns ``init_state`` as a fresh `[H, W]` int8 board, checking it is a running game.
+
+    Raises:
+        ValueError: wrong shape or values, a floating stone (gravity), a line already won,
+            or a full board.
+    """
+    h, w = rules.height, rules.width
+    arr = np.asarray(init_state)
+    if arr.shape == (h * w,):
+        arr = arr.reshape(h, w)
+    if arr.shape != (h, w):
+        raise ValueError(f"init_state: expected shape ({h}, {w}) or ({h * w},), got {arr.shape}")
+    if not np.isin(arr, (0, 1, 2)).all():
+        raise ValueError(
+            f"init_state: expected values in {{0, 1, 2}}, got {sorted(set(arr.ravel().tolist()))}"
+        )
+    board = arr.astype(np.int8)
+    if rules.gravity:
+        below_empty = (board[:-1] != 0) & (board[1:] == 0)
+        if below_empty.any():
+            r, c = np.argwhere(below_empty)[0]
+            raise ValueError(
+                f"init_state: expected stones resting on the bottom, got a floating stone at row {r}, column {c}"
+            )
+    if has_line(board, rules.win_length):
+        raise ValueError(
+            f"init_state: expected a running game, got a line of {rules.win_length} already"
+        )
+    if board.all():
+        raise ValueError("init_state: expected a running game, got a full board")
+    return board
+
+
+def bot_move(env, kind: str) -> int:
+    """The move of a ``kind`` bot for ``env``'s player to move (``prob_random_action_in_bot``
+    first gives a random move).
+
+    Raises:
+        NotImplementedError: the bot's module (issue 4) has not landed in this tree yet.
+    """
+    p = env._cfg.prob_random_action_in_bot
+    if kind == "random" or (p > 0 and uniform(env._rng_state) < p):
+        return env._random_move(env._rng_state)
+    if kind == "rule":
+        return int(env.rule_bot(env.board, env.current_player, env._rng_state))
+    if kind == "alpha_beta":
+        try:
+            from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_action
+        except ImportError as err:
+            raise NotImplementedError(
+                "bot_action_type='alpha_beta' needs zoo/board_games/tictactoe/envs/alpha_beta_bot.py "
+                f"(issue 4, pending): {err}"
+            ) from None
+        return int(alpha_beta_action(env.board, env.current_player))
+    if kind == "mcts":
+        bot = env._bots.get("mcts")
+        if bot is None:
+            try:
+                from zoo.board_games.mcts_bot import MCTSBot
+            except ImportError as err:
+                raise NotImplementedError(
+                    f"bot_action_type='mcts' needs zoo/board_games/mcts_bot.py (issue 4, pending): {err}"
+                ) from None
+            bot = env._bots["mcts"] = MCTSBot(env, "mcts_player", env._cfg.mcts_bot_num_simulations)
+        return int(bot.get_actions(env.board, player_index=env.current_player_index))
+    raise ConfigError(f"bot_action_type: unknown bot type {kind!r}")

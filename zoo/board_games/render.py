@@ -1,0 +1,168 @@
+"""Drawing boards: a labelled text board, pygame frames as RGB arrays, a live window, GIFs.
+
+Nothing here knows a game's rules; the env passes the board, the last move and the labels.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import warnings
+
+import numpy as np
+
+from lzero.errors import ConfigError
+
+SYMBOLS = {0: ".", 1: "X", 2: "O"}
+_WOOD, _GRID, _BLUE = (222, 184, 135), (60, 40, 20), (30, 70, 200)
+_STONES = {False: {1: (20, 20, 20), 2: (245, 245, 245)}, True: {1: (220, 30, 30), 2: (245, 210, 0)}}
+_LAST = (0, 200, 80)
+
+
+def text_board(
+    board: np.ndarray, last_cell: int, row_labels: list[str], col_labels: list[str]
+) -> str:
+    """Returns the board as text: ``X`` player 1, ``O`` player 2, the last move in brackets.
+
+    Args:
+        board: `[H, W]` int8.
+        last_cell: flat index of the last stone, or -1.
+        row_labels: `H` labels, top row first.
+        col_labels: `W` labels.
+    """
+    h, w = board.shape
+    pad = max(len(s) for s in row_labels)
+    lines = [" " * (pad + 1) + "".join(f"{c:^3}" for c in col_labels)]
+    for r in range(h):
+        cells = []
+        for c in range(w):
+            s = SYMBOLS[int(board[r, c])]
+            cells.append(f"[{s}]" if r * w + c == last_cell else f" {s} ")
+        lines.append(f"{row_labels[r]:>{pad}} " + "".join(cells) + f" {row_labels[r]}")
+    lines.append(lines[0])
+    return "\n".join(lines)
+
+
+def cell_pixels(height: int, width: int, screen_scaling: float) -> int:
+    """Side of one cell in pixels: the board is about ``60 * screen_scaling`` pixels wide."""
+    return max(12, int(round(60 * screen_scaling / max(height, width))))
+
+
+def draw_board(board: np.ndarray, last_cell: int, gravity: bool, screen_scaling: float = 9):
+    """Draws ``board`` with pygame and returns the picture as an RGB array `[Hpx, Wpx, 3]` uint8.
+
+    Gravity games are drawn as a blue rack with red (player 1) and yellow (player 2) discs;
+    the others as a wooden grid with black (1) and white (2) stones. The last stone carries a
+    green ring and dot, so it stands out from both colours.
+    """
+    import pygame
+
+    h, w = board.shape
+    size = cell_pixels(h, w, screen_scaling)
+    surface = pygame.Surface((w * size, h * size))
+    surface.fill(_BLUE if gravity else _WOOD)
+    radius = int(size * 0.42)
+    if not gravity:
+        for i in range(h):
+            y = i * size + size // 2
+            pygame.draw.line(surface, _GRID, (size // 2, y), (w * size - size // 2, y), 1)
+        for j in range(w):
+            x = j * size + size // 2
+            pygame.draw.line(surface, _GRID, (x, size // 2), (x, h * size - size // 2), 1)
+    for r in range(h):
+        for c in range(w):
+            v = int(board[r, c])
+            centre = (c * size + size // 2, r * size + size // 2)
+            if v:
+                pygame.draw.circle(surface, _STONES[gravity][v], centre, radius)
+                pygame.draw.circle(surface, _GRID, centre, radius, max(1, size // 30))
+            elif gravity:
+                pygame.draw.circle(surface, (240, 240, 240), centre, radius)
+    if last_cell >= 0:
+        centre = ((last_cell % w) * size + size // 2, (last_cell // w) * size + size // 2)
+        pygame.draw.circle(surface, _LAST, centre, radius, max(2, size // 12))
+        pygame.draw.circle(surface, _LAST, centre, max(2, size // 10))
+    return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2))
+
+
+def check_replay_dir(replay_path: str | os.PathLike) -> str:
+    """Creates ``replay_path`` if needed and checks it is a writable directory.
+
+    Raises:
+        ConfigError: the directory cannot be created or written to.
+    """
+    path = os.fspath(replay_path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as err:
+        raise ConfigError(
+            f"replay_path: expected a writable directory, got {path!r} ({err})"
+        ) from None
+    if not os.path.isdir(path) or not os.access(path, os.W_OK | os.X_OK):
+        raise ConfigError(f"replay_path: expected a writable directory, got {path!r}")
+    return path
+
+
+def write_gif(frames: list[np.ndarray], path: str | os.PathLike, *, duration_ms: int = 500) -> str:
+    """Writes ``frames`` (each `[Hpx, Wpx, 3]` uint8) as a looping GIF at ``path``.
+
+    The GIF is written to a temporary file in the same directory and renamed into place, so
+    ``path`` is either the whole GIF or absent.
+
+    Raises:
+        ConfigError: the directory of ``path`` is not writable (nothing is left behind).
+    """
+    import imageio.v3 as iio
+
+    path = os.fspath(path)
+    folder = check_replay_dir(os.path.dirname(os.path.abspath(path)))
+    fd, tmp = tempfile.mkstemp(suffix=".gif.tmp", dir=folder)
+    os.close(fd)
+    try:
+        iio.imwrite(tmp, np.stack(frames), extension=".gif", duration=duration_ms, loop=0)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    return path
+
+
+class RealtimeWindow:
+    """A pygame window showing the latest frame; without a display it warns once and no-ops."""
+
+    def __init__(self, title: str) -> None:
+        self._title = title
+        self._screen = None
+        self._failed = False
+
+    def show(self, frame: np.ndarray) -> None:
+        """Displays ``frame`` `[Hpx, Wpx, 3]` uint8."""
+        if self._failed:
+            return
+        import pygame
+
+        if self._screen is None:
+            headless = os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen") or not (
+                os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.name == "nt"
+            )
+            try:
+                if headless:
+                    raise RuntimeError("no display found (DISPLAY unset or SDL_VIDEODRIVER=dummy)")
+                pygame.display.init()
+                self._screen = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
+                pygame.display.set_caption(self._title)
+            except (RuntimeError, pygame.error) as err:
+                self._failed = True
+                warnings.warn(f"image_realtime_mode: {err}; the board is not shown", stacklevel=3)
+                return
+        pygame.event.pump()
+        self._screen.blit(pygame.surfarray.make_surface(frame.transpose(1, 0, 2)), (0, 0))
+        pygame.display.flip()
+
+    def close(self) -> None:
+        if self._screen is not None:
+            import pygame
+
+            pygame.display.quit()
+            self._screen = None

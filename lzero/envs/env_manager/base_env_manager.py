@@ -1,0 +1,264 @@
+"""Env managers: step many envs through one dict-keyed interface, the one LightZero's collectors use.
+
+``BaseEnvManager`` runs the envs one after another in the caller's process;
+``SubprocessEnvManager`` runs each in a worker process. Both follow DI-engine's manager
+contract: ``launch()``; ``ready_obs`` (env id -> observation of each env waiting for an action);
+``step({env_id: action})`` -> ``{env_id: BaseEnvTimestep}``; an env whose episode ended is reset
+automatically (``auto_reset``) and its next first observation appears in ``ready_obs``.
+
+A failing env (it raised, its worker died, or it hung past the timeout) never takes the
+others down: its timestep is ``BaseEnvTimestep(None, [0.], True, {'abnormal': True, ...})``,
+its handle is restarted (and reseeded with its seed), and with ``auto_reset`` it starts a new
+episode while the other envs' episodes go on untouched.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+import weakref
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+from easydict import EasyDict
+
+from lzero.envs.base_env import BaseEnvTimestep
+from lzero.envs.config import merge_config
+from lzero.envs.env_manager.env_handle import EnvFailure, InProcessEnv
+
+
+def _close_all(handles: list) -> None:
+    for handle in handles:
+        handle.close()
+    handles.clear()
+
+
+class BaseEnvManager:
+    """Steps a list of envs sequentially in the caller's process.
+
+    Args:
+        env_fn: one factory per env (``env_fn[i]()`` builds env ``i``), each returning a
+            :class:`~lzero.envs.BaseEnv` (or anything with its ``seed/reset/step/close``).
+        cfg: overrides of :attr:`config`; unknown keys raise ``ConfigError``.
+
+    Raises:
+        ValueError: ``env_fn`` is not a non-empty list of callables.
+    """
+
+    config: dict = dict(
+        # (bool) Reset an env as soon as its episode ends; its new first obs joins ready_obs.
+        auto_reset=True,
+        # (int | float) Episodes each env plays before it leaves ready_obs for good (inf: no limit).
+        episode_num=float("inf"),
+        # (int) Attempts to restart a failed env before the manager gives up and raises.
+        max_retry=3,
+    )
+    _handle_cls: type = InProcessEnv
+
+    def __init__(self, env_fn: list[Callable[[], Any]], cfg: Mapping | None = None) -> None:
+        if not isinstance(env_fn, (list, tuple)) or not env_fn or not all(map(callable, env_fn)):
+            raise ValueError(f"env_fn: expected a non-empty list of env factories, got {env_fn!r}")
+        self._cfg = merge_config(self.default_config(), cfg, where=f"{type(self).__name__} config")
+        self._env_fn = list(env_fn)
+        self.env_num = len(env_fn)
+        self._handles: list = []
+        self._finalizer = None
+        self._seeds: list[int] | None = None
+        self._dynamic_seed = True
+        self._seed_pending = [False] * self.env_num
+        self._ready_obs: dict[int, Any] = {}
+        self._episodes = [0] * self.env_num
+        self._closed = False
+
+    @classmethod
+    def default_config(cls) -> EasyDict:
+        """Returns a deep copy of the documented defaults."""
+        return EasyDict(copy.deepcopy(cls.config))
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def launched(self) -> bool:
+        """True between :meth:`launch` and :meth:`close`."""
+        return bool(self._handles)
+
+    def launch(self, reset_param: Mapping[int, dict] | None = None) -> None:
+        """Builds the envs (or starts their workers) and resets them.
+
+        Raises:
+            RuntimeError: the manager is already launched.
+        """
+        if self.launched:
+            raise RuntimeError("launch: expected a manager not launched yet, got a running one")
+        self._closed = False
+        self._handles = [self._handle_cls(fn, i, self._cfg) for i, fn in enumerate(self._env_fn)]
+        self._finalizer = weakref.finalize(self, _close_all, self._handles)
+        self._ready_obs = {}
+        self.reset(reset_param)
+
+    def seed(self, seed: int | list[int], dynamic_seed: bool = True) -> None:
+        """Seeds env ``i`` with ``seed + i`` (or ``seed[i]``) at its next reset.
+
+        Raises:
+            ValueError: ``seed`` is neither a non-negative int nor a list of ``env_num`` of them.
+        """
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+            seeds = [int(seed) + i for i in range(self.env_num)]
+        elif isinstance(seed, (list, tuple)) and len(seed) == self.env_num:
+            seeds = [int(s) for s in seed]
+        else:
+            raise ValueError(
+                f"seed: expected a non-negative int or a list of {self.env_num} ints, got {seed!r}"
+            )
+        self._seeds, self._dynamic_seed = seeds, bool(dynamic_seed)
+        self._seed_pending = [True] * self.env_num
+
+    def reset(self, reset_param: Mapping[int, dict] | None = None) -> None:
+        """Resets the envs named in ``reset_param`` (``{env_id: reset kwargs}``), or all of them.
+
+        Launches the manager first if needed.
+
+        Raises:
+            ValueError: ``reset_param`` names an env id that does not exist.
+        """
+        if not self.launched:
+            return self.launch(reset_param)
+        if reset_param is None:
+            reset_param = {i: {} for i in range(self.env_num)}
+        self._check_ids(reset_param, range(self.env_num), "reset_param")
+        for env_id in reset_param:
+            self._episodes[env_id] = 0
+        self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
+
+    def close(self) -> None:
+        """Stops every env (and worker process); the manager may be launched again."""
+        if self._finalizer is not None:
+            self._finalizer()  # closes the handles exactly once
+        self._handles, self._ready_obs, self._closed = [], {}, True
+
+    def __enter__(self) -> BaseEnvManager:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ stepping
+    @property
+    def ready_obs(self) -> dict[int, Any]:
+        """``{env_id: obs}`` of the envs waiting for an action."""
+        return dict(self._ready_obs)
+
+    @property
+    def ready_env(self) -> list[int]:
+        """Sorted ids of the envs waiting for an action."""
+        return sorted(self._ready_obs)
+
+    @property
+    def done(self) -> bool:
+        """True once no env waits for an action (each played ``episode_num`` episodes)."""
+        return self.launched and not self._ready_obs
+
+    def step(self, actions: Mapping[int, Any]) -> dict[int, BaseEnvTimestep]:
+        """Plays one action in each named env.
+
+        Args:
+            actions: ``{env_id: action}`` for some or all of the envs in ``ready_obs``.
+
+        Returns:
+            ``{env_id: BaseEnvTimestep}`` for the same ids. A failed env's timestep has
+            ``obs=None``, ``done=True`` and ``info={'abnormal': True, 'env_id': ..., 'error': ...}``.
+
+        Raises:
+            RuntimeError: the manager is not launched or closed.
+            ValueError: an id is not among the ready envs (no env is stepped then).
+        """
+        if not self.launched:
+            state = "a closed one" if self._closed else "one not launched yet"
+            raise RuntimeError(f"step: expected a launched manager, got {state}")
+        self._check_ids(actions, self._ready_obs, "actions")
+        ids = list(actions)
+        for env_id in ids:
+            flag = self._cfg.auto_reset and self._episodes[env_id] + 1 < self._cfg.episode_num
+            self._handles[env_id].send("step", (actions[env_id], flag))
+        deadline = self._deadline("step_timeout")
+        timesteps, failed = {}, {}
+        for env_id in ids:
+            try:
+                timestep, reset_obs = self._handles[env_id].recv(deadline)
+            except EnvFailure as err:
+                failed[env_id] = str(err)
+                continue
+            timesteps[env_id] = timestep
+            self._ready_obs.pop(env_id)
+            if not timestep.done:
+                self._ready_obs[env_id] = timestep.obs
+                continue
+            self._episodes[env_id] += 1
+            if reset_obs is not None:
+                self._ready_obs[env_id] = reset_obs
+        for env_id, message in failed.items():
+            info = {"abnormal": True, "env_id": env_id, "error": message}
+            timesteps[env_id] = BaseEnvTimestep(None, np.zeros(1, np.float32), True, info)
+            self._ready_obs.pop(env_id)
+            self._restart(env_id)
+            if self._cfg.auto_reset:
+                self._reset_envs({env_id: {}})
+        return {env_id: timesteps[env_id] for env_id in ids}
+
+    # ------------------------------------------------------------------ internals
+    def _deadline(self, key: str) -> float | None:
+        timeout = self._cfg.get(key)
+        return None if timeout is None else time.monotonic() + float(timeout)
+
+    @staticmethod
+    def _check_ids(given: Any, valid: Any, what: str) -> None:
+        if not isinstance(given, Mapping):
+            raise ValueError(f"{what}: expected a dict env_id -> value, got {type(given).__name__}")
+        for env_id in given:
+            if env_id not in valid:
+                raise ValueError(
+                    f"{what}: expected ids of ready envs {sorted(valid)}, got env id {env_id!r}"
+                )
+
+    def _restart(self, env_id: int) -> None:
+        try:
+            self._handles[env_id].restart()
+        except EnvFailure:
+            pass  # the new handle is broken too: the next reset reports it and retries
+        self._seed_pending[env_id] = self._seeds is not None
+
+    def _reset_envs(self, params: dict[int, dict]) -> None:
+        """Seeds (if pending) and resets the envs in ``params``, restarting any that fail."""
+        todo = dict(params)
+        for _attempt in range(int(self._cfg.max_retry) + 1):
+            deadline = self._deadline("reset_timeout")
+            errors = {}
+            seeding = [i for i in todo if self._seed_pending[i]]
+            for env_id in seeding:
+                self._ready_obs.pop(env_id, None)
+                self._handles[env_id].send("seed", (self._seeds[env_id], self._dynamic_seed))
+            for env_id in seeding:
+                try:
+                    self._handles[env_id].recv(deadline)
+                    self._seed_pending[env_id] = False
+                except EnvFailure as err:
+                    errors[env_id] = str(err)
+            for env_id in todo:
+                self._ready_obs.pop(env_id, None)
+                if env_id not in errors:
+                    self._handles[env_id].send("reset", todo[env_id])
+            for env_id in todo:
+                if env_id not in errors:
+                    try:
+                        self._ready_obs[env_id] = self._handles[env_id].recv(deadline)
+                    except EnvFailure as err:
+                        errors[env_id] = str(err)
+            if not errors:
+                return
+            for env_id in errors:
+                self._restart(env_id)
+            todo = {i: todo[i] for i in errors}
+        raise RuntimeError(
+            f"reset: envs {sorted(errors)} still fail after {self._cfg.max_retry} restarts; "
+            f"last error: {next(iter(errors.values()))}"
+        )

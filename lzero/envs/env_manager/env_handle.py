@@ -1,0 +1,212 @@
+"""Handles through which a manager drives one env: in its own process, or in a worker process.
+
+Both kinds answer the same commands, sent with ``send(cmd, arg)`` and collected with
+``recv(deadline)``, so the manager's bookkeeping is written once:
+
+* ``('seed', (seed, dynamic_seed))`` -> None
+* ``('reset', kwargs)`` -> the first observation
+* ``('step', (action, auto_reset))`` -> ``(timestep, reset_obs)``; ``reset_obs`` is the next
+  episode's first observation when the episode ended and ``auto_reset`` is set, else None.
+
+``recv`` raises :class:`EnvFailure` when the env raised, its process died, or it did not answer
+before the deadline; the manager then restarts the handle.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from lzero.envs.env_manager.shm import ShmSlots, obs_layout
+
+
+class EnvFailure(Exception):
+    """An env raised, its worker died, or it hung past the timeout."""
+
+
+def run_command(env: Any, cmd: str, arg: Any) -> Any:
+    """Executes one handle command on ``env`` (see the module docstring)."""
+    if cmd == "step":
+        action, auto_reset = arg
+        timestep = env.step(action)
+        reset_obs = env.reset() if timestep.done and auto_reset else None
+        return timestep, reset_obs
+    if cmd == "reset":
+        return env.reset(**arg)
+    if cmd == "seed":
+        return env.seed(*arg)
+    raise ValueError(f"expected a command in ['reset', 'seed', 'step'], got {cmd!r}")
+
+
+class InProcessEnv:
+    """Runs the env in the manager's process; a raising env is reported, then rebuilt."""
+
+    def __init__(self, env_fn: Callable[[], Any], env_id: int, cfg: Any) -> None:
+        self._env_fn, self.env_id = env_fn, env_id
+        self._env = env_fn()
+        self._result: tuple = ("ok", None)
+
+    def send(self, cmd: str, arg: Any) -> None:
+        try:
+            self._result = ("ok", run_command(self._env, cmd, arg))
+        except Exception as err:  # the env's own bug: report it, do not crash the others
+            self._result = ("err", f"{type(err).__name__}: {err}")
+
+    def recv(self, deadline: float | None) -> Any:
+        status, value = self._result
+        if status != "ok":
+            raise EnvFailure(value)
+        return value
+
+    def restart(self) -> None:
+        self.close()
+        self._env = self._env_fn()
+
+    def close(self) -> None:
+        try:
+            self._env.close()
+        except Exception:  # a broken env must not stop the others from closing
+            pass
+
+
+def _worker_main(conn: Any, parent_end: Any, env_fn: Callable[[], Any]) -> None:
+    """Loop of a worker process: run commands until told to close or the manager is gone."""
+    # Ctrl-C reaches the whole process group: the manager alone decides when workers stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent_end is not None:
+        parent_end.close()  # else the pipe would never report EOF once the manager dies
+    env, slots = env_fn(), None
+    while True:
+        try:
+            cmd, arg = conn.recv()
+        except (EOFError, OSError):
+            break
+        if cmd == "close":
+            break
+        if cmd == "attach":
+            slots = ShmSlots(*arg)
+            conn.send(("ok", None))
+            continue
+        try:
+            out = run_command(env, cmd, arg)
+            if slots is not None and cmd == "reset":
+                out = slots.put(0, out)
+            elif slots is not None and cmd == "step":
+                ts, reset_obs = out
+                ts = ts._replace(obs=slots.put(0, ts.obs))
+                out = ts, None if reset_obs is None else slots.put(1, reset_obs)
+            conn.send(("ok", out))
+        except Exception:
+            conn.send(("err", traceback.format_exc(limit=4)))
+    try:
+        env.close()
+    finally:
+        if slots is not None:
+            slots.close()
+
+
+class WorkerProcess:
+    """Runs the env in a worker process; array observations come back through shared memory.
+
+    Args:
+        env_fn: builds the env (picklable for the 'spawn' and 'forkserver' start methods).
+        env_id: the env's id in the manager, for messages.
+        cfg: the manager config (``context``, ``shared_memory``).
+    """
+
+    def __init__(self, env_fn: Callable[[], Any], env_id: int, cfg: Any) -> None:
+        self._env_fn, self.env_id = env_fn, env_id
+        self._ctx = mp.get_context(cfg.context)
+        self._use_shm = bool(cfg.shared_memory)
+        self._slots: ShmSlots | None = None
+        self._cmd: str | None = None
+        self._start()
+
+    def _start(self) -> None:
+        self._conn, child = self._ctx.Pipe()
+        self._proc = self._ctx.Process(
+            target=_worker_main,
+            args=(
+                child,
+                self._conn if self._ctx.get_start_method() == "fork" else None,
+                self._env_fn,
+            ),
+            daemon=True,
+            name=f"lzero-env-{self.env_id}",
+        )
+        self._proc.start()
+        child.close()
+        if self._slots is not None:  # a restarted worker writes into the same buffers
+            self._attach()
+
+    def _attach(self) -> None:
+        self._conn.send(("attach", self._slots.spec()))
+        self._wait(time.monotonic() + 60.0)
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid
+
+    def send(self, cmd: str, arg: Any) -> None:
+        self._cmd = cmd
+        try:
+            self._conn.send((cmd, arg))
+        except (BrokenPipeError, OSError):
+            pass  # reported by recv, which sees the dead worker
+
+    def _wait(self, deadline: float | None) -> Any:
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            if not self._conn.poll(timeout):
+                raise EnvFailure(f"env {self.env_id}: no answer within the timeout")
+            status, value = self._conn.recv()
+        except (EOFError, OSError) as err:
+            code = self._proc.exitcode
+            raise EnvFailure(f"env {self.env_id}: worker died (exit code {code})") from err
+        if status != "ok":
+            raise EnvFailure(f"env {self.env_id} raised:\n{value}")
+        return value
+
+    def recv(self, deadline: float | None) -> Any:
+        out = self._wait(deadline)
+        if self._cmd == "reset":
+            return self._obs(0, out)
+        if self._cmd == "step":
+            ts, reset_obs = out
+            ts = ts._replace(obs=self._obs(0, ts.obs))
+            return ts, None if reset_obs is None else self._obs(1, reset_obs)
+        return out
+
+    def _obs(self, slot: int, obs: Any) -> Any:
+        if self._slots is not None:
+            return self._slots.get(slot, obs)
+        if self._use_shm and obs_layout(obs):  # first observation: learn the layout
+            self._slots = ShmSlots(obs_layout(obs))
+            self._attach()
+        return obs
+
+    def restart(self) -> None:
+        self._stop(graceful=False)
+        self._start()
+
+    def _stop(self, graceful: bool) -> None:
+        if graceful and self._proc.is_alive():
+            try:
+                self._conn.send(("close", None))
+            except (BrokenPipeError, OSError):
+                pass
+            self._proc.join(1.0)
+        if self._proc.is_alive():
+            self._proc.kill()
+        self._proc.join(5.0)
+        self._conn.close()
+
+    def close(self) -> None:
+        self._stop(graceful=True)
+        if self._slots is not None:
+            self._slots.close()
+            self._slots = None

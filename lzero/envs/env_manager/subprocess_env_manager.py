@@ -1,0 +1,53 @@
+"""``SubprocessEnvManager``: the envs of a :class:`BaseEnvManager`, each in a worker process.
+
+Each env runs in its own worker, so one env that crashes, dies or hangs is restarted alone.
+Array observations come back through shared memory (see :mod:`.shm`); steps of different
+envs run in parallel, as ``step`` sends every action before it waits for any answer.
+
+Workers ignore Ctrl-C (the manager decides when they stop), exit when the manager's end of
+their pipe closes, and are daemon processes: ``close()``, garbage collection, interpreter exit
+after a ``KeyboardInterrupt`` and the death of the manager's process all leave none behind.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+
+from lzero.envs.env_manager.base_env_manager import BaseEnvManager
+from lzero.envs.env_manager.env_handle import WorkerProcess
+
+# Fork starts a worker in milliseconds and needs no picklable factory; elsewhere, spawn.
+_DEFAULT_CONTEXT = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+
+
+class SubprocessEnvManager(BaseEnvManager):
+    """Steps a list of envs in parallel worker processes, one env per worker.
+
+    Args:
+        env_fn: one factory per env; picklable when ``context`` is 'spawn' or 'forkserver'.
+        cfg: overrides of :attr:`config`; unknown keys raise ``ConfigError``.
+    """
+
+    config: dict = dict(
+        BaseEnvManager.config,
+        # (float | None) Seconds a step may take before its env counts as hung (None: wait forever).
+        step_timeout=60.0,
+        # (float | None) Seconds a seed or reset may take before its env counts as hung.
+        reset_timeout=120.0,
+        # (str) multiprocessing start method of the workers: 'fork', 'spawn' or 'forkserver'.
+        context=_DEFAULT_CONTEXT,
+        # (bool) Pass array observations through shared memory instead of pickling them.
+        shared_memory=True,
+    )
+    _handle_cls = WorkerProcess
+
+    def __init__(self, env_fn, cfg=None) -> None:
+        super().__init__(env_fn, cfg)
+        methods = mp.get_all_start_methods()
+        if self._cfg.context not in methods:
+            raise ValueError(f"context: expected one of {methods}, got {self._cfg.context!r}")
+
+    @property
+    def worker_pids(self) -> list[int]:
+        """Process ids of the running workers (empty once closed)."""
+        return [handle.pid for handle in self._handles]

@@ -1,0 +1,73 @@
+"""Envs for the manager tests, in an importable module so 'spawn' workers can unpickle them.
+
+``CounterEnv`` is deterministic given its seed; negative actions inject faults:
+-1 raises, -2 kills the process, -3 hangs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+from gymnasium import spaces
+
+from lzero.envs import BaseEnv, BaseEnvTimestep, to_reward
+
+RAISE, DIE, HANG = -1, -2, -3
+
+
+class CounterEnv(BaseEnv):
+    """Episodes of ``length`` steps; the observation records the seeded start and the steps."""
+
+    config = dict(
+        # (int) Steps per episode.
+        length=4,
+    )
+
+    def reset(self):
+        self._start_episode()
+        self._start = int(self.np_random.integers(0, 1000))
+        self._t, self._return = 0, 0.0
+        return self._obs(0)
+
+    def _obs(self, action):
+        return {
+            "observation": np.array([self._start, self._t, action], dtype=np.float32),
+            "action_mask": np.ones(2, dtype=np.int8),
+            "to_play": -1,
+        }
+
+    def step(self, action):
+        action = int(action)
+        if action == RAISE:
+            raise RuntimeError("injected failure")
+        if action == DIE:
+            os._exit(3)
+        if action == HANG:
+            time.sleep(600)
+        self._t += 1
+        self._return += action
+        done = self._t >= self._cfg.length
+        info = {"eval_episode_return": self._return} if done else {}
+        return BaseEnvTimestep(self._obs(action), to_reward(action), done, info)
+
+    def close(self):
+        pass
+
+    @property
+    def observation_space(self):
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1000, (3,), np.float32),
+                "action_mask": spaces.Box(0, 1, (2,), np.int8),
+            }
+        )
+
+    @property
+    def action_space(self):
+        return spaces.Discrete(2)
+
+    @property
+    def reward_space(self):
+        return spaces.Box(0.0, 1.0, (1,), np.float32)

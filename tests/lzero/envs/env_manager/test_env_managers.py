@@ -1,0 +1,228 @@
+"""Managers against a sequential reference: each env seeded ``seed + i`` and stepped alone."""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+from manager_test_envs import DIE, HANG, RAISE, CounterEnv
+
+from lzero.envs.env_manager import BaseEnvManager, SubprocessEnvManager
+from lzero.errors import ConfigError
+
+MANAGERS = [BaseEnvManager, SubprocessEnvManager]
+
+
+def _factories(n, **cfg):
+    return [functools.partial(CounterEnv, dict(cfg)) for _ in range(n)]
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead; only a running process counts.
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split(")")[-1].split()[0] != "Z"
+
+
+class Reference:
+    """Env ``i`` seeded with ``seed + i`` and auto-reset by hand: what a manager must match."""
+
+    def __init__(self, n, seed, **cfg):
+        self.envs = [CounterEnv(cfg) for _ in range(n)]
+        for i, env in enumerate(self.envs):
+            env.seed(seed + i)
+        self.obs = {i: env.reset() for i, env in enumerate(self.envs)}
+
+    def step(self, i, action):
+        ts = self.envs[i].step(action)
+        self.obs[i] = self.envs[i].reset() if ts.done else ts.obs
+        return ts
+
+
+def _same(a, b):
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    return a == b
+
+
+@pytest.mark.parametrize("manager_cls", MANAGERS)
+def test_manager_equals_sequential_envs(manager_cls):
+    rng = np.random.default_rng(0)
+    ref = Reference(3, seed=7, length=3)
+    with manager_cls(_factories(3, length=3)) as manager:
+        manager.seed(7)
+        manager.launch()
+        for _ in range(20):
+            ready = manager.ready_obs
+            assert sorted(ready) == [0, 1, 2]
+            assert all(_same(ready[i], ref.obs[i]) for i in ready)
+            ids = [i for i in ready if rng.random() < 0.7]  # some envs sit out a step
+            actions = {i: int(rng.integers(0, 2)) for i in ids}
+            timesteps = manager.step(actions)
+            assert list(timesteps) == ids
+            for i in ids:
+                expected = ref.step(i, actions[i])
+                got = timesteps[i]
+                assert _same(got.obs, expected.obs) and got.done is expected.done
+                assert got.reward.dtype == np.float32 and got.reward == expected.reward
+                assert got.info == expected.info
+
+
+@pytest.mark.parametrize("manager_cls", MANAGERS)
+def test_episode_num_and_done(manager_cls):
+    with manager_cls(_factories(2, length=2), dict(episode_num=2)) as manager:
+        manager.launch()
+        for _ in range(4):
+            assert not manager.done
+            manager.step(dict.fromkeys(manager.ready_obs, 1))
+        assert manager.ready_obs == {} and manager.done
+
+
+def test_without_auto_reset_a_finished_env_waits_for_reset():
+    with BaseEnvManager(_factories(2, length=1), dict(auto_reset=False)) as manager:
+        manager.launch()
+        manager.step({0: 1})
+        assert sorted(manager.ready_obs) == [1]
+        manager.reset({0: {}})
+        assert sorted(manager.ready_obs) == [0, 1]
+
+
+def _run_fault(manager_cls, fault, cfg):
+    ref = Reference(3, seed=3, length=4)
+    with manager_cls(_factories(3, length=4), cfg) as manager:
+        manager.seed(3)
+        manager.launch()
+        manager.step({0: 1, 1: 1, 2: 1})
+        for i in range(3):
+            ref.step(i, 1)
+        t0 = time.monotonic()
+        timesteps = manager.step({0: 0, 1: fault, 2: 1})
+        elapsed = time.monotonic() - t0
+        bad = timesteps[1]
+        assert bad.obs is None and bad.done is True
+        assert bad.info["abnormal"] is True and bad.info["env_id"] == 1
+        # The others' episodes go on untouched.
+        for i, a in ((0, 0), (2, 1)):
+            assert _same(timesteps[i].obs, ref.step(i, a).obs)
+            assert "abnormal" not in timesteps[i].info
+        # The failed env was restarted, reseeded with seed + 1 and reset.
+        fresh = CounterEnv({"length": 4})
+        fresh.seed(3 + 1)
+        assert _same(manager.ready_obs[1], fresh.reset())
+        assert _same(manager.ready_obs[0], ref.obs[0])
+        manager.step({0: 1, 1: 1, 2: 1})  # everyone keeps going
+        return bad, elapsed
+
+
+@pytest.mark.parametrize("manager_cls", MANAGERS)
+def test_an_env_that_raises_is_reported_and_restarted(manager_cls):
+    bad, _ = _run_fault(manager_cls, RAISE, None)
+    assert "injected failure" in bad.info["error"]
+
+
+def test_a_worker_that_dies_is_reported_and_restarted():
+    bad, _ = _run_fault(SubprocessEnvManager, DIE, None)
+    assert "died" in bad.info["error"]
+
+
+def test_a_worker_that_hangs_is_reported_after_the_timeout():
+    bad, elapsed = _run_fault(SubprocessEnvManager, HANG, dict(step_timeout=0.5))
+    assert "timeout" in bad.info["error"] and 0.5 <= elapsed < 5
+
+
+def test_observations_come_through_shared_memory():
+    with SubprocessEnvManager(_factories(2)) as manager:
+        manager.launch()
+        assert all(h._slots is not None for h in manager._handles)
+        first = manager.ready_obs[0]["observation"]
+        manager.step({0: 1, 1: 1})
+        assert first[1] == 0  # a returned obs never aliases the shared buffer
+        assert manager.ready_obs[0]["observation"][1] == 1
+
+
+def test_close_leaves_no_process():
+    manager = SubprocessEnvManager(_factories(3))
+    manager.launch()
+    manager.step({0: DIE, 1: 1, 2: 1})  # a restart too
+    pids = manager.worker_pids
+    assert len(pids) == 3 and all(map(_alive, pids))
+    manager.close()
+    assert not any(map(_alive, pids))
+    manager.close()  # twice is fine
+
+
+def test_spawn_workers_with_picklable_factories():
+    ref = Reference(2, seed=5)
+    with SubprocessEnvManager(_factories(2), dict(context="spawn")) as manager:
+        manager.seed(5)
+        manager.launch()
+        assert all(_same(manager.ready_obs[i], ref.obs[i]) for i in range(2))
+        ts = manager.step({0: 1, 1: 0})
+        assert _same(ts[1].obs, ref.step(1, 0).obs)
+
+
+def test_ctrl_c_leaves_no_process(tmp_path):
+    script = tmp_path / "ctrl_c.py"
+    script.write_text(
+        textwrap.dedent(f"""
+        import functools, os, signal, sys
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        from manager_test_envs import CounterEnv
+        from lzero.envs.env_manager import SubprocessEnvManager
+        manager = SubprocessEnvManager([functools.partial(CounterEnv, {{}})] * 2)
+        manager.launch()
+        print(*manager.worker_pids, flush=True)
+        while True:
+            manager.step(dict.fromkeys(manager.ready_obs, 1))
+            os.kill(os.getpid(), signal.SIGINT)
+        """)
+    )
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert "KeyboardInterrupt" in proc.stderr
+    pids = [int(p) for p in proc.stdout.split()]
+    assert len(pids) == 2
+    deadline = time.monotonic() + 5
+    while any(map(_alive, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, pids))
+
+
+@pytest.mark.parametrize("manager_cls", MANAGERS)
+def test_bad_input_is_rejected_without_stepping(manager_cls):
+    manager = manager_cls(_factories(2))
+    with pytest.raises(RuntimeError, match="expected a launched manager, got one not launched"):
+        manager.step({0: 1})
+    manager.launch()
+    before = manager.ready_obs
+    with pytest.raises(ValueError, match=r"expected ids of ready envs \[0, 1\], got env id 5"):
+        manager.step({0: 1, 5: 1})
+    with pytest.raises(ValueError, match="expected a dict env_id -> value, got list"):
+        manager.step([1, 1])
+    assert all(_same(manager.ready_obs[i], before[i]) for i in before)  # env 0 not stepped
+    with pytest.raises(RuntimeError, match="expected a manager not launched yet"):
+        manager.launch()
+    manager.close()
+    with pytest.raises(RuntimeError, match="expected a launched manager, got a closed one"):
+        manager.step({0: 1})
+
+
+def test_bad_construction_is_rejected():
+    with pytest.raises(ConfigError, match="did you mean 'auto_reset'"):
+        BaseEnvManager(_factories(1), dict(auto_rest=False))
+    with pytest.raises(ValueError, match="expected a non-empty list of env factories"):
+        BaseEnvManager([])
+    with pytest.raises(ValueError, match=r"expected one of .*, got 'thread'"):
+        SubprocessEnvManager(_factories(1), dict(context="thread"))
+    with pytest.raises(ValueError, match="expected a non-negative int or a list of 2 ints"):
+        BaseEnvManager(_factories(2)).seed([1])

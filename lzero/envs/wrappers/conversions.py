@@ -1,0 +1,126 @@
+"""Conversions between gym spaces, actions and observations and the BaseEnv contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from lzero.errors import IllegalActionError
+
+#: Keys of a dict observation whose Python-int values stay Python ints (LightZero reads
+#: ``obs['to_play']`` as an int).
+SCALAR_KEYS = ("to_play", "current_player_index")
+
+_LEGACY_SPACES = ("Box", "Discrete", "MultiDiscrete", "MultiBinary", "Tuple", "Dict")
+
+
+def to_gymnasium_space(space: Any) -> spaces.Space:
+    """Returns ``space`` as a gymnasium space, rebuilding legacy ``gym.spaces`` by duck typing.
+
+    Raises:
+        TypeError: ``space`` is none of Box, Discrete, MultiDiscrete, MultiBinary, Tuple, Dict.
+    """
+    if isinstance(space, spaces.Space):
+        return space
+    kind = type(space).__name__
+    if kind == "Box":
+        return spaces.Box(
+            np.asarray(space.low), np.asarray(space.high), tuple(space.shape), space.dtype
+        )
+    if kind == "Discrete":
+        return spaces.Discrete(int(space.n), start=int(getattr(space, "start", 0)))
+    if kind == "MultiDiscrete":
+        return spaces.MultiDiscrete(np.asarray(space.nvec))
+    if kind == "MultiBinary":
+        return spaces.MultiBinary(space.n)
+    if kind == "Tuple":
+        return spaces.Tuple([to_gymnasium_space(s) for s in space.spaces])
+    if kind == "Dict":
+        return spaces.Dict({k: to_gymnasium_space(s) for k, s in space.spaces.items()})
+    raise TypeError(f"expected a gym space ({', '.join(_LEGACY_SPACES)}), got {kind}")
+
+
+def contract_dtype(dtype: Any) -> np.dtype:
+    """Maps an observation dtype to the contract's: floats -> float32, bools -> int8,
+    int8/uint8 kept, other integers -> int64."""
+    dtype = np.dtype(dtype)
+    if np.issubdtype(dtype, np.floating):
+        return np.dtype(np.float32)
+    if dtype == np.bool_:
+        return np.dtype(np.int8)
+    if dtype in (np.int8, np.uint8):
+        return dtype
+    return np.dtype(np.int64)
+
+
+def contract_space(space: spaces.Space) -> spaces.Space:
+    """Returns the observation space of ``space`` after :func:`to_contract_obs` conversion."""
+    if isinstance(space, spaces.Dict):
+        return spaces.Dict({k: contract_space(s) for k, s in space.spaces.items()})
+    if isinstance(space, spaces.Box):
+        dtype = contract_dtype(space.dtype)
+        if dtype == space.dtype:
+            return space
+        return spaces.Box(space.low.astype(dtype), space.high.astype(dtype), space.shape, dtype)
+    return space
+
+
+def to_contract_obs(obs: Any, space: spaces.Space | None = None) -> Any:
+    """Converts an observation to fresh NumPy arrays of the contract's dtypes.
+
+    Dicts keep their keys; ``None`` stays ``None`` (a continuous env's ``action_mask``);
+    Python ints under :data:`SCALAR_KEYS` stay ints. A Box ``space`` fixes the dtype of its
+    values, so observations always lie in :func:`contract_space` of it.
+    """
+    if isinstance(obs, Mapping):
+        subspaces = space.spaces if isinstance(space, spaces.Dict) else {}
+        out = {}
+        for key, value in obs.items():
+            if value is None or (key in SCALAR_KEYS and isinstance(value, (int, np.integer))):
+                out[key] = None if value is None else int(value)
+            else:
+                out[key] = to_contract_obs(value, subspaces.get(key))
+        return out
+    array = np.asarray(obs)
+    dtype = contract_dtype(space.dtype if isinstance(space, spaces.Box) else array.dtype)
+    return np.array(array, dtype=dtype, copy=True)
+
+
+def to_gym_action(space: spaces.Space, action: Any) -> Any:
+    """Checks ``action`` against ``space`` and converts it to what the gym env expects.
+
+    Discrete: an int, NumPy integer, or integer array with one element, returned as an int.
+    Box: an array-like of the space's shape (a scalar is accepted for shape `[1]`),
+    returned as a fresh array of the space's dtype. Values outside ``low..high`` are passed
+    on unchanged: clipping is the env's decision. Other spaces pass through.
+
+    Raises:
+        IllegalActionError: a discrete index out of range or not an integer, or a
+            continuous action of the wrong shape.
+    """
+    if isinstance(space, spaces.Discrete):
+        arr = np.asarray(action)
+        if arr.size != 1 or not np.issubdtype(arr.dtype, np.integer):
+            raise IllegalActionError(
+                f"action: expected an int in [{space.start}, {space.start + space.n}), "
+                f"got {action!r}"
+            )
+        index = int(arr.reshape(()))
+        if not space.start <= index < space.start + space.n:
+            raise IllegalActionError(
+                f"action: expected an int in [{space.start}, {space.start + space.n}), got {index}"
+            )
+        return index
+    if isinstance(space, spaces.Box):
+        arr = np.array(action, dtype=space.dtype, copy=True)
+        if arr.shape != space.shape:
+            if arr.ndim == 0 and space.shape == (1,):
+                return arr.reshape(1)
+            raise IllegalActionError(
+                f"action: expected an array of shape {space.shape}, got shape {arr.shape}"
+            )
+        return arr
+    return action

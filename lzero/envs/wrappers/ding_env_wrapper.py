@@ -1,0 +1,230 @@
+"""``DingEnvWrapper``: a BaseEnv over a gymnasium env or a legacy gym-style env.
+
+The names follow DI-engine, whose users know them: ``DingEnvWrapper(env, cfg={'env_wrapper':
+[...]})`` takes an env (or a factory of one) and a list of wrapper factories, applied in order,
+innermost first. Legacy gym-style envs are detected by duck typing (not a ``gymnasium.Env``)
+and adapted by :class:`~lzero.envs.wrappers.legacy.LegacyGymAdapter` *before* the wrappers,
+so every wrapper factory receives a gymnasium-API env.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+from gymnasium import spaces
+
+from lzero.envs.base_env import BaseEnv, BaseEnvTimestep
+from lzero.envs.utils import to_reward
+from lzero.envs.wrappers.conversions import contract_space, to_contract_obs, to_gym_action
+from lzero.envs.wrappers.legacy import LegacyGymAdapter
+from lzero.envs.wrappers.replay import ReplayRecorder, check_replay_format
+from lzero.errors import ConfigError, GameOverError
+
+
+def check_env_id(env_id: Any) -> str:
+    """Returns ``env_id`` if gymnasium knows it.
+
+    Raises:
+        ConfigError: the id is not a registered gymnasium id; the message names the close
+            matches in the registry.
+    """
+    if not isinstance(env_id, str) or not env_id:
+        raise ConfigError(f"env_id: expected a gymnasium id such as 'CartPole-v1', got {env_id!r}")
+    if env_id not in gymnasium.envs.registry:
+        close = difflib.get_close_matches(env_id, list(gymnasium.envs.registry), n=5, cutoff=0.6)
+        hint = (
+            f"; close matches: {close}" if close else "; no close match in the gymnasium registry"
+        )
+        raise ConfigError(f"env_id: unknown gymnasium id {env_id!r}{hint}")
+    return env_id
+
+
+class DingEnvWrapper(BaseEnv):
+    """Turns a gym env into a BaseEnv.
+
+    * Lazy: a factory (or ``cfg.env_id``) is called on first need (``reset`` or a space).
+    * ``seed(seed, dynamic_seed)`` has the BaseEnv semantics; each episode's seed reaches the
+      gym env as ``reset(seed=...)`` (legacy envs: ``seed()`` then ``reset()``).
+    * Observations become fresh arrays of the contract's dtypes (floats -> float32), the
+      reward a float32 `[1]` array, ``done = terminated or truncated``, and
+      ``info['TimeLimit.truncated']`` says whether a time limit ended the episode.
+    * At the end of an episode ``info['eval_episode_return']`` is the sum of the rewards.
+
+    Args:
+        env: a ``gymnasium.Env``, a legacy gym-style env, a zero-argument factory of either,
+            or None to build ``gymnasium.make(cfg['env_id'])``.
+        cfg: see :attr:`config`.
+
+    Raises:
+        ConfigError: an unknown config key, no env and no ``env_id``, or a bad
+            ``env_wrapper`` or ``replay_format``.
+    """
+
+    config = dict(
+        # (str|None) gymnasium id built when ``env`` is None, e.g. 'CartPole-v0'.
+        env_id=None,
+        # (list) wrapper factories ``env -> wrapped env``, applied in order (innermost first).
+        env_wrapper=[],
+        # (str) format of saved replays: 'gif' or 'mp4' (mp4 needs imageio-ffmpeg or av).
+        replay_format="gif",
+        # (int) frames per second of saved replays.
+        replay_fps=30,
+    )
+
+    def __init__(self, env: Any = None, cfg: dict | None = None) -> None:
+        super().__init__(cfg)
+        wrappers = self._wrappers()
+        if not isinstance(wrappers, (list, tuple)) or not all(callable(w) for w in wrappers):
+            raise ConfigError(
+                f"env_wrapper: expected a list of callables env -> env, got {wrappers!r}"
+            )
+        check_replay_format(self._cfg.replay_format)
+        if env is None:
+            if not self._cfg.env_id:
+                raise ConfigError(
+                    "DingEnvWrapper: expected an env, an env factory or cfg['env_id'], got none"
+                )
+            check_env_id(self._cfg.env_id)
+        self._source = env
+        self._is_factory = env is None or (callable(env) and not isinstance(env, gymnasium.Env))
+        self._env: gymnasium.Env | None = None
+        self._recorder: ReplayRecorder | None = None
+        self._episode_seed: int | None = None
+        self._done = True
+        self._eval_episode_return = 0.0
+        if not self._is_factory:
+            self._build()  # an env instance: wrap it now, DI-engine style
+
+    # ------------------------------------------------------------------ building
+    def _make(self, render_mode: str | None) -> Any:
+        """Returns a new unwrapped env (override to build tasks your own way)."""
+        if self._source is not None:
+            return self._source()
+        kwargs = {"render_mode": render_mode} if render_mode else {}
+        return gymnasium.make(self._cfg.env_id, **kwargs)
+
+    def _wrappers(self) -> list[Callable[[gymnasium.Env], gymnasium.Env]]:
+        """Returns the wrapper factories, innermost first (override in subclasses)."""
+        return list(self._cfg.env_wrapper)
+
+    def _build(self) -> None:
+        if self._is_factory:
+            env = self._make("rgb_array" if self._replay_path else None)
+        else:
+            env = self._source
+        if not isinstance(env, gymnasium.Env):
+            env = LegacyGymAdapter(env)
+        for wrap in self._wrappers():
+            env = wrap(env)
+        self._env = env
+        self._init_flag = True
+
+    def _ensure_env(self) -> gymnasium.Env:
+        if self._env is None:
+            self._build()
+        return self._env
+
+    # ------------------------------------------------------------------ the contract
+    def reset(self) -> Any:
+        """Starts an episode (seeded as ``seed`` said) and returns its first observation."""
+        env = self._ensure_env()
+        self._episode_seed = self._start_episode()
+        obs, _ = env.reset(seed=self._episode_seed)
+        self._done = False
+        self._eval_episode_return = 0.0
+        if self._replay_path:
+            if self._recorder is None:
+                self._recorder = ReplayRecorder(
+                    self._replay_path,
+                    self._name(),
+                    fmt=self._cfg.replay_format,
+                    fps=self._cfg.replay_fps,
+                )
+            self._recorder.start(env.render())
+        return to_contract_obs(obs, env.observation_space)
+
+    def step(self, action: Any) -> BaseEnvTimestep:
+        """Plays ``action``; see the class docstring for the returned values.
+
+        Raises:
+            IllegalActionError: the action does not fit the action space.
+            GameOverError: no episode is running (call ``reset`` first).
+        """
+        if self._done:
+            raise GameOverError("step: expected a running episode, got none (call reset first)")
+        env = self._env
+        action = to_gym_action(env.action_space, action)
+        obs, reward, terminated, truncated, info = env.step(action)
+        info = dict(info)
+        done = bool(terminated) or bool(truncated)
+        info["TimeLimit.truncated"] = bool(truncated)
+        self._eval_episode_return += float(reward)
+        if self._recorder is not None:
+            self._recorder.add(env.render())
+        if done:
+            self._done = True
+            info["eval_episode_return"] = float(self._eval_episode_return)
+            if self._recorder is not None:
+                info["replay_path"] = self._recorder.finish(self._episode_seed)
+        return BaseEnvTimestep(
+            to_contract_obs(obs, env.observation_space), to_reward(reward), done, info
+        )
+
+    def close(self) -> None:
+        """Closes the gym env; a factory-built env is rebuilt on the next ``reset``."""
+        if self._env is not None:
+            self._env.close()
+            if self._is_factory:
+                self._env = None
+                self._init_flag = False
+        self._done = True
+
+    def enable_save_replay(self, replay_path: str | None) -> None:
+        """Saves each following episode under ``replay_path`` (None stops saving).
+
+        An env built from ``env_id`` is rebuilt with ``render_mode='rgb_array'``; an env
+        given by the caller must already render ``rgb_array`` frames.
+
+        Raises:
+            ConfigError: the env was given with another ``render_mode``.
+        """
+        super().enable_save_replay(replay_path)
+        self._recorder = None
+        if not replay_path:
+            return
+        if self._source is None and self._env is not None and self._env.render_mode != "rgb_array":
+            self._env.close()
+            self._env = None  # rebuilt with render_mode='rgb_array' on the next reset
+        elif self._env is not None and self._env.render_mode != "rgb_array":
+            raise ConfigError(
+                "enable_save_replay: expected an env with render_mode='rgb_array', "
+                f"got {self._env.render_mode!r}"
+            )
+
+    def _name(self) -> str:
+        spec = getattr(self._env, "spec", None)
+        return spec.id if spec is not None else type(self._env.unwrapped).__name__
+
+    @property
+    def env(self) -> gymnasium.Env:
+        """The wrapped gymnasium env (built on first access)."""
+        return self._ensure_env()
+
+    @property
+    def observation_space(self) -> spaces.Space:
+        return contract_space(self._ensure_env().observation_space)
+
+    @property
+    def action_space(self) -> spaces.Space:
+        return self._ensure_env().action_space
+
+    @property
+    def reward_space(self) -> spaces.Box:
+        return spaces.Box(-float("inf"), float("inf"), (1,), "float32")
+
+    def __repr__(self) -> str:
+        name = self._name() if self._env is not None else self._cfg.env_id or "unbuilt"
+        return f"DingEnvWrapper({name}, seed={self._seed}, dynamic_seed={self._dynamic_seed})"

@@ -1,0 +1,99 @@
+"""``LegacyGymAdapter``: the gymnasium API over a legacy gym-style env, found by duck typing.
+
+Legacy envs (gym < 0.26 and code written for it) have ``seed(seed)``, a ``reset()`` that
+returns only the observation, and a ``step`` that returns ``(obs, reward, done, info)``,
+with ``info['TimeLimit.truncated']`` set when a time limit cut the episode. gym 0.26-style
+envs that are not ``gymnasium.Env`` subclasses (``reset(seed=...)`` returning
+``(obs, info)``, 5-value ``step``) are adapted too.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import gymnasium
+from gymnasium import spaces
+
+from lzero.envs.wrappers.conversions import to_gymnasium_space
+from lzero.errors import ConfigError
+
+
+class LegacyGymAdapter(gymnasium.Env):
+    """Presents a legacy gym-style env as a ``gymnasium.Env``.
+
+    ``reset(seed=s)`` calls ``env.seed(s)`` then ``env.reset()`` when the env has a ``seed``
+    method, else ``env.reset(seed=s)``. A 4-value ``step`` becomes
+    ``(obs, reward, terminated, truncated, info)`` with
+    ``truncated = done and info.get('TimeLimit.truncated', False)``.
+
+    Args:
+        env: the legacy env; its spaces may be ``gym.spaces`` objects.
+    """
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.observation_space = to_gymnasium_space(env.observation_space)
+        self.action_space = to_gymnasium_space(env.action_space)
+        metadata = dict(getattr(env, "metadata", None) or {})
+        modes = metadata.get("render_modes", metadata.get("render.modes", []))
+        self.render_mode = getattr(env, "render_mode", None) or (
+            "rgb_array" if "rgb_array" in modes else None
+        )
+        self.metadata = metadata
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Returns ``(obs, info)``; see the class docstring for how ``seed`` is passed."""
+        if callable(getattr(self.env, "seed", None)):
+            if seed is not None:
+                self.env.seed(seed)
+            out = self.env.reset()
+        elif _accepts_seed(self.env.reset):
+            out = self.env.reset(seed=seed)
+        elif seed is not None:
+            raise ConfigError(
+                f"seed: expected the legacy env {type(self.env).__name__} to have a seed() "
+                "method or reset(seed=...), got neither"
+            )
+        else:
+            out = self.env.reset()
+        if (
+            isinstance(out, tuple)
+            and len(out) == 2
+            and isinstance(out[1], dict)
+            and not isinstance(self.observation_space, spaces.Tuple)
+        ):
+            return out[0], dict(out[1])
+        return out, {}
+
+    def step(self, action: Any):
+        """Returns ``(obs, reward, terminated, truncated, info)``."""
+        out = self.env.step(action)
+        if len(out) == 5:
+            obs, reward, terminated, truncated, info = out
+            return obs, reward, bool(terminated), bool(truncated), dict(info)
+        if len(out) != 4:
+            raise TypeError(f"step: expected 4 or 5 values from the legacy env, got {len(out)}")
+        obs, reward, done, info = out
+        info = dict(info)
+        truncated = bool(done) and bool(info.get("TimeLimit.truncated", False))
+        return obs, reward, bool(done) and not truncated, truncated, info
+
+    def render(self):
+        """Returns an ``rgb_array`` frame (legacy ``render(mode='rgb_array')``)."""
+        try:
+            return self.env.render(mode="rgb_array")
+        except TypeError:
+            return self.env.render()
+
+    def close(self) -> None:
+        if callable(getattr(self.env, "close", None)):
+            self.env.close()
+
+
+def _accepts_seed(reset: Any) -> bool:
+    try:
+        params = inspect.signature(reset).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "seed" or p.kind is p.VAR_KEYWORD for p in params)

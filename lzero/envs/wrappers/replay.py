@@ -1,0 +1,84 @@
+"""``ReplayRecorder``: collects ``rgb_array`` frames of an episode and writes them with imageio."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from typing import Any
+
+import numpy as np
+
+from lzero.errors import ConfigError
+
+REPLAY_FORMATS = ("gif", "mp4")
+
+
+def check_replay_format(fmt: str) -> None:
+    """Raises ConfigError unless ``fmt`` is a known format whose writer is installed."""
+    if fmt not in REPLAY_FORMATS:
+        raise ConfigError(f"replay_format: expected one of {list(REPLAY_FORMATS)}, got {fmt!r}")
+    if fmt == "mp4" and not any(
+        importlib.util.find_spec(m) is not None for m in ("imageio_ffmpeg", "av")
+    ):
+        raise ConfigError(
+            "replay_format 'mp4': expected imageio-ffmpeg or av to be installed, got neither "
+            "(pip install imageio-ffmpeg, or use 'gif')"
+        )
+
+
+class ReplayRecorder:
+    """Keeps the frames of the current episode and writes one file per finished episode.
+
+    Files are named ``{name}_seed{seed}_episode{k:04d}.{fmt}`` under ``path``, ``k`` counting
+    the episodes this recorder wrote. A GIF holds the frame after ``reset`` plus one per step;
+    note that the GIF encoder (Pillow) merges consecutive identical frames into one longer
+    frame, so a static scene plays the same but stores fewer frames.
+
+    Args:
+        path: the directory, created if missing.
+        name: the env's name, e.g. its gymnasium id.
+        fmt: ``'gif'`` or ``'mp4'``.
+        fps: frames per second of the written file.
+    """
+
+    def __init__(self, path: str, name: str, *, fmt: str = "gif", fps: int = 30) -> None:
+        check_replay_format(fmt)
+        self.path, self.name, self.fmt, self.fps = path, name.replace("/", "_"), fmt, fps
+        self.frames: list[np.ndarray] = []
+        self.count = 0
+
+    def start(self, frame: Any) -> None:
+        """Drops any unfinished episode and records the first frame of a new one."""
+        self.frames = []
+        self.add(frame)
+
+    def add(self, frame: Any) -> None:
+        """Records one frame.
+
+        Raises:
+            ConfigError: ``frame`` is not an `[H, W, 3]` image (the env was not built with
+                ``render_mode='rgb_array'``).
+        """
+        arr = None if frame is None else np.asarray(frame)
+        if arr is None or arr.ndim != 3 or arr.shape[2] not in (3, 4):
+            got = "None" if arr is None else f"shape {arr.shape}"
+            raise ConfigError(
+                "enable_save_replay: expected render() to return an [H, W, 3] rgb_array frame, "
+                f"got {got} (build the env with render_mode='rgb_array')"
+            )
+        self.frames.append(arr.astype(np.uint8, copy=True))
+
+    def finish(self, seed: int | None) -> str:
+        """Writes the episode's frames and returns the file's path."""
+        import imageio.v3 as iio
+
+        os.makedirs(self.path, exist_ok=True)
+        file = os.path.join(self.path, f"{self.name}_seed{seed}_episode{self.count:04d}.{self.fmt}")
+        frames = np.stack(self.frames)
+        if self.fmt == "gif":
+            iio.imwrite(file, frames, duration=1000 / self.fps, loop=0)
+        else:
+            iio.imwrite(file, frames, fps=self.fps)
+        self.count += 1
+        self.frames = []
+        return file

@@ -1,0 +1,66 @@
+"""MuZero on BipedalWalker-v3 with its `[4]` motor torques discretized to 3 ** 4 = 81 actions.
+
+Each motor gets -1, 0 or 1 (both bounds included); a finer grid grows as n ** 4 (5 -> 625
+actions). Needs the Box2D wheel: ``pip install -e ".[box2d]"``.
+
+Run: ``python -m zoo.box2d.bipedalwalker.config.bipedalwalker_cont_disc_muzero_config``.
+"""
+
+from easydict import EasyDict
+
+collector_env_num = 8
+evaluator_env_num = 8
+max_env_step = int(1e6)
+
+main_config = EasyDict(
+    dict(
+        exp_name="data_muzero/bipedalwalker_cont_disc_muzero_seed0",
+        env=dict(
+            env_id="BipedalWalker-v3",
+            continuous=True,
+            manually_discretization=True,
+            each_dim_disc_size=3,
+            collector_env_num=collector_env_num,
+            evaluator_env_num=evaluator_env_num,
+            n_evaluator_episode=evaluator_env_num,
+            stop_value=300,
+        ),
+        policy=dict(
+            model=dict(
+                observation_shape=24,
+                action_space_size=81,
+                latent_state_dim=256,
+                hidden_size=256,
+                head_hidden_size=32,
+                support_scale=300,
+            ),
+            num_simulations=50,
+            batch_size=256,
+            replay_ratio=0.25,
+            num_unroll_steps=5,
+            td_steps=10,
+            discount_factor=0.997,
+            learning_rate=3e-3,
+            game_segment_length=400,
+            n_episode=8,
+            eval_freq=200,
+            replay_buffer_size=int(1e6),
+        ),
+    )
+)
+
+create_config = EasyDict(
+    dict(
+        env=dict(
+            type="bipedalwalker_lightzero",
+            import_names=["zoo.box2d.bipedalwalker.envs.bipedalwalker_lightzero_env"],
+        ),
+        env_manager=dict(type="base"),
+        policy=dict(type="muzero", import_names=["lzero.policy.muzero"]),
+    )
+)
+
+if __name__ == "__main__":
+    from lzero.entry import train_muzero_with_gym_env
+
+    train_muzero_with_gym_env([main_config, create_config], seed=0, max_env_step=max_env_step)

@@ -1,0 +1,1 @@
+"""The lunarlander task."""

@@ -1,0 +1,1 @@
+"""Classic control tasks from gymnasium as LightZero envs."""

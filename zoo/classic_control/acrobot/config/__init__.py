@@ -1,0 +1,1 @@
+"""MuZero configs for acrobot."""

@@ -1,0 +1,1 @@
+"""The mountain_car task."""

@@ -44,9 +44,17 @@ class MuZeroMCTS:
         root_noise_weight: weight of the noise in the root priors (0 disables it).
     """
 
-    def __init__(self, *, num_simulations: int, action_space_size: int, discount_factor: float,
-                 pb_c_base: float = 19652.0, pb_c_init: float = 1.25,
-                 root_dirichlet_alpha: float = 0.3, root_noise_weight: float = 0.25) -> None:
+    def __init__(
+        self,
+        *,
+        num_simulations: int,
+        action_space_size: int,
+        discount_factor: float,
+        pb_c_base: float = 19652.0,
+        pb_c_init: float = 1.25,
+        root_dirichlet_alpha: float = 0.3,
+        root_noise_weight: float = 0.25,
+    ) -> None:
         if num_simulations < 1:
             raise ValueError(f"expected num_simulations >= 1, got {num_simulations}")
         if action_space_size < 1:
@@ -82,8 +90,15 @@ class MuZeroMCTS:
             noise[b, idx] = rng.dirichlet(np.full(len(idx), self.alpha))
         return noise
 
-    def search(self, root_prior: np.ndarray, root_value: np.ndarray, legal: np.ndarray,
-               recurrent_fn: RecurrentFn, *, noise: np.ndarray | None = None) -> SearchOutput:
+    def search(
+        self,
+        root_prior: np.ndarray,
+        root_value: np.ndarray,
+        legal: np.ndarray,
+        recurrent_fn: RecurrentFn,
+        *,
+        noise: np.ndarray | None = None,
+    ) -> SearchOutput:
         """Runs ``num_simulations`` simulations on every root of the batch.
 
         Args:
@@ -103,11 +118,15 @@ class MuZeroMCTS:
         root_prior = np.asarray(root_prior, np.float64)
         b, a = legal.shape
         if a != self.action_space_size or root_prior.shape != (b, a):
-            raise ValueError(f"expected root_prior and legal of shape (B, {self.action_space_size}), "
-                             f"got {root_prior.shape} and {legal.shape}")
+            raise ValueError(
+                f"expected root_prior and legal of shape (B, {self.action_space_size}), "
+                f"got {root_prior.shape} and {legal.shape}"
+            )
         if not legal.any(axis=1).all():
-            raise ValueError(f"expected at least one legal action per root, got rows "
-                             f"{np.flatnonzero(~legal.any(axis=1)).tolist()} with none")
+            raise ValueError(
+                f"expected at least one legal action per root, got rows "
+                f"{np.flatnonzero(~legal.any(axis=1)).tolist()} with none"
+            )
         if b != self._batch:
             self._allocate(b)
         p = np.where(legal, root_prior, 0.0)
@@ -115,25 +134,66 @@ class MuZeroMCTS:
         p = np.where(s > 0, p / np.where(s > 0, s, 1.0), legal / legal.sum(axis=1, keepdims=True))
         weight = self.noise_weight if noise is not None else 0.0
         noise = np.zeros((b, a)) if noise is None else np.asarray(noise, np.float64)
-        kernels.prepare_roots(self.children, self.prior, self.visit, self.value_sum, self.reward,
-                              legal, self.minmax, p, np.asarray(root_value, np.float64), noise, weight)
+        kernels.prepare_roots(
+            self.children,
+            self.prior,
+            self.visit,
+            self.value_sum,
+            self.reward,
+            legal,
+            self.minmax,
+            p,
+            np.asarray(root_value, np.float64),
+            noise,
+            weight,
+        )
         for sim in range(self.num_simulations):
-            kernels.traverse(self.children, self.prior, self.visit, self.value_sum, self.reward,
-                             legal, self.minmax, self.path, self.path_len, self.parent, self.action,
-                             self.pb_c_base, self.pb_c_init, self.discount)
+            kernels.traverse(
+                self.children,
+                self.prior,
+                self.visit,
+                self.value_sum,
+                self.reward,
+                legal,
+                self.minmax,
+                self.path,
+                self.path_len,
+                self.parent,
+                self.action,
+                self.pb_c_base,
+                self.pb_c_init,
+                self.discount,
+            )
             r, v, pr = recurrent_fn(self.parent, self.action, sim + 1)
-            kernels.expand_and_backup(self.children, self.prior, self.visit, self.value_sum,
-                                      self.reward, self.minmax, self.path, self.path_len,
-                                      self.parent, self.action, sim + 1,
-                                      np.asarray(r, np.float64), np.asarray(v, np.float64),
-                                      np.asarray(pr, np.float64), self.discount)
+            kernels.expand_and_backup(
+                self.children,
+                self.prior,
+                self.visit,
+                self.value_sum,
+                self.reward,
+                self.minmax,
+                self.path,
+                self.path_len,
+                self.parent,
+                self.action,
+                sim + 1,
+                np.asarray(r, np.float64),
+                np.asarray(v, np.float64),
+                np.asarray(pr, np.float64),
+                self.discount,
+            )
         counts = np.zeros((b, a), np.int32)
         kernels.root_visits(self.children, self.visit, counts)
         return SearchOutput(counts, self.value_sum[:, 0] / self.visit[:, 0])
 
 
-def select_action(visit_counts: np.ndarray, temperature: float, rng: np.random.Generator | None,
-                  *, deterministic: bool = False) -> np.ndarray:
+def select_action(
+    visit_counts: np.ndarray,
+    temperature: float,
+    rng: np.random.Generator | None,
+    *,
+    deterministic: bool = False,
+) -> np.ndarray:
     """Picks one action per row from root visit counts.
 
     With ``deterministic`` the most visited action (lowest index on ties); otherwise a

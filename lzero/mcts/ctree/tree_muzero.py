@@ -44,8 +44,19 @@ def _normalize(value, minmax, b):
 
 
 @njit(cache=True)
-def prepare_roots(children, prior, visit, value_sum, reward, legal, minmax,
-                  root_prior, root_value, noise, noise_frac):
+def prepare_roots(
+    children,
+    prior,
+    visit,
+    value_sum,
+    reward,
+    legal,
+    minmax,
+    root_prior,
+    root_value,
+    noise,
+    noise_frac,
+):
     """Resets the trees and expands every root.
 
     The root starts with one visit worth the network's value, as in LightZero's ctree.
@@ -69,14 +80,28 @@ def prepare_roots(children, prior, visit, value_sum, reward, legal, minmax,
         minmax[b, 1] = -np.inf
         for a in range(n_act):
             if legal[b, a]:
-                prior[b, ROOT_INDEX, a] = (1.0 - noise_frac) * root_prior[b, a] + noise_frac * noise[b, a]
+                prior[b, ROOT_INDEX, a] = (1.0 - noise_frac) * root_prior[
+                    b, a
+                ] + noise_frac * noise[b, a]
         visit[b, ROOT_INDEX] = 1
         value_sum[b, ROOT_INDEX] = root_value[b]
 
 
 @njit(cache=True)
-def _select_child(children, prior, visit, value_sum, reward, legal, minmax, b, node,
-                  pb_c_base, pb_c_init, discount):
+def _select_child(
+    children,
+    prior,
+    visit,
+    value_sum,
+    reward,
+    legal,
+    minmax,
+    b,
+    node,
+    pb_c_base,
+    pb_c_init,
+    discount,
+):
     n_act = children.shape[2]
     parent_visit = visit[b, node]
     pb_c = math.log((parent_visit + pb_c_base + 1.0) / pb_c_base) + pb_c_init
@@ -102,8 +127,22 @@ def _select_child(children, prior, visit, value_sum, reward, legal, minmax, b, n
 
 
 @njit(cache=True)
-def traverse(children, prior, visit, value_sum, reward, legal, minmax, path, path_len,
-             parent_out, action_out, pb_c_base, pb_c_init, discount):
+def traverse(
+    children,
+    prior,
+    visit,
+    value_sum,
+    reward,
+    legal,
+    minmax,
+    path,
+    path_len,
+    parent_out,
+    action_out,
+    pb_c_base,
+    pb_c_init,
+    discount,
+):
     """Descends every tree by pUCT until an unexpanded edge.
 
     Args:
@@ -118,8 +157,20 @@ def traverse(children, prior, visit, value_sum, reward, legal, minmax, path, pat
         while True:
             path[b, depth] = node
             depth += 1
-            a = _select_child(children, prior, visit, value_sum, reward, legal, minmax, b, node,
-                              pb_c_base, pb_c_init, discount)
+            a = _select_child(
+                children,
+                prior,
+                visit,
+                value_sum,
+                reward,
+                legal,
+                minmax,
+                b,
+                node,
+                pb_c_base,
+                pb_c_init,
+                discount,
+            )
             child = children[b, node, a]
             if child == UNVISITED:
                 parent_out[b] = node
@@ -130,8 +181,23 @@ def traverse(children, prior, visit, value_sum, reward, legal, minmax, path, pat
 
 
 @njit(cache=True)
-def expand_and_backup(children, prior, visit, value_sum, reward, minmax, path, path_len,
-                      parent, action, new_node, leaf_reward, leaf_value, leaf_prior, discount):
+def expand_and_backup(
+    children,
+    prior,
+    visit,
+    value_sum,
+    reward,
+    minmax,
+    path,
+    path_len,
+    parent,
+    action,
+    new_node,
+    leaf_reward,
+    leaf_value,
+    leaf_prior,
+    discount,
+):
     """Creates node ``new_node`` under ``(parent, action)`` and backs its value up the path.
 
     Args:

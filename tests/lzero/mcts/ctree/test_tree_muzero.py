@@ -84,7 +84,9 @@ def reference_search(model, root_prior, root_value, legal, n_sims, discount, c1=
             n.visit_count += 1
             mm.update(n.reward + discount * n.value())
             value = n.reward + discount * value
-    counts = np.array([root.children[a].visit_count if a in root.children else 0 for a in range(n_act)])
+    counts = np.array(
+        [root.children[a].visit_count if a in root.children else 0 for a in range(n_act)]
+    )
     return counts, root.value()
 
 
@@ -105,8 +107,13 @@ def batched_search(models, root_prior, root_value, legal, n_sims, discount, nois
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), n_act=st.integers(2, 5), n_sims=st.integers(1, 40),
-       batch=st.integers(1, 3), discount=st.sampled_from([1.0, 0.997, 0.9]))
+@given(
+    seed=st.integers(0, 10_000),
+    n_act=st.integers(2, 5),
+    n_sims=st.integers(1, 40),
+    batch=st.integers(1, 3),
+    discount=st.sampled_from([1.0, 0.997, 0.9]),
+)
 def test_batched_tree_matches_reference(seed, n_act, n_sims, batch, discount):
     rng = np.random.default_rng(seed)
     legal = rng.random((batch, n_act)) < 0.7
@@ -120,7 +127,10 @@ def test_batched_tree_matches_reference(seed, n_act, n_sims, batch, discount):
         counts, root_v = reference_search(models[i], prior[i], value[i], legal[i], n_sims, discount)
         np.testing.assert_array_equal(out.visit_counts[i], counts)
         assert out.root_value[i] == pytest.approx(root_v, rel=1e-12, abs=1e-12)
-        assert select_action(out.visit_counts[i:i + 1], 1.0, None, deterministic=True)[0] == counts.argmax()
+        assert (
+            select_action(out.visit_counts[i : i + 1], 1.0, None, deterministic=True)[0]
+            == counts.argmax()
+        )
     assert (out.visit_counts[~legal] == 0).all()
     assert out.visit_counts.sum() == batch * n_sims
 
@@ -138,7 +148,9 @@ def test_jitted_kernel_equals_py_func():
                 for k, f in saved.items():
                     setattr(kernels, k, f.py_func)
             models = [FakeModel(i, n_act) for i in range(2)]
-            results.append(batched_search(models, prior, np.zeros(2), legal, n_sims, 0.99).visit_counts)
+            results.append(
+                batched_search(models, prior, np.zeros(2), legal, n_sims, 0.99).visit_counts
+            )
         finally:
             for k, f in saved.items():
                 setattr(kernels, k, f)
@@ -163,8 +175,13 @@ def test_noise_is_mixed_into_legal_root_priors_only():
     legal = np.array([[1, 0, 1, 1]])
     noise = mcts.root_noise(legal, np.random.default_rng(0))
     assert noise[0, 1] == 0 and noise.sum() == pytest.approx(1.0)
-    mcts.search(np.full((1, 4), 0.25), np.zeros(1), legal,
-                 lambda p, a, n: (np.zeros(1), np.zeros(1), np.full((1, 4), 0.25)), noise=noise)
+    mcts.search(
+        np.full((1, 4), 0.25),
+        np.zeros(1),
+        legal,
+        lambda p, a, n: (np.zeros(1), np.zeros(1), np.full((1, 4), 0.25)),
+        noise=noise,
+    )
     expected = 0.75 * np.array([1 / 3, 0, 1 / 3, 1 / 3]) + 0.25 * noise[0]
     np.testing.assert_allclose(mcts.prior[0, 0], expected)
 

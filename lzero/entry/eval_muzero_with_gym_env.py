@@ -1,0 +1,114 @@
+"""``eval_muzero_with_gym_env``: load a MuZero checkpoint, play greedy episodes, record a GIF."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from lzero.entry.config import compile_config
+from lzero.errors import ConfigError
+from lzero.policy import MuZeroPolicy
+from lzero.worker import MuZeroEvaluator
+
+
+def _train_module():
+    # The package re-exports the function under the module's name, so fetch the module.
+    return importlib.import_module("lzero.entry.train_muzero_with_gym_env")
+
+
+def eval_muzero_with_gym_env(
+    input_cfg: Sequence[Mapping],
+    seed: int = 0,
+    model_path: str | None = None,
+    num_episodes: int = 1,
+    *,
+    save_replay_gif: bool = False,
+    replay_path: str | None = None,
+) -> tuple[float, list[float]]:
+    """Plays ``num_episodes`` greedy episodes with a checkpoint's model.
+
+    Args:
+        input_cfg: ``[main_config, create_config]`` as for training.
+        seed: seed of the evaluation envs.
+        model_path: checkpoint from ``train_muzero_with_gym_env`` (``ckpt_best.pth.tar``);
+            None evaluates an untrained model.
+        num_episodes: episodes to play.
+        save_replay_gif: also record one extra episode as a GIF.
+        replay_path: directory of the GIF (default ``<exp_name>/replay/``).
+
+    Returns:
+        The mean return and the list of returns.
+
+    Raises:
+        ConfigError: bad config, ``num_episodes < 1`` or a missing checkpoint.
+    """
+    if not isinstance(num_episodes, int) or num_episodes < 1:
+        raise ConfigError(f"expected num_episodes to be a positive int, got {num_episodes!r}")
+    if model_path is not None and not Path(model_path).is_file():
+        raise ConfigError(
+            f"expected model_path to be a checkpoint file, got {model_path!r} (not found)"
+        )
+    cfg = compile_config(input_cfg)
+    train = _train_module()
+    train.seed_everything(seed)
+    policy = MuZeroPolicy(cfg.policy)
+    if model_path is not None:
+        train.load_checkpoint(policy, model_path)
+    manager = train.make_env_manager(
+        cfg, min(cfg.env.evaluator_env_num, num_episodes), is_train=False
+    )
+    manager.seed(seed, dynamic_seed=True)
+    manager.launch()
+    try:
+        train.check_spaces(cfg, manager.ready_obs)
+        returns = MuZeroEvaluator(manager, policy).eval(num_episodes)
+    finally:
+        manager.close()
+    if save_replay_gif:
+        gif = record_gif(cfg, policy, seed, Path(replay_path or Path(cfg.exp_name) / "replay"))
+        print(f"replay GIF: {gif}")
+    print(
+        f"eval over {num_episodes} episodes: mean return {returns.mean():.2f} "
+        f"(std {returns.std():.2f}, min {returns.min():.2f}, max {returns.max():.2f})"
+    )
+    return float(returns.mean()), [float(r) for r in returns]
+
+
+def record_gif(cfg, policy: MuZeroPolicy, seed: int, replay_dir: Path) -> Path:
+    """Plays one greedy episode in a single env that saves its replay; returns the GIF path."""
+    from lzero.envs.get_wrapped_env import get_wrappered_env
+
+    env_cfg = cfg.env
+    env = get_wrappered_env(
+        dict(
+            env_id=env_cfg.env_id,
+            continuous=env_cfg.continuous,
+            manually_discretization=env_cfg.manually_discretization,
+            each_dim_disc_size=env_cfg.each_dim_disc_size,
+            is_train=False,
+        ),
+        env_cfg.env_id,
+    )()
+    replay_dir.mkdir(parents=True, exist_ok=True)
+    before = set(replay_dir.glob("*.gif"))
+    env.seed(seed, dynamic_seed=False)
+    env.enable_save_replay(str(replay_dir))
+    try:
+        obs, done = env.reset(), False
+        while not done:
+            o = np.asarray(obs["observation"], np.float32).reshape(1, -1)
+            m = np.asarray(obs["action_mask"]).reshape(1, -1)
+            action, _, _ = policy.search(o, m, rng=None, explore=False)
+            ts = env.step(int(action[0]))
+            obs, done = ts.obs, ts.done
+    finally:
+        env.close()
+    new = sorted(set(replay_dir.glob("*.gif")) - before)
+    if not new:
+        raise ConfigError(
+            f"expected the env {env_cfg.env_id!r} to write a GIF to {replay_dir}, got none"
+        )
+    return new[-1]

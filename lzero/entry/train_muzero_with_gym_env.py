@@ -1,0 +1,210 @@
+"""``train_muzero_with_gym_env``: train MuZero on a gym task wrapped by ``LightZeroEnvWrapper``."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from lzero.entry.config import compile_config
+from lzero.entry.train_log import TrainLog
+from lzero.errors import ConfigError
+from lzero.mcts.buffer import MuZeroGameBuffer
+from lzero.policy import MuZeroPolicy
+from lzero.worker import MuZeroCollector, MuZeroEvaluator
+
+
+def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
+    """Builds an env manager of ``env_num`` wrapped gym envs (not launched).
+
+    Args:
+        cfg: the compiled config (see :func:`compile_config`).
+        env_num: number of envs.
+        is_train: collector envs (True) or evaluator envs (False).
+    """
+    from lzero.envs.env_manager import BaseEnvManager, SubprocessEnvManager
+    from lzero.envs.get_wrapped_env import get_wrappered_env
+
+    env = cfg.env
+    wrapper_cfg = dict(
+        env_id=env.env_id,
+        continuous=env.continuous,
+        manually_discretization=env.manually_discretization,
+        each_dim_disc_size=env.each_dim_disc_size,
+        is_train=is_train,
+    )
+    factory = get_wrappered_env(wrapper_cfg, env.env_id)
+    manager = SubprocessEnvManager if cfg.env_manager.type == "subprocess" else BaseEnvManager
+    return manager([factory] * env_num, dict(env.manager))
+
+
+def seed_everything(seed: int) -> None:
+    """Seeds Python, NumPy and torch."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def check_spaces(cfg: Mapping, ready_obs: Mapping) -> None:
+    """Raises ConfigError when the env's observation or action size disagrees with the model."""
+    obs = next(iter(ready_obs.values()))
+    o = int(np.asarray(obs["observation"]).size)
+    a = int(np.asarray(obs["action_mask"]).size)
+    m = cfg.policy.model
+    if o != m.observation_shape:
+        raise ConfigError(
+            f"policy.model.observation_shape: expected {o} (the env's observation "
+            f"size), got {m.observation_shape}"
+        )
+    if a != m.action_space_size:
+        raise ConfigError(
+            f"policy.model.action_space_size: expected {a} (the env's action count), "
+            f"got {m.action_space_size}"
+        )
+
+
+def save_checkpoint(policy: MuZeroPolicy, path: Path, **extra) -> None:
+    """Writes the policy state (plus plain-number extras) for ``torch.load(weights_only=True)``."""
+    torch.save({**policy.state_dict(), **extra}, path)
+
+
+def load_checkpoint(policy: MuZeroPolicy, path: str | Path) -> None:
+    """Loads a checkpoint written by :func:`save_checkpoint` with ``weights_only=True``."""
+    policy.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+
+
+def train_muzero_with_gym_env(
+    input_cfg: Sequence[Mapping],
+    seed: int = 0,
+    model: torch.nn.Module | None = None,
+    model_path: str | None = None,
+    max_train_iter: int = int(1e10),
+    max_env_step: int = int(1e10),
+) -> MuZeroPolicy:
+    """Trains MuZero on ``main_config.env.env_id``; see the module docstring.
+
+    Args:
+        input_cfg: ``[main_config, create_config]`` in LightZero's shape.
+        seed: seed of envs, networks, search noise and replay sampling.
+        model: a prebuilt model to train instead of the configured MLP.
+        model_path: a checkpoint to start from.
+        max_train_iter: stop after this many gradient steps.
+        max_env_step: stop after this many collected env steps.
+
+    Returns:
+        The trained policy. Checkpoints go to ``<exp_name>/ckpt/``, the log to
+        ``<exp_name>/progress.csv`` and ``<exp_name>/learning_curve.png``.
+
+    Raises:
+        ConfigError: unknown or contradictory config keys, or spaces that do not match.
+    """
+    cfg = compile_config(input_cfg)
+    pc = cfg.policy
+    seed_everything(seed)
+    exp = Path(cfg.exp_name)
+    (exp / "ckpt").mkdir(parents=True, exist_ok=True)
+    collector_env = make_env_manager(cfg, cfg.env.collector_env_num, is_train=True)
+    evaluator_env = make_env_manager(cfg, cfg.env.evaluator_env_num, is_train=False)
+    collector_env.seed(seed)
+    evaluator_env.seed(seed + 1000, dynamic_seed=True)
+    collector_env.launch()
+    evaluator_env.launch()
+    try:
+        check_spaces(cfg, collector_env.ready_obs)
+        policy = MuZeroPolicy(pc, model)
+        if model_path is not None:
+            load_checkpoint(policy, model_path)
+        return _train_loop(
+            cfg, policy, collector_env, evaluator_env, exp, seed, max_train_iter, max_env_step
+        )
+    finally:
+        collector_env.close()
+        evaluator_env.close()
+
+
+def _train_loop(cfg, policy, collector_env, evaluator_env, exp, seed, max_train_iter, max_env_step):
+    from tqdm import tqdm
+
+    pc = cfg.policy
+    buffer = MuZeroGameBuffer(
+        replay_buffer_size=pc.replay_buffer_size,
+        segment_length=pc.game_segment_length,
+        num_unroll_steps=pc.num_unroll_steps,
+        td_steps=pc.td_steps,
+        discount_factor=pc.discount_factor,
+        observation_shape=pc.model.observation_shape,
+        action_space_size=pc.model.action_space_size,
+        seed=seed,
+    )
+    rng = np.random.default_rng(seed)
+    collector = MuZeroCollector(
+        collector_env,
+        policy,
+        segment_length=pc.game_segment_length,
+        pad=pc.num_unroll_steps + pc.td_steps,
+        rng=rng,
+    )
+    evaluator = MuZeroEvaluator(evaluator_env, policy)
+    log = TrainLog(exp)
+    best, last_eval, last_ckpt = -np.inf, None, 0
+    start = time.time()
+    total = max_env_step if max_env_step < 1e9 else None
+    bar = tqdm(
+        total=total, unit="step", desc=f"muzero {cfg.env.env_id}", disable=None, dynamic_ncols=True
+    )
+    row: dict = {}
+    while True:
+        if last_eval is None or policy.train_iter - last_eval >= pc.eval_freq:
+            returns = evaluator.eval(cfg.env.n_evaluator_episode)
+            last_eval = policy.train_iter
+            row.update(eval_return_mean=float(returns.mean()), eval_return_std=float(returns.std()))
+            if returns.mean() > best:
+                best = float(returns.mean())
+                save_checkpoint(
+                    policy,
+                    exp / "ckpt" / "ckpt_best.pth.tar",
+                    env_step=collector.env_steps,
+                    eval_return=best,
+                )
+            bar.set_postfix(eval=f"{returns.mean():.1f}", best=f"{best:.1f}")
+        if row:
+            log.write(
+                train_iter=policy.train_iter,
+                env_step=collector.env_steps,
+                wall_time=round(time.time() - start, 2),
+                **row,
+            )
+            if row.get("eval_return_mean") is not None:
+                log.plot()
+        if (
+            best >= cfg.env.stop_value
+            or collector.env_steps >= max_env_step
+            or policy.train_iter >= max_train_iter
+        ):
+            break
+        segments, stats = collector.collect(pc.n_episode)
+        buffer.push(segments)
+        bar.update(stats["env_steps"])
+        n_updates = pc.update_per_collect or max(1, int(stats["env_steps"] * pc.replay_ratio))
+        n_updates = min(n_updates, max_train_iter - policy.train_iter)
+        losses = [policy.learn(buffer.sample(pc.batch_size)) for _ in range(n_updates)]
+        row = {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
+        row["collect_return"] = stats["return_mean"]
+        if policy.train_iter - last_ckpt >= pc.save_ckpt_freq:
+            last_ckpt = policy.train_iter
+            save_checkpoint(
+                policy,
+                exp / "ckpt" / f"iteration_{policy.train_iter}.pth.tar",
+                env_step=collector.env_steps,
+            )
+    save_checkpoint(
+        policy,
+        exp / "ckpt" / f"iteration_{policy.train_iter}.pth.tar",
+        env_step=collector.env_steps,
+    )
+    bar.close()
+    return policy

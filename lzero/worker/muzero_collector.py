@@ -1,0 +1,151 @@
+"""Collector and evaluator: play batched MuZero searches in the envs of an env manager.
+
+Both speak the env-manager interface of :mod:`lzero.envs.env_manager` (``ready_obs``
+dict ``env_id -> obs``, ``step({env_id: action})`` -> ``{env_id: BaseEnvTimestep}``, envs
+reset automatically after ``done``). Observations are LightZero dicts with
+``observation`` and ``action_mask``; one search call serves all ready envs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from lzero.mcts.buffer.game_segment import EpisodeRecorder, GameSegment
+
+
+def _stack(obs: dict, ids: list) -> tuple[np.ndarray, np.ndarray]:
+    o = np.stack([np.asarray(obs[i]["observation"], np.float32).reshape(-1) for i in ids])
+    m = np.stack([np.asarray(obs[i]["action_mask"]).reshape(-1) for i in ids])
+    return o, m
+
+
+def _truncated(info: dict) -> bool:
+    return bool(info.get("TimeLimit.truncated", info.get("truncated", False)))
+
+
+def _episode_return(info: dict, fallback: float) -> float:
+    return float(info.get("eval_episode_return", fallback))
+
+
+class MuZeroCollector:
+    """Plays exploratory searches and cuts the episodes into game segments.
+
+    Episodes still running when a collect phase ends carry over to the next one, so no
+    env step is thrown away.
+
+    Args:
+        env_manager: a launched env manager.
+        policy: a :class:`lzero.policy.MuZeroPolicy`.
+        segment_length: sampleable steps per segment.
+        pad: steps stored after them (``num_unroll_steps + td_steps``).
+        rng: generator for root noise and action sampling.
+    """
+
+    def __init__(
+        self,
+        env_manager: Any,
+        policy: Any,
+        *,
+        segment_length: int,
+        pad: int,
+        rng: np.random.Generator,
+    ) -> None:
+        self.env, self.policy, self.rng = env_manager, policy, rng
+        self.length, self.pad = segment_length, pad
+        self.recorders: dict[Any, EpisodeRecorder] = {}
+        self.returns: dict[Any, float] = {}
+        self.env_steps = 0
+
+    def collect(self, n_episode: int) -> tuple[list[GameSegment], dict[str, float]]:
+        """Steps the envs until ``n_episode`` episodes have ended.
+
+        Returns:
+            The finished segments, and stats: ``env_steps`` of this phase, ``episodes``,
+            ``return_mean``.
+        """
+        segments: list[GameSegment] = []
+        returns: list[float] = []
+        steps = 0
+        while len(returns) < n_episode:
+            obs = self.env.ready_obs
+            ids = sorted(obs)
+            o, m = _stack(obs, ids)
+            for i, row in zip(ids, o):
+                if i not in self.recorders:
+                    self.recorders[i] = EpisodeRecorder(
+                        row, segment_length=self.length, pad=self.pad
+                    )
+                    self.returns[i] = 0.0
+            actions, dist, values = self.policy.search(o, m, rng=self.rng, explore=True)
+            timesteps = self.env.step({i: int(a) for i, a in zip(ids, actions)})
+            for n, i in enumerate(ids):
+                ts = timesteps[i]
+                rec = self.recorders[i]
+                reward = float(np.asarray(ts.reward).reshape(-1)[0])
+                self.returns[i] += reward
+                next_obs = np.asarray(ts.obs["observation"], np.float32).reshape(-1)
+                rec.append(actions[n], reward, next_obs, dist[n], values[n])
+                segments += rec.ready_segments()
+                steps += 1
+                if ts.done:
+                    segments += rec.final_segments(truncated=_truncated(ts.info))
+                    returns.append(_episode_return(ts.info, self.returns.pop(i)))
+                    del self.recorders[i]
+        self.env_steps += steps
+        return segments, {
+            "env_steps": steps,
+            "episodes": len(returns),
+            "return_mean": float(np.mean(returns)),
+        }
+
+
+class MuZeroEvaluator:
+    """Plays greedy searches (no noise, most-visited action) for a number of episodes.
+
+    Episodes are spread evenly over the envs before any starts, so short episodes do not
+    crowd out long ones.
+
+    Args:
+        env_manager: a launched env manager with ``env_num`` envs.
+        policy: a :class:`lzero.policy.MuZeroPolicy`.
+    """
+
+    def __init__(self, env_manager: Any, policy: Any) -> None:
+        self.env, self.policy = env_manager, policy
+
+    def eval(self, n_episode: int, *, on_step=None) -> np.ndarray:
+        """Resets the envs and plays ``n_episode`` episodes.
+
+        Args:
+            n_episode: number of episodes.
+            on_step: optional callback ``on_step(env_id, timestep)`` (e.g. for recording).
+
+        Returns:
+            `[n_episode]` episode returns, in order of completion.
+        """
+        self.env.reset()
+        ids_all = sorted(self.env.ready_obs)
+        quota = {
+            i: n_episode // len(ids_all) + (k < n_episode % len(ids_all))
+            for k, i in enumerate(ids_all)
+        }
+        totals = dict.fromkeys(ids_all, 0.0)
+        returns: list[float] = []
+        while len(returns) < n_episode:
+            obs = self.env.ready_obs
+            ids = sorted(i for i in obs if quota[i] > 0)
+            o, m = _stack(obs, ids)
+            actions, _, _ = self.policy.search(o, m, rng=None, explore=False)
+            timesteps = self.env.step({i: int(a) for i, a in zip(ids, actions)})
+            for i in ids:
+                ts = timesteps[i]
+                if on_step is not None:
+                    on_step(i, ts)
+                totals[i] += float(np.asarray(ts.reward).reshape(-1)[0])
+                if ts.done:
+                    returns.append(_episode_return(ts.info, totals[i]))
+                    totals[i] = 0.0
+                    quota[i] -= 1
+        return np.array(returns)

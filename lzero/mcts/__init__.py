@@ -1,0 +1,12 @@
+"""Monte Carlo tree search over preallocated arrays, for every game that follows the kernel
+contract (``docs/board_kernel_contract.md``).
+
+Importing this package compiles nothing; the kernels compile (or load from numba's disk cache)
+on first use. ``lzero.mcts.ctree`` (MuZero's search) is a separate package, not imported here.
+"""
+
+from __future__ import annotations
+
+from lzero.mcts.search import GameKernels, SearchResult, UCTSearch
+
+__all__ = ["GameKernels", "SearchResult", "UCTSearch"]

@@ -1,0 +1,171 @@
+"""Candidate moves and random-rollout leaf evaluators.
+
+An evaluator has the signature ``evaluate(board, to_play, num_moves, radius, rng, scratch,
+legal_actions, apply_action, result_after) -> value`` (``EVALUATE_T``): it may overwrite
+``board`` (the search recopies it each simulation) and returns the value of the position for
+``to_play`` in ``[-1, 1]``. ``scratch`` is an int64 work array `[4, A]` owned by the search.
+
+*Near-stone candidates* (for placement games, where an action is the flat cell
+``row * W + col`` and the legal moves are the empty cells, as in TicTacToe and Gomoku): the
+empty cells within Chebyshev distance ``radius`` of a stone; every legal move while the board
+is empty. ``radius <= 0`` means all legal moves. On a 15x15 board this keeps about 20-40 of
+225 moves, which is what makes search and rollouts informative there.
+"""
+
+from __future__ import annotations
+
+from numba import njit, types
+
+from lzero.mcts.tree import (
+    APPLY_ACTION_T,
+    BOARD_T,
+    LEGAL_ACTIONS_T,
+    ONGOING,
+    RESULT_AFTER_T,
+    RNG_T,
+    SCRATCH_T,
+    randbelow_fast,
+    terminal_value,
+)
+
+EVALUATE_T = types.FunctionType(
+    types.float64(
+        BOARD_T,
+        types.int64,
+        types.int64,
+        types.int64,
+        RNG_T,
+        SCRATCH_T,
+        LEGAL_ACTIONS_T,
+        APPLY_ACTION_T,
+        RESULT_AFTER_T,
+    )
+)
+
+
+@njit(cache=True)
+def mark_near_stones(board, radius, mark):
+    """Sets ``mark[cell] = 1`` for the cells within ``radius`` of a stone, 0 elsewhere.
+
+    Args:
+        board: `[H, W]` int8 position.
+        radius: Chebyshev radius, ``>= 1``.
+        mark: `[>= H * W]` int64 output.
+
+    Returns:
+        The number of stones on the board.
+    """
+    height, width = board.shape
+    flat = board.reshape(-1)
+    mark[: height * width] = 0
+    stones = 0
+    for cell in range(height * width):
+        if flat[cell] != 0:
+            stones += 1
+            row, col = cell // width, cell % width
+            for r in range(max(0, row - radius), min(height, row + radius + 1)):
+                for c in range(max(0, col - radius), min(width, col + radius + 1)):
+                    mark[r * width + c] = 1
+    return stones
+
+
+@njit(cache=True)
+def candidate_actions(board, radius, scratch, out, legal_actions):
+    """Writes the candidate moves (legal, near a stone if ``radius > 0``) into ``out``.
+
+    Uses ``scratch[2]`` as work space. Returns their number.
+    """
+    n = legal_actions(board, out)
+    if radius <= 0:
+        return n
+    mark = scratch[2]
+    if mark_near_stones(board, radius, mark) == 0:
+        return n
+    m = 0
+    for i in range(n):
+        if mark[out[i]] != 0:
+            out[m] = out[i]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def uniform_rollout(
+    board, to_play, num_moves, radius, rng, scratch, legal_actions, apply_action, result_after
+):
+    """Plays uniformly random legal moves to the end (any game; ``radius`` is ignored).
+
+    Returns:
+        The final result as a value for ``to_play``: 1 win, 0 draw, -1 loss.
+    """
+    actions = scratch[0]
+    player = to_play
+    while True:
+        n = legal_actions(board, actions)
+        action = actions[randbelow_fast(rng, n)]
+        cell = apply_action(board, action, player)
+        num_moves += 1
+        result = result_after(board, cell, player, num_moves)
+        if result != ONGOING:
+            return terminal_value(result, to_play)
+        player = 3 - player
+
+
+@njit(cache=True)
+def placement_rollout(
+    board, to_play, num_moves, radius, rng, scratch, legal_actions, apply_action, result_after
+):
+    """Plays uniformly random near-stone candidates to the end (placement games only).
+
+    Keeps the candidate cells in a list with swap-removal (``scratch[1]``, positions in
+    ``scratch[2]``) and adds a placed stone's empty neighbours, so a move costs
+    ``O(radius ** 2)`` instead of a board scan.
+
+    Returns:
+        The final result as a value for ``to_play``: 1 win, 0 draw, -1 loss.
+    """
+    height, width = board.shape
+    flat = board.reshape(-1)
+    cand, pos = scratch[1], scratch[2]
+    m = 0
+    if radius <= 0 or num_moves == 0:
+        for cell in range(height * width):
+            pos[cell] = -1
+            if flat[cell] == 0:
+                pos[cell] = m
+                cand[m] = cell
+                m += 1
+    else:
+        mark_near_stones(board, radius, pos)
+        for cell in range(height * width):
+            if pos[cell] != 0 and flat[cell] == 0:
+                pos[cell] = m
+                cand[m] = cell
+                m += 1
+            else:
+                pos[cell] = -1
+    player = to_play
+    while m > 0:
+        i = randbelow_fast(rng, m)
+        cell = cand[i]
+        m -= 1
+        last = cand[m]
+        cand[i] = last
+        pos[last] = i
+        pos[cell] = -1
+        apply_action(board, cell, player)
+        num_moves += 1
+        result = result_after(board, cell, player, num_moves)
+        if result != ONGOING:
+            return terminal_value(result, to_play)
+        if radius > 0:
+            row, col = cell // width, cell % width
+            for r in range(max(0, row - radius), min(height, row + radius + 1)):
+                for c in range(max(0, col - radius), min(width, col + radius + 1)):
+                    near = r * width + c
+                    if flat[near] == 0 and pos[near] < 0:
+                        pos[near] = m
+                        cand[m] = near
+                        m += 1
+        player = 3 - player
+    return 0.0

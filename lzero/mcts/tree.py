@@ -1,0 +1,201 @@
+"""The search tree as preallocated arrays, and the numba types every search kernel shares.
+
+Layout (after mctx's ``Tree``): node ``n`` is a game position; its candidate moves sit in
+*slots* ``k < node_num_children[n]`` of the rows ``children_*[n]``. A slot's child node exists
+once the slot was first visited (``children_index[n, k] != UNVISITED``), so one simulation adds
+one node and ``capacity`` nodes hold ``capacity - 1`` simulations::
+
+    node 0 (root) --slot k: action children_action[0, k]--> node children_index[0, k] ...
+
+Values are stored from the view of the player who made the move *into* a node (the parent's
+player to move), so a parent picks ``argmax`` of its children's mean values directly.
+
+Kernels called with game functions as arguments are compiled against the ``FunctionType``
+signatures below, not against each game's dispatcher: numba's on-disk cache cannot key a
+dispatcher argument (numba issues #6264, #9237), but it can key a ``FunctionType``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+from numba import njit, types
+from numba.core.types.function_type import WrapperAddressProtocol
+from numba.experimental.function_type import _get_wrapper_address
+
+from lzero.utils.nbrng import next_u64
+
+ROOT_INDEX = 0
+UNVISITED = -1
+NO_PARENT = -1
+ONGOING = 0
+DRAW = 3
+
+BOARD_T = types.Array(types.int8, 2, "C")
+ACTIONS_T = types.Array(types.int64, 1, "C")
+SCRATCH_T = types.Array(types.int64, 2, "C")
+RNG_T = types.Array(types.uint64, 1, "C")
+LEGAL_ACTIONS_T = types.FunctionType(types.int64(BOARD_T, ACTIONS_T))
+APPLY_ACTION_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64))
+RESULT_AFTER_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64, types.int64))
+
+
+class NativeFunction(WrapperAddressProtocol):
+    """A jitted function bound to one ``FunctionType`` once, for passing to kernels.
+
+    Passing a dispatcher where a kernel expects a ``FunctionType`` makes numba look the
+    compiled address up on every call (about 25 us per function argument); this object looks
+    it up once (numba's wrapper-address protocol) and keeps the dispatcher alive.
+    """
+
+    def __init__(self, dispatcher, function_type: types.FunctionType) -> None:
+        self.dispatcher = dispatcher
+        self._signature = function_type.signature
+        self._address = _get_wrapper_address(dispatcher, self._signature)
+
+    def __wrapper_address__(self) -> int:
+        return self._address
+
+    def signature(self):
+        return self._signature
+
+
+@njit(cache=True)
+def randbelow_fast(state, n):
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` by a multiply-shift instead of a
+    division (Lemire, "Fast random integer generation in an interval", 2019; bias below
+    ``n / 2**32``). Advances the ``lzero.utils.nbrng`` ``state`` like ``randbelow``."""
+    return np.int64(((next_u64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+class Tree(NamedTuple):
+    """Arrays of one search tree; ``N`` nodes of capacity, ``A`` actions, board ``[H, W]``.
+
+    Attributes:
+        node_visits: `[N]` int32, simulations through the node.
+        node_value_sum: `[N]` float64, sum of backed-up values, from the view of the player
+            who moved into the node.
+        node_parent: `[N]` int32, parent node (``NO_PARENT`` for the root).
+        node_action: `[N]` int32, action that led from the parent to the node.
+        node_to_play: `[N]` int8, player (1 or 2) to move at the node.
+        node_result: `[N]` int8, game result at the node (``ONGOING``, winner 1 or 2, ``DRAW``).
+        node_num_children: `[N]` int32, candidate moves of the node, -1 until expanded.
+        children_index: `[N, A]` int32, child node of each slot or ``UNVISITED``.
+        children_action: `[N, A]` int32, action of each slot.
+        children_prior: `[N, A]` float32, prior probability of each slot (uniform for UCT).
+        root_board: `[H, W]` int8, position at the root.
+        meta: `[2]` int64, ``[number of nodes, stones on the root board]``.
+    """
+
+    node_visits: np.ndarray
+    node_value_sum: np.ndarray
+    node_parent: np.ndarray
+    node_action: np.ndarray
+    node_to_play: np.ndarray
+    node_result: np.ndarray
+    node_num_children: np.ndarray
+    children_index: np.ndarray
+    children_action: np.ndarray
+    children_prior: np.ndarray
+    root_board: np.ndarray
+    meta: np.ndarray
+
+
+def make_tree(capacity: int, action_size: int, board_shape: tuple[int, int]) -> Tree:
+    """Allocates an empty tree of ``capacity`` nodes (the root is set by ``reset_root``)."""
+    n, a = int(capacity), int(action_size)
+    return Tree(
+        node_visits=np.zeros(n, np.int32),
+        node_value_sum=np.zeros(n, np.float64),
+        node_parent=np.full(n, NO_PARENT, np.int32),
+        node_action=np.full(n, -1, np.int32),
+        node_to_play=np.zeros(n, np.int8),
+        node_result=np.zeros(n, np.int8),
+        node_num_children=np.full(n, -1, np.int32),
+        children_index=np.full((n, a), UNVISITED, np.int32),
+        children_action=np.zeros((n, a), np.int32),
+        children_prior=np.zeros((n, a), np.float32),
+        root_board=np.zeros(board_shape, np.int8),
+        meta=np.zeros(2, np.int64),
+    )
+
+
+TREE_T = numba.typeof(make_tree(1, 1, (1, 1)))
+
+
+@njit(cache=True)
+def add_node(tree, parent, slot, to_play, result):
+    """Appends the child of ``parent``'s ``slot`` and returns its index (capacity is checked
+    by the caller)."""
+    child = tree.meta[0]
+    tree.meta[0] = child + 1
+    tree.node_visits[child] = 0
+    tree.node_value_sum[child] = 0.0
+    tree.node_parent[child] = parent
+    tree.node_action[child] = tree.children_action[parent, slot] if parent >= 0 else -1
+    tree.node_to_play[child] = to_play
+    tree.node_result[child] = result
+    tree.node_num_children[child] = -1
+    if parent >= 0:
+        tree.children_index[parent, slot] = child
+    return child
+
+
+@njit(cache=True)
+def terminal_value(result, mover):
+    """Value of a finished game for ``mover``: +1 win, -1 loss, 0 draw."""
+    if result == mover:
+        return 1.0
+    if result == DRAW:
+        return 0.0
+    return -1.0
+
+
+@njit(cache=True)
+def backup(tree, node, value):
+    """Adds one visit with ``value`` (view of the player who moved into ``node``) on the path
+    to the root, flipping the sign at each level (the players alternate)."""
+    while node != NO_PARENT:
+        tree.node_visits[node] += 1
+        tree.node_value_sum[node] += value
+        value = -value
+        node = tree.node_parent[node]
+
+
+@njit(cache=True)
+def reroot(tree, new_root, out):
+    """Copies the subtree under ``new_root`` of ``tree`` into ``out`` with ``new_root`` as
+    ``ROOT_INDEX`` (breadth-first, so parents precede children); ``out``'s root board must be
+    set by the caller. Returns the number of nodes copied (the subtree must fit in ``out``)."""
+    cap = out.node_visits.shape[0]
+    order = np.empty(cap, np.int64)
+    order[0] = new_root
+    head, count = 0, 1
+    while head < count:
+        old = order[head]
+        new = head
+        out.node_visits[new] = tree.node_visits[old]
+        out.node_value_sum[new] = tree.node_value_sum[old]
+        out.node_to_play[new] = tree.node_to_play[old]
+        out.node_result[new] = tree.node_result[old]
+        out.node_num_children[new] = tree.node_num_children[old]
+        if new == 0:
+            out.node_parent[new] = NO_PARENT
+            out.node_action[new] = -1
+        for k in range(max(tree.node_num_children[old], 0)):
+            out.children_action[new, k] = tree.children_action[old, k]
+            out.children_prior[new, k] = tree.children_prior[old, k]
+            child = tree.children_index[old, k]
+            if child == UNVISITED or count >= cap:
+                out.children_index[new, k] = UNVISITED
+                continue
+            order[count] = child
+            out.children_index[new, k] = count
+            out.node_parent[count] = new
+            out.node_action[count] = tree.children_action[old, k]
+            count += 1
+        head += 1
+    out.meta[0] = count
+    return count

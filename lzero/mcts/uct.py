@@ -1,0 +1,293 @@
+"""The search kernels: root set-up with tactical filtering, and the simulation loop.
+
+One simulation (Browne et al., "A Survey of Monte Carlo Tree Search Methods", 2012):
+*select* slots with the selection rule from the root, replaying their moves on a copy of the
+root board, until a slot without a child node or a finished game; *expand* by adding that one
+node (its candidate moves are listed the first time the search passes through it); *evaluate*
+it with the leaf evaluator, or exactly if the game is over; *back up* the value to the root.
+
+The game is reached only through the kernels passed in (``legal_actions``, ``apply_action``,
+``result_after`` of ``docs/board_kernel_contract.md``), the selection rule and the evaluator
+are arguments too, so every game and both UCT and AlphaZero-style search share this loop.
+The entry points are compiled on first use against explicit ``FunctionType`` signatures,
+which numba can cache on disk (see ``lzero.mcts.tree``).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from numba import njit, types
+
+from lzero.mcts.rollout import EVALUATE_T, candidate_actions
+from lzero.mcts.selection import SELECT_T
+from lzero.mcts.tree import (
+    APPLY_ACTION_T,
+    BOARD_T,
+    LEGAL_ACTIONS_T,
+    NO_PARENT,
+    ONGOING,
+    RESULT_AFTER_T,
+    RNG_T,
+    ROOT_INDEX,
+    SCRATCH_T,
+    TREE_T,
+    UNVISITED,
+    add_node,
+    backup,
+    randbelow_fast,
+    terminal_value,
+)
+
+
+def _compiled_on_first_call(signature):
+    """Compiles ``py_func`` with ``signature`` (cached on disk) when it is first called, so
+    that importing the package compiles nothing."""
+
+    def decorate(py_func):
+        @functools.cache
+        def compiled():
+            return njit(signature, cache=True)(py_func)
+
+        @functools.wraps(py_func)
+        def call(*args):
+            return compiled()(*args)
+
+        call.compiled = compiled
+        return call
+
+    return decorate
+
+
+@njit(cache=True)
+def expand(tree, node, board, radius, rng, scratch, legal_actions):
+    """Lists ``node``'s candidate moves in its slots, in random order, with uniform priors."""
+    actions = scratch[3]
+    n = candidate_actions(board, radius, scratch, actions, legal_actions)
+    for i in range(n - 1, 0, -1):
+        j = randbelow_fast(rng, i + 1)
+        actions[i], actions[j] = actions[j], actions[i]
+    prior = 1.0 / max(n, 1)
+    for k in range(n):
+        tree.children_action[node, k] = actions[k]
+        tree.children_index[node, k] = UNVISITED
+        tree.children_prior[node, k] = prior
+    tree.node_num_children[node] = n
+
+
+@njit(cache=True)
+def _keep_root_slot(tree, src, dst):
+    tree.children_action[ROOT_INDEX, dst] = tree.children_action[ROOT_INDEX, src]
+    tree.children_index[ROOT_INDEX, dst] = tree.children_index[ROOT_INDEX, src]
+    tree.children_prior[ROOT_INDEX, dst] = tree.children_prior[ROOT_INDEX, src]
+
+
+@njit(cache=True)
+def _filter_root(tree, scratch, legal_actions, apply_action, result_after):
+    """Keeps only a winning move if the root has one, else only the moves after which the
+    opponent cannot win at once (when some but not all moves are such). Returns the count."""
+    board = tree.root_board
+    flat = board.reshape(-1)
+    num_moves = tree.meta[1]
+    to_play = tree.node_to_play[ROOT_INDEX]
+    opponent = 3 - to_play
+    n = tree.node_num_children[ROOT_INDEX]
+    actions = tree.children_action[ROOT_INDEX]
+    for k in range(n):
+        cell = apply_action(board, actions[k], to_play)
+        result = result_after(board, cell, to_play, num_moves + 1)
+        flat[cell] = 0
+        if result == to_play:
+            _keep_root_slot(tree, k, 0)
+            tree.node_num_children[ROOT_INDEX] = 1
+            return 1
+    safe, replies = scratch[1], scratch[0]
+    m = 0
+    for k in range(n):
+        cell = apply_action(board, actions[k], to_play)
+        is_safe = True
+        if result_after(board, cell, to_play, num_moves + 1) == ONGOING:
+            for j in range(legal_actions(board, replies)):
+                reply = apply_action(board, replies[j], opponent)
+                lost = result_after(board, reply, opponent, num_moves + 2) == opponent
+                flat[reply] = 0
+                if lost:
+                    is_safe = False
+                    break
+        flat[cell] = 0
+        if is_safe:
+            safe[m] = k
+            m += 1
+    if 0 < m < n:
+        for i in range(m):
+            _keep_root_slot(tree, safe[i], i)
+        tree.node_num_children[ROOT_INDEX] = m
+    return tree.node_num_children[ROOT_INDEX]
+
+
+@njit(cache=True)
+def _prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after):
+    if tree.node_num_children[ROOT_INDEX] < 0:
+        expand(tree, ROOT_INDEX, tree.root_board, radius, rng, scratch, legal_actions)
+    if tactics:
+        return _filter_root(tree, scratch, legal_actions, apply_action, result_after)
+    return tree.node_num_children[ROOT_INDEX]
+
+
+@_compiled_on_first_call(
+    types.int64(
+        TREE_T,
+        types.int64,
+        types.boolean,
+        RNG_T,
+        SCRATCH_T,
+        LEGAL_ACTIONS_T,
+        APPLY_ACTION_T,
+        RESULT_AFTER_T,
+    )
+)
+def prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after):
+    """Expands the root of ``tree`` if needed and, if ``tactics``, filters its moves.
+
+    With ``tactics`` a winning move becomes the only root candidate, and moves that allow the
+    opponent an immediate win are dropped unless all do. Slots keep their child subtrees, so
+    this also serves a root reused from an earlier search. Returns the number of candidates.
+    """
+    return _prepare_root(
+        tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after
+    )
+
+
+@_compiled_on_first_call(
+    types.int64(
+        TREE_T,
+        BOARD_T,
+        types.int64,
+        types.int64,
+        types.boolean,
+        RNG_T,
+        SCRATCH_T,
+        LEGAL_ACTIONS_T,
+        APPLY_ACTION_T,
+        RESULT_AFTER_T,
+    )
+)
+def reset_root(
+    tree, board, to_play, radius, tactics, rng, scratch, legal_actions, apply_action, result_after
+):
+    """Empties ``tree`` and expands a root for ``board`` with ``to_play`` to move.
+
+    Args:
+        tree: the ``Tree`` to reuse.
+        board: `[H, W]` int8 ongoing position (copied into ``tree.root_board``).
+        to_play: player to move, 1 or 2.
+        radius: near-stone candidate radius (0: all legal moves).
+        tactics: if True, a winning move is the only root candidate, and moves that allow
+            the opponent an immediate win are dropped (unless all do).
+        rng: `[1]` uint64 generator state.
+        scratch: `[4, A]` int64 work array.
+        legal_actions, apply_action, result_after: the game's kernels.
+
+    Returns:
+        The number of root candidates.
+    """
+    tree.root_board[:, :] = board
+    stones = 0
+    for cell in range(board.size):
+        if board.reshape(-1)[cell] != 0:
+            stones += 1
+    tree.meta[0] = 0
+    tree.meta[1] = stones
+    add_node(tree, NO_PARENT, 0, to_play, ONGOING)
+    return _prepare_root(
+        tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after
+    )
+
+
+@_compiled_on_first_call(
+    types.int64(
+        TREE_T,
+        types.int64,
+        types.float64,
+        types.int64,
+        RNG_T,
+        BOARD_T,
+        SCRATCH_T,
+        SELECT_T,
+        EVALUATE_T,
+        LEGAL_ACTIONS_T,
+        APPLY_ACTION_T,
+        RESULT_AFTER_T,
+    )
+)
+def run_simulations(
+    tree,
+    num_simulations,
+    c,
+    radius,
+    rng,
+    board,
+    scratch,
+    select,
+    evaluate,
+    legal_actions,
+    apply_action,
+    result_after,
+):
+    """Runs up to ``num_simulations`` simulations on ``tree`` (whose root is set).
+
+    Args:
+        tree: the ``Tree``; its root must be an ongoing, expanded position.
+        num_simulations: simulations to run.
+        c: exploration constant passed to ``select``.
+        radius: near-stone candidate radius for expansions and the evaluator (0: off).
+        rng: `[1]` uint64 generator state.
+        board: `[H, W]` int8 work board.
+        scratch: `[4, A]` int64 work array.
+        select: selection rule, ``SELECT_T``.
+        evaluate: leaf evaluator, ``EVALUATE_T``.
+        legal_actions, apply_action, result_after: the game's kernels.
+
+    Returns:
+        The simulations run: fewer than asked only when the tree is full.
+    """
+    capacity = tree.node_visits.shape[0]
+    for sim in range(num_simulations):
+        if tree.meta[0] >= capacity:
+            return sim
+        board[:, :] = tree.root_board
+        num_moves = tree.meta[1]
+        node = ROOT_INDEX
+        while True:
+            result = tree.node_result[node]
+            if result != ONGOING:
+                value = terminal_value(result, 3 - tree.node_to_play[node])
+                break
+            if tree.node_num_children[node] < 0:
+                expand(tree, node, board, radius, rng, scratch, legal_actions)
+            slot = select(tree, node, c)
+            player = tree.node_to_play[node]
+            cell = apply_action(board, tree.children_action[node, slot], player)
+            num_moves += 1
+            child = tree.children_index[node, slot]
+            if child == UNVISITED:
+                result = result_after(board, cell, player, num_moves)
+                node = add_node(tree, node, slot, 3 - player, result)
+                if result != ONGOING:
+                    value = terminal_value(result, player)
+                else:
+                    value = -evaluate(
+                        board,
+                        3 - player,
+                        num_moves,
+                        radius,
+                        rng,
+                        scratch,
+                        legal_actions,
+                        apply_action,
+                        result_after,
+                    )
+                break
+            node = child
+        backup(tree, node, value)
+    return num_simulations

@@ -1,0 +1,207 @@
+"""DingEnvWrapper keeps the BaseEnv contract on gymnasium envs, checked against raw gymnasium."""
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium import spaces
+
+from lzero.envs import BaseEnv, check_env
+from lzero.envs.wrappers import DingEnvWrapper
+from lzero.errors import ConfigError, GameOverError, IllegalActionError
+
+ACTIONS = [0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 1, 0, 1]
+
+
+def _raw_episode(seed, actions, env_id="CartPole-v1"):
+    env = gymnasium.make(env_id)
+    obs, _ = env.reset(seed=seed)
+    trace = [obs]
+    for a in actions:
+        obs, *_, term, trunc, _ = env.step(a)
+        trace.append(obs)
+        if term or trunc:
+            break
+    return trace
+
+
+def _episode(env, actions):
+    trace = [env.reset()]
+    for a in actions:
+        ts = env.step(a)
+        trace.append(ts.obs)
+        if ts.done:
+            break
+    return trace
+
+
+def test_is_a_base_env_and_passes_check_env():
+    env = DingEnvWrapper(gymnasium.make("CartPole-v1"))
+    assert isinstance(env, BaseEnv)
+    check_env(env)
+
+
+def test_static_seed_matches_raw_gymnasium_reset_seed():
+    env = DingEnvWrapper(gymnasium.make("CartPole-v1"))
+    env.seed(7, dynamic_seed=False)
+    for _ in range(2):  # every episode replays the same one
+        ours = _episode(env, ACTIONS)
+        ref = _raw_episode(7, ACTIONS)
+        assert len(ours) == len(ref)
+        for a, b in zip(ours, ref):
+            assert a.dtype == np.float32 and np.array_equal(a, b)
+
+
+def test_dynamic_seed_draws_episode_seeds_from_the_seeded_generator():
+    runs = []
+    for _ in range(2):
+        env = DingEnvWrapper(lambda: gymnasium.make("CartPole-v1"))
+        env.seed(3, dynamic_seed=True)
+        runs.append([env.reset() for _ in range(4)])
+    assert all(np.array_equal(a, b) for a, b in zip(*runs))
+    assert len({r.tobytes() for r in runs[0]}) == 4
+    # Reference: the BaseEnv rule, episode seed k = k-th draw of default_rng(seed).
+    draws = np.random.default_rng(3)
+    for obs in runs[0]:
+        episode_seed = int(draws.integers(0, 2**31 - 1))
+        assert np.array_equal(obs, _raw_episode(episode_seed, [])[0])
+
+
+def test_done_is_terminated_or_truncated_and_truncation_is_kept():
+    env = DingEnvWrapper(lambda: gymnasium.make("CartPole-v1", max_episode_steps=4))
+    env.seed(0)
+    env.reset()
+    steps = [env.step(a) for a in (0, 1, 0, 1)]
+    assert [s.done for s in steps] == [False, False, False, True]
+    assert steps[-1].info["TimeLimit.truncated"] is True
+    assert steps[-1].info["eval_episode_return"] == 4.0
+    env = DingEnvWrapper(gymnasium.make("CartPole-v1"))
+    env.reset()
+    steps = []
+    while not steps or not steps[-1].done:  # always pushing right: the pole falls fast
+        steps.append(env.step(1))
+    assert steps[-1].info["TimeLimit.truncated"] is False and len(steps) < 50
+    assert steps[-1].info["eval_episode_return"] == float(len(steps))
+
+
+def test_converts_dtypes_and_returns_fresh_arrays(counter_env_cls):
+    env = DingEnvWrapper(counter_env_cls())
+    assert env.observation_space == spaces.Box(-1.0, 100.0, (2,), np.float32)
+    obs = env.reset()
+    ts = env.step(np.int64(1))
+    assert obs.dtype == np.float32 and ts.obs.dtype == np.float32
+    assert ts.reward.dtype == np.float32 and ts.reward.shape == (1,) and ts.reward[0] == 0.5
+    assert isinstance(ts.done, bool) and obs[0] == 0.0 and ts.obs[0] == 1.0
+    assert type(env.env.unwrapped.played[-1]) is int
+
+
+def test_episode_return_is_a_python_float(counter_env_cls):
+    env = DingEnvWrapper(counter_env_cls(goal=2))
+    env.reset()
+    ts = [env.step(1), env.step(0), env.step(1)]
+    assert [t.done for t in ts] == [False, False, True]
+    assert ts[-1].info["eval_episode_return"] == 1.0
+    assert type(ts[-1].info["eval_episode_return"]) is float
+
+
+def test_factory_is_lazy_and_rebuilt_after_close(counter_env_cls):
+    calls = []
+
+    def factory():
+        calls.append(1)
+        return counter_env_cls()
+
+    env = DingEnvWrapper(factory)
+    assert calls == [] and env._init_flag is False
+    assert env.action_space == spaces.Discrete(2)
+    env.reset()
+    assert len(calls) == 1 and env._init_flag is True
+    env.close()
+    env.reset()
+    assert len(calls) == 2
+
+
+def test_env_wrappers_are_applied_in_order(counter_env_cls):
+    order = []
+
+    def tag(name):
+        def wrap(env):
+            order.append(name)
+            return gymnasium.wrappers.TransformReward(env, lambda r: r * 2)
+
+        return wrap
+
+    env = DingEnvWrapper(counter_env_cls(), cfg={"env_wrapper": [tag("inner"), tag("outer")]})
+    env.reset()
+    assert order == ["inner", "outer"] and env.step(1).reward[0] == 2.0
+
+
+def test_random_action_is_seeded():
+    seqs = []
+    for _ in range(2):
+        env = DingEnvWrapper(gymnasium.make("Pendulum-v1"))
+        env.seed(5, dynamic_seed=False)
+        env.reset()
+        seqs.append([env.random_action() for _ in range(5)])
+    assert all(np.array_equal(a, b) for a, b in zip(*seqs))
+    assert all(env.action_space.contains(a) for a in seqs[0])
+
+
+def test_env_from_cfg_env_id():
+    env = DingEnvWrapper(cfg={"env_id": "CartPole-v1"})
+    assert env.reset().shape == (4,) and repr(env).startswith("DingEnvWrapper(CartPole-v1")
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (2, r"action: expected an int in \[0, 2\), got 2"),
+        (-1, r"expected an int in \[0, 2\), got -1"),
+        (0.5, r"expected an int in \[0, 2\), got 0.5"),
+        (np.array([0, 1]), r"expected an int in \[0, 2\), got array"),
+    ],
+)
+def test_bad_discrete_actions_are_errors(action, message):
+    env = DingEnvWrapper(gymnasium.make("CartPole-v1"))
+    env.reset()
+    with pytest.raises(IllegalActionError, match=message):
+        env.step(action)
+
+
+def test_continuous_actions_are_shape_checked():
+    env = DingEnvWrapper(gymnasium.make("Pendulum-v1"))
+    env.reset()
+    with pytest.raises(
+        IllegalActionError, match=r"expected an array of shape \(1,\), got shape \(2,\)"
+    ):
+        env.step([0.1, 0.2])
+    assert env.step(np.float64(0.3)).obs.shape == (3,)  # a scalar is fine for shape (1,)
+    assert env.step([0.3]).obs.shape == (3,)
+
+
+def test_step_outside_an_episode_is_an_error(counter_env_cls):
+    env = DingEnvWrapper(counter_env_cls(goal=1))
+    with pytest.raises(GameOverError, match="expected a running episode, got none"):
+        env.step(0)
+    env.reset()
+    assert env.step(1).done
+    with pytest.raises(GameOverError, match="call reset first"):
+        env.step(1)
+
+
+def test_config_errors(counter_env_cls):
+    with pytest.raises(ConfigError, match=r"env_wrapper: expected a list of callables"):
+        DingEnvWrapper(counter_env_cls(), cfg={"env_wrapper": "default"})
+    with pytest.raises(
+        ConfigError, match=r"unknown key 'env_wrappers'; did you mean 'env_wrapper'"
+    ):
+        DingEnvWrapper(counter_env_cls(), cfg={"env_wrappers": []})
+    with pytest.raises(ConfigError, match=r"expected an env, an env factory or cfg\['env_id'\]"):
+        DingEnvWrapper()
+    with pytest.raises(
+        ConfigError, match=r"unknown gymnasium id 'CartPol-v1'; close matches: \['CartPole-v1'"
+    ):
+        DingEnvWrapper(cfg={"env_id": "CartPol-v1"})
+    with pytest.raises(
+        ConfigError, match=r"replay_format: expected one of \['gif', 'mp4'\], got 'avi'"
+    ):
+        DingEnvWrapper(counter_env_cls(), cfg={"replay_format": "avi"})

@@ -1,0 +1,75 @@
+"""enable_save_replay writes one GIF per episode: the first frame plus one per step."""
+
+import importlib.util
+
+import gymnasium
+import imageio.v3 as iio
+import numpy as np
+import pytest
+
+from lzero.envs.wrappers import DingEnvWrapper
+from lzero.errors import ConfigError
+
+
+def test_gif_has_the_first_frame_plus_one_per_step(tmp_path, counter_env_cls):
+    env = DingEnvWrapper(counter_env_cls(goal=3, limit=10))
+    env.seed(4, dynamic_seed=False)
+    env.enable_save_replay(str(tmp_path))
+    for episode, actions in enumerate([[1, 0, 1, 1], [0, 0, 1, 1, 0, 1]]):
+        env.reset()
+        for a in actions:
+            ts = env.step(a)
+        assert ts.done
+        path = tmp_path / f"CounterEnv_seed4_episode{episode:04d}.gif"
+        assert ts.info["replay_path"] == str(path)
+        frames = iio.imread(path, index=None)
+        assert frames.shape == (len(actions) + 1, 8, 8, 3)
+        # Frame t lights pixel t: the frames are the env's renders, in order.
+        lit = [int(np.argmax(f.reshape(-1) > 127)) for f in frames]
+        assert lit == list(range(len(actions) + 1))
+
+
+def test_env_built_from_env_id_is_rebuilt_to_render(tmp_path):
+    env = DingEnvWrapper(cfg={"env_id": "CartPole-v1"})
+    env.seed(0)
+    env.reset()  # built without render_mode
+    env.enable_save_replay(str(tmp_path / "replays"))
+    env.reset()
+    for _ in range(500):
+        ts = env.step(env.random_action())
+        if ts.done:
+            break
+    # Files are named by the episode's own seed (here a dynamic one) and the episode count.
+    files = list((tmp_path / "replays").glob("CartPole-v1_seed*_episode0000.gif"))
+    assert [str(f) for f in files] == [ts.info["replay_path"]]
+    assert iio.imread(files[0], index=None).shape[-1] == 3
+    env.close()
+
+
+def test_given_env_must_render_rgb_array(tmp_path, counter_env_cls):
+    env = DingEnvWrapper(counter_env_cls(render_mode=None))
+    with pytest.raises(
+        ConfigError, match=r"expected an env with render_mode='rgb_array', got None"
+    ):
+        env.enable_save_replay(str(tmp_path))
+
+
+@pytest.mark.filterwarnings("ignore:.*render method without specifying any render mode")
+def test_a_factory_env_that_does_not_render_is_reported(tmp_path):
+    env = DingEnvWrapper(lambda: gymnasium.make("CartPole-v1"))
+    env.enable_save_replay(str(tmp_path))
+    with pytest.raises(
+        ConfigError, match=r"expected render\(\) to return an \[H, W, 3\] rgb_array frame, got None"
+    ):
+        env.reset()
+
+
+def test_mp4_needs_a_writer_backend(monkeypatch, counter_env_cls):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name in ("imageio_ffmpeg", "av") else real(name, *a),
+    )
+    with pytest.raises(ConfigError, match=r"replay_format 'mp4': expected imageio-ffmpeg or av"):
+        DingEnvWrapper(counter_env_cls(), cfg={"replay_format": "mp4"})

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import gymnasium
 import numpy as np
 import pytest
 from gymnasium import spaces
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # CartPole replays render with pygame
 
 
 class CounterEnv(gymnasium.Env):

@@ -1,0 +1,54 @@
+"""Shared checks for the zoo's gym tasks (classic_control here, and box2d, which imports it)."""
+
+from __future__ import annotations
+
+import importlib
+import pathlib
+
+import numpy as np
+
+from lzero.envs import create_env
+from lzero.envs.get_wrapped_env import get_wrappered_env
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+ENTRY_KEYS = ("continuous", "manually_discretization", "each_dim_disc_size")
+
+
+def build(name: str, module: str, cfg: dict):
+    """Builds a zoo env the LightZero way: ``create_config`` with ``import_names``."""
+    return create_env(dict(type=name, import_names=[module]), cfg)
+
+
+def config_modules(folder: str) -> list[str]:
+    """Returns the dotted names of every ``*_config.py`` under ``zoo/<folder>``."""
+    paths = sorted((ROOT / "zoo" / folder).glob("*/config/*_config.py"))
+    return [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in paths]
+
+
+def check_config_matches_its_env(module: str) -> None:
+    """The config's model sizes equal what the env built from its env keys returns,
+    built both by the MuZero entry's path (get_wrappered_env) and by its create_config."""
+    mod = importlib.import_module(module)
+    main, create = mod.main_config, mod.create_config
+    env_cfg = main.env
+    wrapper_cfg = {k: env_cfg[k] for k in ENTRY_KEYS if k in env_cfg}
+    model = main.policy.model
+    envs = [
+        get_wrappered_env(dict(wrapper_cfg, is_train=True), env_cfg.env_id)(),
+        create_env(create.env, env_cfg),
+    ]
+    for env in envs:
+        obs = env.reset()
+        assert obs["observation"].shape == (model.observation_shape,), module
+        assert env.action_space.n == model.action_space_size, module
+        assert np.array_equal(obs["action_mask"], np.ones(model.action_space_size, np.int8))
+        env.close()
+    assert create.policy.type == "muzero" and create.env.type.endswith("_lightzero")
+
+
+def check_config_compiles(module: str) -> None:
+    """The MuZero entry's strict config compiler accepts the config."""
+    from lzero.entry.config import compile_config
+
+    mod = importlib.import_module(module)
+    compile_config([mod.main_config, mod.create_config])

@@ -1,0 +1,63 @@
+"""Every classic_control task passes check_env and its configs match its env."""
+
+import importlib.util
+
+import numpy as np
+import pytest
+from gym_tasks import build, check_config_compiles, check_config_matches_its_env, config_modules
+from gymnasium import spaces
+
+from lzero.envs import ENV_REGISTRY, check_env
+
+PKG = "zoo.classic_control"
+CASES = {
+    "cartpole": ("cartpole_lightzero", f"{PKG}.cartpole.envs.cartpole_lightzero_env", {}, spaces.Discrete(2), 4),
+    "pendulum": ("pendulum_lightzero", f"{PKG}.pendulum.envs.pendulum_lightzero_env", {}, spaces.Box(-2.0, 2.0, (1,), np.float32), 3),
+    "pendulum_disc": ("pendulum_lightzero", f"{PKG}.pendulum.envs.pendulum_lightzero_env",
+                      {"manually_discretization": True, "each_dim_disc_size": 11}, spaces.Discrete(11), 3),
+    "mountain_car": ("mountain_car_lightzero", f"{PKG}.mountain_car.envs.mountain_car_lightzero_env", {}, spaces.Discrete(3), 2),
+    "acrobot": ("acrobot_lightzero", f"{PKG}.acrobot.envs.acrobot_lightzero_env", {}, spaces.Discrete(3), 6),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_env_passes_check_env(case):
+    name, module, cfg, action_space, obs_dim = CASES[case]
+    env = build(name, module, dict(cfg, collector_env_num=8, stop_value=1))
+    assert env.action_space == action_space
+    assert env.observation_space["observation"].shape == (obs_dim,)
+    check_env(env)
+    assert name in ENV_REGISTRY.names()
+
+
+def test_pendulum_grid_reaches_both_torque_limits():
+    env = build(
+        "pendulum_lightzero",
+        CASES["pendulum"][1],
+        {"manually_discretization": True, "each_dim_disc_size": 3},
+    )
+    table = env.env.env.action_table
+    assert table[:, 0].tolist() == [-2.0, 0.0, 2.0]
+
+
+def test_max_episode_steps_cuts_episodes():
+    env = build("mountain_car_lightzero", CASES["mountain_car"][1], {"max_episode_steps": 7})
+    env.seed(0)
+    env.reset()
+    steps = [env.step(1) for _ in range(7)]
+    assert [s.done for s in steps] == [False] * 6 + [True]
+    assert steps[-1].info["TimeLimit.truncated"] is True
+    assert steps[-1].info["eval_episode_return"] == -7.0
+
+
+@pytest.mark.parametrize("module", config_modules("classic_control"))
+def test_config_matches_its_env(module):
+    check_config_matches_its_env(module)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None, reason="the MuZero entry needs torch"
+)
+@pytest.mark.parametrize("module", config_modules("classic_control"))
+def test_config_compiles_for_muzero(module):
+    check_config_compiles(module)

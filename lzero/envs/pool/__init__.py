@@ -1,0 +1,198 @@
+"""envpool's interface over every registered env: ``make``, ``make_gym``, ``make_spec``, ``list_all_envs``.
+
+A task id is a board game of ``ENV_REGISTRY`` (stepped by the vectorised numba backend), any
+other registered env (a ``BaseEnv``, adapted), or a gymnasium id::
+
+    pool = make("connect4", num_envs=1024, battle_mode="play_with_bot_mode")
+    pool = make("CartPole-v1", num_envs=8, batch_size=4)    # async, worker processes
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any, NamedTuple
+
+import gymnasium
+import numpy as np
+
+from lzero.envs.config import unknown_name_message
+from lzero.envs.pool.adapters import BaseEnvAdapter, make_gymnasium_env
+from lzero.envs.pool.board_pool import BoardBackend, is_board_game
+from lzero.envs.pool.env_pool import EnvPool
+from lzero.envs.pool.gym_pool import InlineGymBackend, ProcGymBackend
+from lzero.envs.registry import ENV_REGISTRY
+
+ENV_TYPES = ("gym", "gymnasium")
+
+
+class EnvSpec(NamedTuple):
+    """What ``make`` resolved: the task, the pool's sizes, and one env's spaces."""
+
+    task_id: str
+    env_type: str
+    num_envs: int
+    batch_size: int
+    num_threads: int
+    seed: int
+    max_episode_steps: int | None
+    observation_space: Any
+    action_space: Any
+    config: dict
+
+
+def list_all_envs() -> list[str]:
+    """Every task id ``make`` accepts: registered envs, then gymnasium ids."""
+    return sorted(ENV_REGISTRY.names()) + sorted(gymnasium.registry)
+
+
+def _positive(name: str, value: Any, *, allow_none: bool = False, allow_zero: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    lowest = 0 if allow_zero else 1
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lowest:
+        kind = "a non-negative int" if allow_zero else "a positive int"
+        raise ValueError(
+            f"{name}: expected {kind}{' or None' if allow_none else ''}, got {value!r}"
+        )
+
+
+def _resolve(task_id: str, env_kwargs: dict, max_episode_steps):
+    """``(kind, factory_or_class, limit)`` for a task id; kind 'board', 'registry' or 'gymnasium'."""
+    if task_id in ENV_REGISTRY:
+        env_cls = ENV_REGISTRY.get(task_id)
+        if is_board_game(env_cls):
+            return "board", env_cls, max_episode_steps
+        return (
+            "registry",
+            functools.partial(BaseEnvAdapter.build, env_cls, dict(env_kwargs)),
+            max_episode_steps,
+        )
+    if task_id in gymnasium.registry:
+        limit = max_episode_steps or gymnasium.spec(task_id).max_episode_steps
+        return "gymnasium", functools.partial(make_gymnasium_env, task_id, dict(env_kwargs)), limit
+    raise KeyError(unknown_name_message("task id", task_id, list_all_envs()))
+
+
+def make(
+    task_id: str,
+    env_type: str = "gym",
+    num_envs: int = 1,
+    batch_size: int | None = None,
+    num_threads: int | None = None,
+    seed: int = 42,
+    max_episode_steps: int | None = None,
+    **env_kwargs: Any,
+) -> EnvPool:
+    """Makes a pool of ``num_envs`` envs of ``task_id``, as ``envpool.make`` does.
+
+    Args:
+        task_id: a name from :func:`list_all_envs`.
+        env_type: 'gym' (``step -> obs, reward, done, info``) or 'gymnasium'
+            (``step -> obs, reward, terminated, truncated, info``).
+        num_envs: envs in the pool.
+        batch_size: envs per ``recv``; None or ``num_envs`` is sync mode.
+        num_threads: gym tasks only: worker processes (0: step in this process). None picks
+            this process in sync mode, else one worker per core (at most ``num_envs``).
+            Board games always run in one numba call in this process.
+        seed: env ``i`` is seeded with ``seed + i``.
+        max_episode_steps: truncate episodes after this many steps (None: the task's own).
+        **env_kwargs: the env's config (board games: ``battle_mode``, ``bot_action_type``...;
+            gymnasium ids: keyword arguments of ``gymnasium.make``).
+
+    Raises:
+        KeyError: unknown task id (names the closest).
+        ValueError: a size, seed or ``env_type`` out of range.
+        ConfigError: an env config key the env does not have.
+    """
+    spec, backend_factory = _spec_and_backend(
+        task_id, env_type, num_envs, batch_size, num_threads, seed, max_episode_steps, env_kwargs
+    )
+    return EnvPool(backend_factory(), spec)
+
+
+def make_gym(task_id: str, **kwargs: Any) -> EnvPool:
+    """``make(task_id, env_type='gym', **kwargs)``."""
+    return make(task_id, env_type="gym", **kwargs)
+
+
+def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
+    """The :class:`EnvSpec` ``make(task_id, **kwargs)`` would use, without starting envs."""
+    kwargs.setdefault("env_type", "gym")
+    names = ("env_type", "num_envs", "batch_size", "num_threads", "seed", "max_episode_steps")
+    args = {n: kwargs.pop(n) for n in names if n in kwargs}
+    defaults = dict(num_envs=1, batch_size=None, num_threads=None, seed=42, max_episode_steps=None)
+    args = {**defaults, **args}
+    return _spec_and_backend(
+        task_id,
+        args["env_type"],
+        args["num_envs"],
+        args["batch_size"],
+        args["num_threads"],
+        args["seed"],
+        args["max_episode_steps"],
+        kwargs,
+    )[0]
+
+
+def _spec_and_backend(
+    task_id, env_type, num_envs, batch_size, num_threads, seed, max_episode_steps, env_kwargs
+):
+    if env_type not in ENV_TYPES:
+        raise ValueError(f"env_type: expected one of {list(ENV_TYPES)}, got {env_type!r}")
+    _positive("num_envs", num_envs)
+    _positive("batch_size", batch_size, allow_none=True)
+    _positive("num_threads", num_threads, allow_none=True, allow_zero=True)
+    _positive("seed", seed, allow_zero=True)
+    _positive("max_episode_steps", max_episode_steps, allow_none=True)
+    batch_size = num_envs if batch_size is None else batch_size
+    if batch_size > num_envs:
+        raise ValueError(f"batch_size: expected at most num_envs={num_envs}, got {batch_size}")
+    kind, target, limit = _resolve(task_id, env_kwargs, max_episode_steps)
+    if kind == "board":
+        threads = 0
+        backend = BoardBackend(target, num_envs, seed, limit, env_kwargs)
+        obs_space, act_space = backend.observation_space, backend.action_space
+
+        def factory():
+            return backend
+    else:
+        if num_threads is None:
+            num_threads = 0 if batch_size == num_envs else min(num_envs, os.cpu_count() or 1)
+        threads = min(num_threads, num_envs)
+        probe = target()
+        obs_space, act_space = probe.observation_space, probe.action_space
+        example, _ = probe.reset(seed=seed)
+        probe.close()
+
+        def factory():
+            if threads == 0:
+                return InlineGymBackend(target, num_envs, seed, limit or 0, example, act_space)
+            return ProcGymBackend(
+                target,
+                num_envs,
+                seed,
+                limit or 0,
+                example,
+                act_space,
+                num_workers=threads,
+                context="fork",
+            )
+
+    config = dict(
+        task_id=task_id,
+        env_type=env_type,
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=threads,
+        seed=seed,
+        max_episode_steps=limit,
+        **env_kwargs,
+    )
+    spec = EnvSpec(
+        task_id, env_type, num_envs, batch_size, threads, seed, limit, obs_space, act_space, config
+    )
+    return spec, factory
+
+
+__all__ = ["EnvPool", "EnvSpec", "list_all_envs", "make", "make_gym", "make_spec"]

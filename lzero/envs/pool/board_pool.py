@@ -1,0 +1,166 @@
+"""The vectorised board-game backend: every env of a pool stepped by one numba call.
+
+The game comes from its env class (found through ``ENV_REGISTRY``): its ``rules`` kernels,
+its ``rule_bot``, and the shared observation planes and random mover the class itself uses.
+The pool's envs then behave as that class does, seeded ``seed + i``: an explicit ``reset``
+draws each episode's random stream exactly as ``BoardGameEnv.reset`` does (NumPy, in Python);
+an auto-reset inside the kernel draws it from the env's own ``nbrng`` stream instead, so no
+Python runs per env while stepping.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from lzero.envs.pool.board_kernel import (
+    RANDOM_BOT,
+    RULE_BOT,
+    SELF_PLAY,
+    WITH_BOT,
+    first_illegal,
+    step_boards,
+)
+from lzero.envs.pool.buffers import Buffers, obs_fields
+from lzero.errors import ConfigError, IllegalActionError
+from lzero.utils.nbrng import make_rng_state
+
+_MODES = {"self_play_mode": SELF_PLAY, "play_with_bot_mode": WITH_BOT, "eval_mode": WITH_BOT}
+_BOTS = {"rule": RULE_BOT, "random": RANDOM_BOT}
+
+
+def is_board_game(env_cls: Any) -> bool:
+    """True for env classes that expose a rules kernel and a numba rule bot."""
+    return hasattr(env_cls, "rules") and getattr(env_cls, "rule_bot", None) is not None
+
+
+def _class_function(env_cls: Any, name: str) -> Any:
+    """The jitted ``name`` the env class's own module uses (``player_planes``, ...)."""
+    for klass in env_cls.__mro__:
+        fn = getattr(sys.modules.get(klass.__module__), name, None)
+        if fn is not None:
+            return fn
+    raise ConfigError(f"{env_cls.__name__}: expected its module to use a kernel {name!r}, got none")
+
+
+class BoardBackend:
+    """``num_envs`` envs of one board-game class, stepped in place by :func:`step_boards`.
+
+    Args:
+        env_cls: a registered board env class (``Connect4Env``, ...).
+        num_envs: ``N``.
+        seed: env ``i`` is seeded with ``seed + i``.
+        max_episode_steps: steps after which an episode is truncated (None: never).
+        env_kwargs: the env's config (``battle_mode``, ``bot_action_type``, ...).
+
+    Raises:
+        ConfigError: an unknown or invalid key (the env class's own check), or a setting the
+            vectorised backend cannot run (a human, rendering, or an 'mcts' bot).
+    """
+
+    def __init__(self, env_cls, num_envs, seed, max_episode_steps, env_kwargs) -> None:
+        probe = env_cls(dict(env_kwargs))
+        cfg = probe._cfg
+        for key, ok in (
+            ("render_mode", cfg.render_mode is None),
+            ("agent_vs_human", not cfg.agent_vs_human),
+            ("bot_action_type", cfg.bot_action_type in _BOTS),
+        ):
+            if not ok:
+                raise ConfigError(
+                    f"{key}: expected a setting the vectorised pool runs "
+                    f"(no rendering, no human, bot in {sorted(_BOTS)}), got {cfg[key]!r}"
+                )
+        rules = probe.rules
+        self.observation_space, self.action_space = probe.observation_space, probe.action_space
+        self.fns = (
+            rules.apply_action,
+            rules.result_after,
+            rules.legal_mask,
+            env_cls.rule_bot,
+            _class_function(env_cls, "random_legal_action"),
+            _class_function(env_cls, "player_planes"),
+        )
+        self.params = (
+            _MODES[cfg.battle_mode],
+            _BOTS[cfg.bot_action_type],
+            float(cfg.prob_random_action_in_bot),
+            float(cfg.prob_random_agent),
+            float(cfg.prob_expert_agent),
+            bool(cfg.scale),
+            bool(cfg.channel_last),
+            bool(rules.gravity),
+            int(max_episode_steps or 0),
+        )
+        n = num_envs
+        example = probe.reset()
+        self.buffers = Buffers(n, obs_fields(example), (), np.int64)
+        obs = self.buffers.obs
+        self.state = (
+            obs["board"],
+            np.ones(n, np.int64),
+            np.zeros(n, np.int64),
+            np.zeros(n, np.int64),
+            np.ones(n, np.bool_),
+            obs["action_mask"],
+        )
+        b = self.buffers
+        self.out = (
+            obs["observation"],
+            obs["current_player_index"],
+            obs["to_play"],
+            b.reward,
+            b.terminated,
+            b.truncated,
+            b.elapsed,
+        )
+        self.rngs = np.zeros((n, 2), np.uint64)
+        self._seed_rngs = [np.random.default_rng(seed + i) for i in range(n)]
+        self._finished: list[np.ndarray] = []
+
+    def _episode_streams(self, ids: np.ndarray) -> None:
+        # BaseEnv._start_episode then BoardGameEnv.reset, draw for draw.
+        for i in ids.tolist():
+            episode_seed = int(self._seed_rngs[i].integers(0, 2**31 - 1))
+            np_random = np.random.default_rng(episode_seed)
+            self.rngs[i, 0] = make_rng_state(int(np_random.integers(0, 2**63 - 1)))[0]
+            np_random.integers(0, 2**63 - 1)  # the env's stream for the caller's random moves
+            self.rngs[i, 1] = make_rng_state(int(np_random.integers(0, 2**63 - 1)))[0]
+
+    def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
+        """Steps (or resets) ``ids`` now; actions are read from ``buffers.action``.
+
+        Raises:
+            IllegalActionError: an env would play an illegal move (no env is changed).
+        """
+        k = first_illegal(ids, self.buffers.action, reset_now, self.state[4], self.state[5])
+        if k >= 0:
+            i = int(ids[k])
+            legal = np.flatnonzero(self.state[5][i]).tolist()
+            raise IllegalActionError(
+                f"env {i}: expected a legal action in {legal}, got {int(self.buffers.action[i])}"
+            )
+        if reset_now.any():
+            self._episode_streams(ids[reset_now])
+        step_boards(
+            self.fns,
+            self.params,
+            ids,
+            self.buffers.action,
+            reset_now,
+            self.state,
+            self.rngs,
+            self.out,
+        )
+        self._finished.append(ids)
+
+    def poll(self, block: bool = True) -> np.ndarray:
+        """Ids stepped since the last poll, in submission order."""
+        done = np.concatenate(self._finished) if self._finished else np.zeros(0, np.int64)
+        self._finished = []
+        return done
+
+    def close(self) -> None:
+        self._finished = []

@@ -1,0 +1,98 @@
+"""Per-env output buffers of a pool: one row per env id, allocated once, shared with workers.
+
+A backend writes env ``i``'s step into row ``i`` of each buffer; the pool hands out
+``buffer[ids]`` (a fresh copy), so a returned batch never aliases the buffers. Dict
+observations get one buffer per key (arrays and scalars alike: envpool stacks per key).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing as mp
+from typing import Any
+
+import numpy as np
+
+#: Fixed fields of every step, with their dtypes.
+FIELDS = (
+    ("reward", np.float32),
+    ("terminated", np.bool_),
+    ("truncated", np.bool_),
+    ("elapsed", np.int32),
+)
+
+
+def obs_fields(example: Any) -> list[tuple]:
+    """``[(key, shape, dtype)]`` of an example observation (key None for a bare array)."""
+    if isinstance(example, dict):
+        out = []
+        for key, value in example.items():
+            if value is None:
+                continue
+            arr = np.asarray(value)
+            out.append((key, arr.shape, arr.dtype))
+        return out
+    arr = np.asarray(example)
+    return [(None, arr.shape, arr.dtype)]
+
+
+class Buffers:
+    """Row-per-env arrays: ``obs`` (array or dict of arrays), ``action`` and :data:`FIELDS`.
+
+    Args:
+        n: number of envs.
+        obs_spec: from :func:`obs_fields`.
+        action_shape, action_dtype: of one env's action.
+        shared: back the arrays with shared memory (picklable to 'spawn' workers).
+    """
+
+    def __init__(self, n, obs_spec, action_shape, action_dtype, *, shared=False, raw=None):
+        self.n, self.obs_spec = n, obs_spec
+        self.action_shape, self.action_dtype = tuple(action_shape), np.dtype(action_dtype)
+        specs = [(f"obs:{k}", s, d) for k, s, d in obs_spec]
+        specs += [("action", self.action_shape, self.action_dtype)]
+        specs += [(name, (), dtype) for name, dtype in FIELDS]
+        if raw is None:
+            raw = [
+                mp.RawArray(
+                    ctypes.c_byte,
+                    max(1, n * int(np.prod(s, dtype=np.int64)) * np.dtype(d).itemsize),
+                )
+                if shared
+                else None
+                for _, s, d in specs
+            ]
+        self.raw = raw
+        arrays = {}
+        for (name, shape, dtype), buf in zip(specs, raw):
+            size = n * int(np.prod(shape, dtype=np.int64))
+            if buf is None:
+                arrays[name] = np.zeros((n, *shape), dtype)
+            else:
+                arrays[name] = np.frombuffer(buf, dtype, count=size).reshape((n, *shape))
+        self.arrays = arrays
+        self.action = arrays["action"]
+        self.reward, self.terminated = arrays["reward"], arrays["terminated"]
+        self.truncated, self.elapsed = arrays["truncated"], arrays["elapsed"]
+        if obs_spec[0][0] is None:
+            self.obs = arrays["obs:None"]
+        else:
+            self.obs = {k: arrays[f"obs:{k}"] for k, _, _ in obs_spec}
+
+    def picklable(self) -> tuple:
+        """Arguments that rebuild these buffers in a worker (shared memory only)."""
+        return self.n, self.obs_spec, self.action_shape, self.action_dtype.str, self.raw
+
+    def write_obs(self, i: int, obs: Any) -> None:
+        """Stores one env's observation in row ``i``."""
+        if isinstance(self.obs, dict):
+            for key, buf in self.obs.items():
+                buf[i] = obs[key]
+        else:
+            self.obs[i] = obs
+
+    def gather_obs(self, ids: np.ndarray) -> Any:
+        """Copies of the observations of ``ids`` (`[B]`), stacked (per key for dicts)."""
+        if isinstance(self.obs, dict):
+            return {k: v[ids] for k, v in self.obs.items()}
+        return self.obs[ids]

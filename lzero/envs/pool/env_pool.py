@@ -1,0 +1,232 @@
+"""``EnvPool``: the envpool interface (``send/recv/step/reset/async_reset``) over any backend.
+
+The pool validates every call before any env moves, keeps track of which envs are in
+flight, and formats batches for the 'gym' API (``obs, reward, done, info``) or the
+'gymnasium' API (``obs, reward, terminated, truncated, info``). A backend provides
+``buffers`` (rows by env id), ``submit(ids, reset_now)`` and ``poll(block) -> finished ids``.
+
+Sync mode (``batch_size == num_envs``): ``recv`` waits for every env in flight and returns
+them in the order they were sent. Async mode: ``recv`` returns as soon as ``batch_size`` envs
+(or all in flight, if fewer) have finished, oldest first, with their ids in
+``info['env_id']``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+
+class EnvPool:
+    """A batch of envs behind envpool's interface (built by :func:`lzero.envs.make`).
+
+    Attributes:
+        spec: the :class:`~lzero.envs.pool.EnvSpec` it was made from.
+        observation_space, action_space: of one env.
+    """
+
+    def __init__(self, backend: Any, spec: Any) -> None:
+        self._backend, self.spec = backend, spec
+        self.num_envs, self.batch_size = spec.num_envs, spec.batch_size
+        self.observation_space, self.action_space = spec.observation_space, spec.action_space
+        self.config = spec.config
+        self._gym_api = spec.env_type == "gym"
+        self._in_flight = np.zeros(self.num_envs, np.bool_)
+        self._order: deque[int] = deque()  # ids sent and not yet returned, oldest first
+        self._finished = np.zeros(self.num_envs, np.bool_)
+        self._last_ids: np.ndarray | None = None
+        self._closed = False
+        buf_action = backend.buffers.action
+        self._action_kind = "i" if isinstance(self.action_space, spaces.Discrete) else "f"
+        self._action_shape = buf_action.shape[1:]
+
+    @property
+    def is_async(self) -> bool:
+        return self.batch_size < self.num_envs
+
+    # ------------------------------------------------------------------ validation
+    def _check_open(self, what: str) -> None:
+        if self._closed:
+            raise RuntimeError(f"{what}: expected an open pool, got a closed one")
+
+    def _ids(self, env_id: Any, what: str) -> np.ndarray:
+        if env_id is None:
+            if not self.is_async:
+                return np.arange(self.num_envs)
+            if self._last_ids is None:
+                raise ValueError(
+                    f"{what}: expected env_id in async mode before the first recv, got None"
+                )
+            return self._last_ids
+        ids = np.asarray(env_id)
+        if ids.ndim == 0:
+            ids = ids.reshape(1)
+        if ids.ndim != 1 or ids.dtype.kind not in "iu":
+            raise TypeError(
+                f"{what}: expected env_id as a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
+            )
+        ids = ids.astype(np.int64)
+        bad = ids[(ids < 0) | (ids >= self.num_envs)]
+        if bad.size:
+            raise ValueError(f"{what}: expected env ids in [0, {self.num_envs}), got {int(bad[0])}")
+        uniq, counts = np.unique(ids, return_counts=True)
+        if (counts > 1).any():
+            raise ValueError(
+                f"{what}: expected distinct env ids, got {int(uniq[counts > 1][0])} repeated"
+            )
+        busy = ids[self._in_flight[ids]]
+        if busy.size:
+            raise ValueError(
+                f"{what}: expected envs not in flight, got env {int(busy[0])} still running; recv first"
+            )
+        return ids
+
+    def _actions(self, action: Any, n: int) -> np.ndarray:
+        arr = np.asarray(action)
+        if arr.shape != (n, *self._action_shape):
+            raise ValueError(
+                f"send: expected an action batch of shape {(n, *self._action_shape)}, got {arr.shape}"
+            )
+        kinds = "iu" if self._action_kind == "i" else "iuf"
+        if arr.dtype.kind not in kinds:
+            want = "an integer" if self._action_kind == "i" else "a numeric"
+            raise TypeError(f"send: expected {want} action array, got dtype {arr.dtype}")
+        if isinstance(self.action_space, spaces.Discrete):
+            lo, hi = (
+                int(self.action_space.start),
+                int(self.action_space.start + self.action_space.n),
+            )
+            bad = arr[(arr < lo) | (arr >= hi)]
+            if bad.size:
+                raise ValueError(f"send: expected actions in [{lo}, {hi}), got {int(bad[0])}")
+        return arr
+
+    # ------------------------------------------------------------------ envpool's interface
+    def send(self, action: Any, env_id: Any = None) -> None:
+        """Sends one action per env of ``env_id`` (all envs, or in async mode the last batch).
+
+        Raises:
+            RuntimeError: the pool is closed.
+            ValueError, TypeError: wrong batch length, dtype or value, or a bad, repeated or
+                busy env id; no env is changed.
+            IllegalActionError: a board-game action is illegal now; no env is changed.
+        """
+        self._check_open("send")
+        ids = self._ids(env_id, "send")
+        actions = self._actions(action, ids.shape[0])
+        self._submit(ids, np.zeros(ids.shape[0], np.bool_), actions)
+
+    def _submit(self, ids: np.ndarray, reset_now: np.ndarray, actions: np.ndarray | None) -> None:
+        buf = self._backend.buffers.action
+        if actions is not None:
+            saved = buf[ids].copy()
+            buf[ids] = actions
+        try:
+            self._backend.submit(ids, reset_now)
+        except Exception:
+            if actions is not None:
+                buf[ids] = saved
+            raise
+        self._in_flight[ids] = True
+        self._order.extend(ids.tolist())
+
+    def recv(self) -> tuple:
+        """Returns the next batch: ``(obs, reward, done, info)`` ('gym') or the 5-tuple.
+
+        Raises:
+            RuntimeError: nothing was sent, or the pool is closed.
+        """
+        self._check_open("recv")
+        if not self._order:
+            raise RuntimeError(
+                "recv: expected actions sent (send or async_reset) first, got nothing in flight"
+            )
+        need = len(self._order) if not self.is_async else min(self.batch_size, len(self._order))
+        while self._finished.sum() < need:
+            self._finished[self._backend.poll(block=True)] = True
+        ids = []
+        for env_id in list(self._order):
+            if self._finished[env_id]:
+                ids.append(env_id)
+                if len(ids) == need:
+                    break
+        for env_id in ids:
+            self._order.remove(env_id)
+        ids = np.array(ids, np.int64)
+        self._finished[ids] = False
+        self._in_flight[ids] = False
+        self._last_ids = ids
+        return self._batch(ids)
+
+    def _batch(self, ids: np.ndarray) -> tuple:
+        b = self._backend.buffers
+        obs = b.gather_obs(ids)
+        term, trunc = b.terminated[ids], b.truncated[ids]
+        info = {
+            "env_id": ids.astype(np.int32),
+            "elapsed_step": b.elapsed[ids],
+            "TimeLimit.truncated": trunc,
+            "terminated": term,
+        }
+        if self._gym_api:
+            return obs, b.reward[ids], term | trunc, info
+        return obs, b.reward[ids], term, trunc, info
+
+    def step(self, action: Any, env_id: Any = None) -> tuple:
+        """``send(action, env_id)`` then ``recv()``."""
+        self.send(action, env_id)
+        return self.recv()
+
+    def async_reset(self) -> None:
+        """Resets every env not in flight; their first observations come with the next ``recv``."""
+        self._check_open("async_reset")
+        ids = np.flatnonzero(~self._in_flight)
+        self._submit(ids, np.ones(ids.shape[0], np.bool_), None)
+
+    def reset(self, env_id: Any = None) -> Any:
+        """Resets ``env_id`` (default: all envs) and returns their first observations.
+
+        Returns:
+            ``obs`` for the 'gym' API, ``(obs, info)`` for 'gymnasium'.
+        """
+        self._check_open("reset")
+        ids = np.arange(self.num_envs) if env_id is None else self._ids(env_id, "reset")
+        if env_id is None and self._in_flight.any():
+            raise ValueError("reset: expected no env in flight, got some; recv them first")
+        self._submit(ids, np.ones(ids.shape[0], np.bool_), None)
+        while not self._finished[ids].all():
+            self._finished[self._backend.poll(block=True)] = True
+        for env_id in ids.tolist():
+            self._order.remove(env_id)
+        self._finished[ids] = False
+        self._in_flight[ids] = False
+        self._last_ids = ids
+        batch = self._batch(ids)
+        return batch[0] if self._gym_api else (batch[0], batch[-1])
+
+    def close(self) -> None:
+        """Stops the backend (and its workers); later calls raise. Closing twice is fine."""
+        if not self._closed:
+            self._closed = True
+            self._backend.close()
+
+    def __enter__(self) -> EnvPool:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __len__(self) -> int:
+        return self.num_envs
+
+    def __repr__(self) -> str:
+        return f"EnvPool({self.spec.task_id!r}, num_envs={self.num_envs}, batch_size={self.batch_size})"

@@ -1,0 +1,187 @@
+"""Gym backends of the pool: envs stepped in the caller's process, or in worker processes.
+
+Both run the same :class:`GymRunner` over a slice of envs, writing each env's step into its
+row of the pool's :class:`~lzero.envs.pool.buffers.Buffers`. Workers each own a contiguous
+slice, share the buffers through shared memory, and are signalled with a few bytes per batch
+through a pipe; the pool waits on the pipes of the slices it needs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+from multiprocessing.connection import wait
+
+import numpy as np
+
+from lzero.envs.pool.buffers import Buffers
+
+
+class GymRunner:
+    """Steps envs ``lo .. lo + len(envs) - 1`` with envpool's auto-reset and time limit.
+
+    Args:
+        envs: gymnasium-style envs (``reset(seed=) -> (obs, info)``, ``step -> 5-tuple``).
+        lo: id of ``envs[0]``.
+        seed: env ``i`` is reset with ``seed + i`` the first time, then unseeded.
+        max_steps: steps after which an episode is truncated (0: only the env's own limit).
+        buffers: the pool's buffers (rows by env id).
+    """
+
+    def __init__(self, envs, lo, seed, max_steps, buffers) -> None:
+        self.envs, self.lo, self.max_steps, self.b = envs, lo, max_steps, buffers
+        self.seeds: list[int | None] = [seed + lo + j for j in range(len(envs))]
+        self.needs_reset = [True] * len(envs)
+        self.elapsed = [0] * len(envs)
+
+    def run(self, ids: list[int], reset_now: list[bool]) -> None:
+        b, lo, limit = self.b, self.lo, self.max_steps
+        actions = b.action[ids].tolist() if b.action.ndim == 1 else list(b.action[ids])
+        for i, force, action in zip(ids, reset_now, actions):
+            j = i - lo
+            if force or self.needs_reset[j]:
+                obs, _ = self.envs[j].reset(seed=self.seeds[j])
+                self.seeds[j] = None
+                reward, term, trunc, self.elapsed[j] = 0.0, False, False, 0
+            else:
+                obs, reward, term, trunc, _ = self.envs[j].step(action)
+                self.elapsed[j] += 1
+                trunc = bool(trunc) or (limit > 0 and self.elapsed[j] >= limit)
+            self.needs_reset[j] = term or trunc
+            b.write_obs(i, obs)
+            b.reward[i], b.terminated[i], b.truncated[i] = reward, term, trunc
+            b.elapsed[i] = self.elapsed[j]
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
+
+
+class InlineGymBackend:
+    """All envs in the caller's process; ``submit`` steps them at once."""
+
+    def __init__(self, make_env, num_envs, seed, max_steps, example, action_space) -> None:
+        self.buffers = _buffers(num_envs, example, action_space, shared=False)
+        envs = [make_env() for _ in range(num_envs)]
+        self.runner = GymRunner(envs, 0, seed, max_steps, self.buffers)
+        self._finished: list[np.ndarray] = []
+
+    def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
+        self.runner.run(ids.tolist(), reset_now.tolist())
+        self._finished.append(ids)
+
+    def poll(self, block: bool = True) -> np.ndarray:
+        done = np.concatenate(self._finished) if self._finished else np.zeros(0, np.int64)
+        self._finished = []
+        return done
+
+    def close(self) -> None:
+        self.runner.close()
+
+
+def _buffers(n, example, action_space, *, shared) -> Buffers:
+    from lzero.envs.pool.buffers import obs_fields
+
+    shape = action_space.shape or ()
+    dtype = action_space.dtype if action_space.dtype is not None else np.int64
+    return Buffers(n, obs_fields(example), shape, dtype, shared=shared)
+
+
+def _worker(conn, parent_end, make_env, lo, hi, seed, max_steps, buffer_args) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the pool decides when workers stop
+    if parent_end is not None:
+        parent_end.close()
+    runner = GymRunner(
+        [make_env() for _ in range(lo, hi)],
+        lo,
+        seed,
+        max_steps,
+        Buffers(*buffer_args[:4], raw=buffer_args[4]),
+    )
+    while True:
+        try:
+            msg = conn.recv_bytes()
+        except (EOFError, OSError):
+            break
+        if not msg:
+            break
+        arr = np.frombuffer(msg, np.int64)
+        half = arr.shape[0] // 2
+        runner.run(arr[:half].tolist(), arr[half:].astype(bool).tolist())
+        conn.send_bytes(msg[: 8 * half])
+    runner.close()
+
+
+class ProcGymBackend:
+    """Envs split into ``num_workers`` contiguous slices, each stepped by a worker process."""
+
+    def __init__(
+        self, make_env, num_envs, seed, max_steps, example, action_space, *, num_workers, context
+    ) -> None:
+        self.buffers = _buffers(num_envs, example, action_space, shared=True)
+        ctx = mp.get_context(context)
+        bounds = np.linspace(0, num_envs, num_workers + 1).astype(int)
+        self.owner = np.repeat(np.arange(num_workers), np.diff(bounds))
+        self.conns, self.procs = [], []
+        for w in range(num_workers):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(
+                target=_worker,
+                args=(
+                    child,
+                    parent if context == "fork" else None,
+                    make_env,
+                    int(bounds[w]),
+                    int(bounds[w + 1]),
+                    seed,
+                    max_steps,
+                    self.buffers.picklable(),
+                ),
+                daemon=True,
+                name=f"lzero-pool-{w}",
+            )
+            proc.start()
+            child.close()
+            self.conns.append(parent)
+            self.procs.append(proc)
+        self._busy = [0] * num_workers
+
+    def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
+        owners = self.owner[ids]
+        for w in np.unique(owners).tolist():
+            sel = owners == w
+            msg = np.concatenate([ids[sel], reset_now[sel].astype(np.int64)])
+            self.conns[w].send_bytes(msg.tobytes())
+            self._busy[w] += 1
+
+    def poll(self, block: bool = True) -> np.ndarray:
+        pending = [c for w, c in enumerate(self.conns) if self._busy[w]]
+        if not pending:
+            return np.zeros(0, np.int64)
+        ready = wait(pending, None if block else 0)
+        out = []
+        for conn in ready:
+            w = self.conns.index(conn)
+            try:
+                out.append(np.frombuffer(conn.recv_bytes(), np.int64))
+            except (EOFError, OSError) as err:
+                raise RuntimeError(
+                    f"pool worker {w} died (exit code {self.procs[w].exitcode})"
+                ) from err
+            self._busy[w] -= 1
+        return np.concatenate(out) if out else np.zeros(0, np.int64)
+
+    def close(self) -> None:
+        for conn in self.conns:
+            try:
+                conn.send_bytes(b"")
+            except (BrokenPipeError, OSError):
+                pass
+        for proc in self.procs:
+            proc.join(2.0)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(2.0)
+        for conn in self.conns:
+            conn.close()
+        self.conns, self.procs = [], []

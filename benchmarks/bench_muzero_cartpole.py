@@ -1,0 +1,96 @@
+"""Time-to-target of MuZero on CartPole-v0 with the zoo config, over several seeds.
+
+For each seed: train with ``stop_value`` = the target until the mean eval return reaches it
+or ``--max-env-step`` runs out, then print the env steps and wall-clock time at the first
+evaluation that reached the target (read from the run's ``progress.csv``). The issue's bar
+is 195 within 30,000 env steps and 20 minutes per seed on 2 CPU cores.
+
+Run: ``python benchmarks/bench_muzero_cartpole.py --seeds 0 1 2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import importlib
+import os
+import time
+from pathlib import Path
+
+
+def first_hit(csv_path: Path, target: float) -> dict | None:
+    """Returns the first progress row whose mean eval return reaches ``target``."""
+    with open(csv_path) as f:
+        for row in csv.DictReader(f):
+            if row["eval_return_mean"] and float(row["eval_return_mean"]) >= target:
+                return row
+    return None
+
+
+def run_benchmark(
+    config_module: str,
+    *,
+    seeds: list[int],
+    max_env_step: int,
+    target: float,
+    max_minutes: float,
+    out_dir: str,
+) -> bool:
+    """Trains one run per seed and prints a line per seed; returns True if all met the bar."""
+    from lzero.entry import train_muzero_with_gym_env
+
+    mod = importlib.import_module(config_module)
+    ok = True
+    print(
+        f"{config_module}: target {target} within {max_env_step} env steps and {max_minutes} min "
+        f"(cpus visible: {os.cpu_count()}, load avg at start {os.getloadavg()[0]:.2f})"
+    )
+    for seed in seeds:
+        main = copy.deepcopy(mod.main_config)
+        main.exp_name = f"{out_dir}/{Path(main.exp_name).name.rsplit('_seed', 1)[0]}_seed{seed}"
+        main.env.stop_value = target
+        t0 = time.time()
+        train_muzero_with_gym_env(
+            [main, copy.deepcopy(mod.create_config)], seed=seed, max_env_step=max_env_step
+        )
+        total = time.time() - t0
+        hit = first_hit(Path(main.exp_name) / "progress.csv", target)
+        if hit is None:
+            ok = False
+            print(
+                f"seed {seed}: did NOT reach {target} within {max_env_step} env steps ({total:.0f} s)"
+            )
+            continue
+        steps, secs = int(hit["env_step"]), float(hit["wall_time"])
+        met = steps <= max_env_step and secs <= 60 * max_minutes
+        ok &= met
+        print(
+            f"seed {seed}: reached {float(hit['eval_return_mean']):.1f} at {steps} env steps, "
+            f"{secs:.0f} s wall-clock ({total:.0f} s incl. setup) -> {'OK' if met else 'MISSED'}; "
+            f"curve: {Path(main.exp_name) / 'learning_curve.png'}"
+        )
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--max-env-step", type=int, default=30_000)
+    parser.add_argument("--target", type=float, default=195.0)
+    parser.add_argument("--max-minutes", type=float, default=20.0)
+    parser.add_argument("--out-dir", default="data_muzero/bench")
+    args = parser.parse_args()
+    ok = run_benchmark(
+        "zoo.classic_control.cartpole.config.cartpole_muzero_config",
+        seeds=args.seeds,
+        max_env_step=args.max_env_step,
+        target=args.target,
+        max_minutes=args.max_minutes,
+        out_dir=args.out_dir,
+    )
+    raise SystemExit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

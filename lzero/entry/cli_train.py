@@ -1,0 +1,86 @@
+"""``lzero train <config>``: run a zoo config's MuZero training from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from easydict import EasyDict
+
+from lzero.errors import ConfigError
+
+
+def load_config_module(spec: str) -> ModuleType:
+    """Imports a config given as a module name or a path to a ``.py`` file.
+
+    Raises:
+        ConfigError: the module cannot be found or lacks ``main_config``/``create_config``.
+    """
+    if spec.endswith(".py") or Path(spec).is_file():
+        path = Path(spec)
+        if not path.is_file():
+            raise ConfigError(
+                f"expected a config module name or an existing .py file, got {spec!r}"
+            )
+        mod_spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(mod_spec)
+        sys.modules[path.stem] = module
+        mod_spec.loader.exec_module(module)
+    else:
+        try:
+            module = importlib.import_module(spec)
+        except ModuleNotFoundError as err:
+            raise ConfigError(
+                f"expected an importable config module, got {spec!r} ({err})"
+            ) from err
+    missing = [n for n in ("main_config", "create_config") if not hasattr(module, n)]
+    if missing:
+        raise ConfigError(
+            f"expected {spec!r} to define main_config and create_config, got no {missing}"
+        )
+    return module
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from lzero.entry import train_muzero_with_gym_env
+
+    module = load_config_module(args.config)
+    main_config = EasyDict(copy.deepcopy(dict(module.main_config)))
+    if args.exp_name:
+        main_config.exp_name = args.exp_name
+    max_env_step = args.max_env_step or getattr(module, "max_env_step", int(1e10))
+    policy = train_muzero_with_gym_env(
+        [main_config, module.create_config],
+        seed=args.seed,
+        max_env_step=max_env_step,
+        max_train_iter=args.max_train_iter,
+    )
+    print(
+        f"trained {policy.train_iter} iterations; checkpoints and progress.csv in {main_config.exp_name}"
+    )
+    return 0
+
+
+def add_train_subcommand(subparsers) -> None:
+    """Registers ``train`` on an argparse subparsers object (handler in ``func``)."""
+    p = subparsers.add_parser(
+        "train", help="train MuZero with a zoo config (module name or .py path)"
+    )
+    p.add_argument("config", help="e.g. zoo.classic_control.cartpole.config.cartpole_muzero_config")
+    p.add_argument("--seed", type=int, default=0, help="seed of envs, networks and search")
+    p.add_argument(
+        "--max-env-step",
+        type=int,
+        default=None,
+        help="env-step budget (default: the config module's max_env_step)",
+    )
+    p.add_argument("--max-train-iter", type=int, default=int(1e10), help="gradient-step budget")
+    p.add_argument(
+        "--exp-name", default=None, help="output directory (default: the config's exp_name)"
+    )
+    p.set_defaults(func=_cmd_train)

@@ -1,0 +1,151 @@
+"""End-to-end: a tiny MuZero run on CartPole writes its outputs, reproducibly; config errors."""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+
+import pytest
+
+torch = pytest.importorskip("torch")
+from lzero.entry import eval_muzero_with_gym_env, train_muzero_with_gym_env  # noqa: E402
+from lzero.entry.cli_train import add_train_subcommand  # noqa: E402
+from lzero.errors import ConfigError  # noqa: E402
+
+TINY_MAIN = dict(
+    exp_name="tiny",
+    env=dict(
+        env_id="CartPole-v0",
+        collector_env_num=2,
+        evaluator_env_num=2,
+        n_evaluator_episode=2,
+        stop_value=1e9,
+    ),
+    policy=dict(
+        model=dict(
+            observation_shape=4,
+            action_space_size=2,
+            latent_state_dim=16,
+            hidden_size=32,
+            head_hidden_size=16,
+            support_scale=20,
+        ),
+        num_simulations=4,
+        batch_size=16,
+        num_unroll_steps=3,
+        td_steps=3,
+        game_segment_length=10,
+        n_episode=2,
+        eval_freq=10,
+        save_ckpt_freq=20,
+    ),
+)
+TINY_CREATE = dict(
+    env_manager=dict(type="base"), policy=dict(type="muzero", import_names=["lzero.policy.muzero"])
+)
+
+
+def tiny(tmp_path, name="run", **policy):
+    main = copy.deepcopy(TINY_MAIN)
+    main["exp_name"] = str(tmp_path / name)
+    main["policy"].update(policy)
+    return [main, copy.deepcopy(TINY_CREATE)]
+
+
+def read_rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def test_tiny_run_writes_checkpoints_csv_png_and_is_reproducible(tmp_path):
+    policy = train_muzero_with_gym_env(tiny(tmp_path, "a"), seed=3, max_env_step=120)
+    exp = tmp_path / "a"
+    assert policy.train_iter > 0
+    assert (exp / "ckpt" / "ckpt_best.pth.tar").is_file()
+    assert (exp / "ckpt" / f"iteration_{policy.train_iter}.pth.tar").is_file()
+    assert (exp / "learning_curve.png").stat().st_size > 1000
+    rows = read_rows(exp / "progress.csv")
+    assert int(rows[-1]["env_step"]) >= 120 and int(rows[-1]["train_iter"]) == policy.train_iter
+    assert any(r["eval_return_mean"] for r in rows) and any(r["total_loss"] for r in rows)
+    state = torch.load(exp / "ckpt" / "ckpt_best.pth.tar", weights_only=True)
+    assert {"model", "optimizer", "train_iter", "env_step"} <= set(state)
+
+    train_muzero_with_gym_env(tiny(tmp_path, "b"), seed=3, max_env_step=120)
+    keep = ("train_iter", "env_step", "collect_return", "eval_return_mean", "total_loss")
+    again = read_rows(tmp_path / "b" / "progress.csv")
+    assert [[r[k] for k in keep] for r in rows] == [[r[k] for k in keep] for r in again]
+
+
+def test_eval_entry_loads_checkpoint_and_saves_gif(tmp_path):
+    cfg = tiny(tmp_path)
+    train_muzero_with_gym_env(cfg, seed=0, max_env_step=40)
+    ckpt = tmp_path / "run" / "ckpt" / "ckpt_best.pth.tar"
+    mean, returns = eval_muzero_with_gym_env(
+        cfg,
+        seed=0,
+        model_path=str(ckpt),
+        num_episodes=2,
+        save_replay_gif=True,
+        replay_path=str(tmp_path / "gif"),
+    )
+    assert len(returns) == 2 and mean == pytest.approx(sum(returns) / 2) and min(returns) >= 1
+    assert len(list((tmp_path / "gif").glob("*.gif"))) == 1
+    with pytest.raises(ConfigError, match="expected model_path to be a checkpoint file"):
+        eval_muzero_with_gym_env(
+            cfg, seed=0, model_path=str(tmp_path / "nope.pth.tar"), num_episodes=1
+        )
+
+
+@pytest.mark.parametrize(
+    ("patch", "match"),
+    [
+        (
+            lambda m, c: m["env"].update(collecter_env_num=2),
+            r"unknown key 'collecter_env_num'; did you mean 'collector_env_num'",
+        ),
+        (lambda m, c: m["policy"].update(lerning_rate=1.0), r"did you mean 'learning_rate'"),
+        (
+            lambda m, c: c["policy"].update(type="efficientzero"),
+            "expected type 'muzero', got 'efficientzero'",
+        ),
+        (
+            lambda m, c: m["env"].update(continuous=True),
+            "expected manually_discretization=True for a continuous env",
+        ),
+        (
+            lambda m, c: m["policy"].update(update_per_collect=5, replay_ratio=0.1),
+            "expected only one of",
+        ),
+        (
+            lambda m, c: m["policy"]["model"].update(observation_shape=5),
+            r"observation_shape: expected 4 \(the env's",
+        ),
+        (
+            lambda m, c: m["policy"]["model"].update(action_space_size=3),
+            r"action_space_size: expected 2 \(the env's",
+        ),
+    ],
+)
+def test_bad_configs_fail_before_training(tmp_path, patch, match):
+    main, create = tiny(tmp_path)
+    patch(main, create)
+    with pytest.raises(ConfigError, match=match):
+        train_muzero_with_gym_env([main, create], seed=0, max_env_step=40)
+    assert not (tmp_path / "run" / "progress.csv").exists()
+
+
+def test_cli_train_runs_a_config_file(tmp_path, capsys):
+    main, create = tiny(tmp_path)
+    path = tmp_path / "my_config.py"
+    path.write_text(f"main_config = {main!r}\ncreate_config = {create!r}\n")
+    parser = argparse.ArgumentParser()
+    add_train_subcommand(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["train", str(path), "--max-env-step", "30", "--seed", "1"])
+    assert args.func(args) == 0
+    assert "checkpoints and progress.csv in" in capsys.readouterr().out
+    assert (tmp_path / "run" / "progress.csv").is_file()
+    with pytest.raises(ConfigError, match="expected an importable config module"):
+        parser.parse_args(["train", "no.such.module"]).func(
+            parser.parse_args(["train", "no.such.module"])
+        )

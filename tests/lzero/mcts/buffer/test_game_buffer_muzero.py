@@ -1,0 +1,121 @@
+"""Replay targets against a plain-Python computation on the whole episodes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lzero.mcts.buffer import EpisodeRecorder, MuZeroGameBuffer
+
+
+def make_episodes(rng, n_episodes, n_act):
+    episodes = []
+    for e in range(n_episodes):
+        length = int(rng.integers(1, 40))
+        episodes.append(
+            dict(
+                # Observations encode (episode, step) so samples can be traced back.
+                obs=np.array([[e, t, 0.0] for t in range(length + 1)], np.float32),
+                action=rng.integers(0, n_act, length),
+                reward=rng.normal(size=length).astype(np.float32),
+                policy=rng.dirichlet(np.ones(n_act), length).astype(np.float32),
+                truncated=bool(rng.random() < 0.5),
+            )
+        )
+    return episodes
+
+
+def reference_targets(ep, t, k_steps, n, gamma):
+    """Unrolled targets of a sample starting at step ``t``, straight from the definitions."""
+    length = len(ep["action"])
+    out = {"value_prefix": [], "coef": [], "boot_t": [], "policy": [], "reward": [], "action": []}
+    for k in range(k_steps + 1):
+        j = t + k
+        prefix = sum(gamma**i * ep["reward"][j + i] for i in range(n) if j + i < length)
+        if j >= length:
+            coef, boot = 0.0, None
+        elif j + n < length:
+            coef, boot = gamma**n, j + n
+        elif ep["truncated"]:
+            coef, boot = gamma ** (length - j), length
+        else:
+            coef, boot = 0.0, None
+        out["value_prefix"].append(prefix)
+        out["coef"].append(coef)
+        out["boot_t"].append(boot)
+        out["policy"].append(ep["policy"][j] if j < length else np.zeros_like(ep["policy"][0]))
+        if k < k_steps:
+            out["reward"].append(ep["reward"][j] if j < length else 0.0)
+            out["action"].append(ep["action"][j] if j < length else None)
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    seg_len=st.integers(1, 12),
+    k_steps=st.integers(1, 5),
+    n=st.integers(1, 6),
+)
+def test_sampled_targets_match_reference(seed, seg_len, k_steps, n):
+    rng = np.random.default_rng(seed)
+    gamma, n_act = 0.9, 3
+    episodes = make_episodes(rng, 4, n_act)
+    buf = MuZeroGameBuffer(
+        replay_buffer_size=10_000,
+        segment_length=seg_len,
+        num_unroll_steps=k_steps,
+        td_steps=n,
+        discount_factor=gamma,
+        observation_shape=3,
+        action_space_size=n_act,
+        seed=seed,
+    )
+    for ep in episodes:
+        rec = EpisodeRecorder(ep["obs"][0], segment_length=seg_len, pad=k_steps + n)
+        for t in range(len(ep["action"])):
+            rec.append(ep["action"][t], ep["reward"][t], ep["obs"][t + 1], ep["policy"][t], 0.0)
+            buf.push(rec.ready_segments())
+        buf.push(rec.final_segments(truncated=ep["truncated"]))
+    assert len(buf) == sum(len(ep["action"]) for ep in episodes)
+    batch = buf.sample(64)
+    for b in range(64):
+        e, t = (int(x) for x in batch["obs"][b, :2])
+        ref = reference_targets(episodes[e], t, k_steps, n, gamma)
+        np.testing.assert_allclose(
+            batch["value_prefix"][b], ref["value_prefix"], rtol=1e-5, atol=1e-5
+        )
+        np.testing.assert_allclose(batch["bootstrap_coef"][b], ref["coef"], rtol=1e-6)
+        for k, bt in enumerate(ref["boot_t"]):
+            if bt is not None:
+                assert tuple(batch["bootstrap_obs"][b, k, :2]) == (e, bt)
+        np.testing.assert_allclose(batch["target_policy"][b], np.stack(ref["policy"]), rtol=1e-6)
+        np.testing.assert_allclose(batch["policy_mask"][b], [p.sum() > 0 for p in ref["policy"]])
+        np.testing.assert_allclose(batch["target_reward"][b], ref["reward"], rtol=1e-6)
+        for k, a in enumerate(ref["action"]):
+            assert a is None or batch["action"][b, k] == a
+
+
+def test_ring_overwrites_oldest_and_empty_buffer_errors():
+    buf = MuZeroGameBuffer(
+        replay_buffer_size=4,
+        segment_length=2,
+        num_unroll_steps=1,
+        td_steps=1,
+        discount_factor=1.0,
+        observation_shape=1,
+        action_space_size=2,
+    )
+    with pytest.raises(
+        ValueError, match="expected a non-empty buffer to sample from, got 0 transitions"
+    ):
+        buf.sample(1)
+    for e in range(3):
+        rec = EpisodeRecorder(np.array([e]), segment_length=2, pad=2)
+        for _ in range(2):
+            rec.append(0, 1.0, np.array([e]), np.array([0.5, 0.5]), 0.0)
+        buf.push(rec.final_segments(truncated=False))
+    assert len(buf) == 4
+    assert set(buf.sample(100)["obs"][:, 0]) == {1.0, 2.0}

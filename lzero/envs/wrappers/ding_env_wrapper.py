@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import gymnasium
+import numpy as np
 from gymnasium import spaces
 
 from lzero.envs.base_env import BaseEnv, BaseEnvTimestep
@@ -161,7 +162,7 @@ class DingEnvWrapper(BaseEnv):
         info = dict(info)
         done = bool(terminated) or bool(truncated)
         info["TimeLimit.truncated"] = bool(truncated)
-        self._eval_episode_return += float(reward)
+        self._eval_episode_return += float(np.asarray(reward, np.float64).reshape(()))
         if self._recorder is not None:
             self._recorder.add(env.render())
         if done:
@@ -195,10 +196,11 @@ class DingEnvWrapper(BaseEnv):
         self._recorder = None
         if not replay_path:
             return
-        if self._source is None and self._env is not None and self._env.render_mode != "rgb_array":
-            self._env.close()
-            self._env = None  # rebuilt with render_mode='rgb_array' on the next reset
-        elif self._env is not None and self._env.render_mode != "rgb_array":
+        if self._env is None or self._env.render_mode == "rgb_array":
+            return
+        if self._source is None:
+            self.close()  # rebuilt with render_mode='rgb_array' on the next reset
+        else:
             raise ConfigError(
                 "enable_save_replay: expected an env with render_mode='rgb_array', "
                 f"got {self._env.render_mode!r}"

@@ -84,7 +84,7 @@ class LightZeroEnvWrapper(gymnasium.Wrapper):
     def step(self, action: Any):
         """Returns ``(obs_dict, reward, terminated, truncated, info)``."""
         obs, reward, terminated, truncated, info = self.env.step(action)
-        self._eval_episode_return += float(reward)
+        self._eval_episode_return += float(np.asarray(reward, np.float64).reshape(()))
         if terminated or truncated:
             info = {**info, "eval_episode_return": self._eval_episode_return}
         return self._obs(obs), reward, terminated, truncated, info

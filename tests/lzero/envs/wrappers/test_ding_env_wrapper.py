@@ -205,3 +205,17 @@ def test_config_errors(counter_env_cls):
         ConfigError, match=r"replay_format: expected one of \['gif', 'mp4'\], got 'avi'"
     ):
         DingEnvWrapper(counter_env_cls(), cfg={"replay_format": "avi"})
+
+
+def test_array_rewards_of_one_element_are_accepted(counter_env_cls):
+    env = DingEnvWrapper(
+        counter_env_cls(goal=1),
+        cfg={
+            "env_wrapper": [
+                lambda e: gymnasium.wrappers.TransformReward(e, lambda r: np.array([r]))
+            ]
+        },
+    )
+    env.reset()
+    ts = env.step(1)
+    assert ts.reward.shape == (1,) and ts.info["eval_episode_return"] == 0.5

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from lzero.envs.wrappers import DingEnvWrapper
-from lzero.errors import ConfigError
+from lzero.errors import ConfigError, GameOverError
 
 
 def test_gif_has_the_first_frame_plus_one_per_step(tmp_path, counter_env_cls):
@@ -73,3 +73,14 @@ def test_mp4_needs_a_writer_backend(monkeypatch, counter_env_cls):
     )
     with pytest.raises(ConfigError, match=r"replay_format 'mp4': expected imageio-ffmpeg or av"):
         DingEnvWrapper(counter_env_cls(), cfg={"replay_format": "mp4"})
+
+
+def test_enabling_replays_mid_episode_ends_that_episode(tmp_path):
+    env = DingEnvWrapper(cfg={"env_id": "CartPole-v1"})
+    env.reset()
+    env.step(0)
+    env.enable_save_replay(str(tmp_path))  # the env is rebuilt to render rgb_array frames
+    with pytest.raises(GameOverError, match="call reset first"):
+        env.step(0)
+    env.reset()
+    assert env.env.render_mode == "rgb_array"

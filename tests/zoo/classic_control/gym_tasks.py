@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib
 import pathlib
+from importlib.metadata import entry_points
 
 import numpy as np
+import pytest
 
 from lzero.envs import create_env
 from lzero.envs.get_wrapped_env import get_wrappered_env
@@ -25,10 +27,19 @@ def config_modules(folder: str) -> list[str]:
     return [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in paths]
 
 
+def import_task_envs(config_module: str) -> None:
+    """Imports the env modules of a config's task (``<task>/envs/*.py``), so they register
+    even where the ``lzero.envs`` entry points are not installed."""
+    task = config_module.rsplit(".config.", 1)[0]
+    for path in sorted((ROOT / task.replace(".", "/") / "envs").glob("*_env.py")):
+        importlib.import_module(f"{task}.envs.{path.stem}")
+
+
 def check_config_matches_its_env(module: str) -> None:
     """The config's model sizes equal what the env built from its env keys returns,
     built both by the MuZero entry's path (get_wrappered_env) and by its create_config."""
     mod = importlib.import_module(module)
+    import_task_envs(module)
     main, create = mod.main_config, mod.create_config
     env_cfg = main.env
     wrapper_cfg = {k: env_cfg[k] for k in ENTRY_KEYS if k in env_cfg}
@@ -44,6 +55,15 @@ def check_config_matches_its_env(module: str) -> None:
         assert np.array_equal(obs["action_mask"], np.ones(model.action_space_size, np.int8))
         env.close()
     assert create.policy.type == "muzero" and create.env.type.endswith("_lightzero")
+
+
+def check_entry_points(names: dict[str, str]) -> None:
+    """Once any of ``names`` is declared in the ``lzero.envs`` entry points, all must be,
+    each pointing at the module that registers it."""
+    declared = {ep.name: ep.value for ep in entry_points(group="lzero.envs")}
+    if not set(names) & set(declared):
+        pytest.skip("the gym tasks are not declared in setup.py's lzero.envs entry points yet")
+    assert {n: declared.get(n) for n in names} == names
 
 
 def check_config_compiles(module: str) -> None:

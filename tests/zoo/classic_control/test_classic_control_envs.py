@@ -4,7 +4,13 @@ import importlib.util
 
 import numpy as np
 import pytest
-from gym_tasks import build, check_config_compiles, check_config_matches_its_env, config_modules
+from gym_tasks import (
+    build,
+    check_config_compiles,
+    check_config_matches_its_env,
+    check_entry_points,
+    config_modules,
+)
 from gymnasium import spaces
 
 from lzero.envs import ENV_REGISTRY, check_env
@@ -61,3 +67,7 @@ def test_config_matches_its_env(module):
 @pytest.mark.parametrize("module", config_modules("classic_control"))
 def test_config_compiles_for_muzero(module):
     check_config_compiles(module)
+
+
+def test_entry_points_name_the_registering_modules():
+    check_entry_points({name: module for name, module, *_ in CASES.values()})

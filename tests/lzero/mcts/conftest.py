@@ -1,95 +1,24 @@
-"""Small k-in-a-row games written for these tests to the board-kernel contract.
-
-They keep the tests of ``lzero.mcts`` independent of ``zoo`` and serve as a second, plainly
-written implementation of the contract: ``ttt_*`` is TicTacToe (placement, 3 in a row, any
-``H x W`` board with ``k = 3``) and ``c4_*`` is Connect Four's gravity variant with ``k = 4``.
-"""
+"""Fixtures of the UCT tests: the small games of ``uct_test_games.py`` as ``GameKernels``."""
 
 from __future__ import annotations
 
-import numpy as np
+import os
+import sys
+
 import pytest
-from numba import njit
 
-from lzero.mcts.search import GameKernels
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from uct_test_games import (  # noqa: E402
+    c4_apply_action,
+    c4_legal_actions,
+    c4_result_after,
+    ttt_apply_action,
+    ttt_legal_actions,
+    ttt_result_after,
+)
 
-@njit(cache=True)
-def _run(board, row, col, dr, dc, player):
-    height, width = board.shape
-    n = 0
-    r, c = row + dr, col + dc
-    while 0 <= r < height and 0 <= c < width and board[r, c] == player:
-        n += 1
-        r += dr
-        c += dc
-    return n
-
-
-@njit(cache=True)
-def _line(board, row, col, dr, dc, player):
-    return 1 + _run(board, row, col, dr, dc, player) + _run(board, row, col, -dr, -dc, player)
-
-
-@njit(cache=True)
-def _result(board, cell, player, num_moves, k):
-    width = board.shape[1]
-    row, col = cell // width, cell % width
-    if (
-        _line(board, row, col, 0, 1, player) >= k
-        or _line(board, row, col, 1, 0, player) >= k
-        or _line(board, row, col, 1, 1, player) >= k
-        or _line(board, row, col, 1, -1, player) >= k
-    ):
-        return player
-    return 3 if num_moves == board.size else 0
-
-
-@njit(cache=True)
-def ttt_legal_actions(board, out):
-    height, width = board.shape
-    n = 0
-    for row in range(height):
-        for col in range(width):
-            if board[row, col] == 0:
-                out[n] = row * width + col
-                n += 1
-    return n
-
-
-@njit(cache=True)
-def ttt_apply_action(board, action, player):
-    board[action // board.shape[1], action % board.shape[1]] = player
-    return action
-
-
-@njit(cache=True)
-def ttt_result_after(board, cell, player, num_moves):
-    return _result(board, cell, player, num_moves, 3)
-
-
-@njit(cache=True)
-def c4_legal_actions(board, out):
-    n = 0
-    for col in range(board.shape[1]):
-        if board[0, col] == 0:
-            out[n] = col
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def c4_apply_action(board, action, player):
-    row = board.shape[0] - 1
-    while board[row, action] != 0:
-        row -= 1
-    board[row, action] = player
-    return row * board.shape[1] + action
-
-
-@njit(cache=True)
-def c4_result_after(board, cell, player, num_moves):
-    return _result(board, cell, player, num_moves, 4)
+from lzero.mcts.search import GameKernels  # noqa: E402
 
 
 @pytest.fixture
@@ -100,8 +29,3 @@ def ttt() -> GameKernels:
 @pytest.fixture
 def c4() -> GameKernels:
     return GameKernels(c4_legal_actions, c4_apply_action, c4_result_after, 7, (6, 7), False)
-
-
-def board_from(rows: list[str]) -> np.ndarray:
-    """``["x.o", ...]`` to an int8 board (x = 1, o = 2)."""
-    return np.array([[".xo".index(ch) for ch in row] for row in rows], np.int8)

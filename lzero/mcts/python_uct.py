@@ -1,0 +1,184 @@
+"""A plain-Python UCT, written the way Python MCTS bots usually are, as a reference.
+
+Node objects hold a copy of their board and a list of children; the game is reached through
+the same kernels, and the random generator is consumed in exactly the order of the array
+search (slot shuffles, rollout moves), so with the same seed both return the same visit
+counts. Tests use it as an independent implementation of the algorithm; the benchmark
+(``benchmarks/bench_mcts.py``) uses it as the speed baseline. Not for play: it is slow.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lzero.mcts.search import GameKernels
+from lzero.mcts.tree import DRAW, ONGOING, randbelow_fast
+from lzero.utils.nbrng import make_rng_state
+
+
+class _Node:
+    __slots__ = ("board", "to_play", "result", "actions", "children", "visits", "value_sum")
+
+    def __init__(self, board: np.ndarray, to_play: int, result: int) -> None:
+        self.board = board
+        self.to_play = to_play
+        self.result = result
+        self.actions: list[int] | None = None
+        self.children: list[_Node | None] = []
+        self.visits = 0
+        self.value_sum = 0.0  # from the view of the player who moved into this node
+
+
+def _value(result: int, player: int) -> float:
+    return 1.0 if result == player else (0.0 if result == DRAW else -1.0)
+
+
+class PythonUCT:
+    """UCT with UCB1, one node per simulation and random rollouts, in plain Python.
+
+    Args:
+        kernels: the game.
+        c_uct: exploration constant.
+        radius: near-stone candidate radius (placement games), 0 for all legal moves.
+        tactics: the root filter of ``lzero.mcts.uct.prepare_root``.
+        seed: seed, as for ``UCTSearch``.
+    """
+
+    def __init__(self, kernels: GameKernels, *, c_uct=1.4, radius=0, tactics=True, seed=0):
+        self.k = kernels
+        self.c = c_uct
+        self.radius = radius
+        self.tactics = tactics
+        self.rng = make_rng_state(seed)
+        self._buf = np.zeros(kernels.action_size, np.int64)
+
+    def _legal(self, board: np.ndarray) -> list[int]:
+        return self._buf[: self.k.legal_actions(board, self._buf)].tolist()
+
+    def _near(self, board: np.ndarray) -> np.ndarray:
+        h, w = board.shape
+        r = self.radius
+        near = np.zeros((h, w), bool)
+        for row, col in zip(*np.nonzero(board)):
+            near[max(0, row - r) : row + r + 1, max(0, col - r) : col + r + 1] = True
+        return near.reshape(-1)
+
+    def _candidates(self, board: np.ndarray) -> list[int]:
+        legal = self._legal(board)
+        if self.radius > 0 and board.any():
+            near = self._near(board)
+            legal = [a for a in legal if near[a]]
+        return legal
+
+    def _expand(self, node: _Node) -> None:
+        actions = self._candidates(node.board)
+        for i in range(len(actions) - 1, 0, -1):
+            j = randbelow_fast(self.rng, i + 1)
+            actions[i], actions[j] = actions[j], actions[i]
+        node.actions = actions
+        node.children = [None] * len(actions)
+
+    def _play(self, board: np.ndarray, action: int, player: int) -> tuple[np.ndarray, int]:
+        child = board.copy()
+        cell = self.k.apply_action(child, action, player)
+        return child, self.k.result_after(child, cell, player, int(np.count_nonzero(child)))
+
+    def _filter_root(self, root: _Node) -> None:
+        me, opponent = root.to_play, 3 - root.to_play
+        for a in root.actions:
+            if self._play(root.board, a, me)[1] == me:
+                root.actions, root.children = [a], [None]
+                return
+        safe = []
+        for a in root.actions:
+            after, result = self._play(root.board, a, me)
+            if result != ONGOING or all(
+                self._play(after, reply, opponent)[1] != opponent for reply in self._legal(after)
+            ):
+                safe.append(a)
+        if 0 < len(safe) < len(root.actions):
+            root.actions, root.children = safe, [None] * len(safe)
+
+    def _rollout(self, board: np.ndarray, to_play: int) -> float:
+        board = board.copy()
+        player = to_play
+        flat = board.reshape(-1)
+        if not self.k.placement:
+            while True:
+                legal = self._legal(board)
+                action = legal[randbelow_fast(self.rng, len(legal))]
+                board, result = self._play(board, action, player)
+                if result != ONGOING:
+                    return _value(result, to_play)
+                player = 3 - player
+        if self.radius > 0 and board.any():
+            near = self._near(board)
+            cand = [c for c in range(flat.size) if near[c] and flat[c] == 0]
+        else:
+            cand = [c for c in range(flat.size) if flat[c] == 0]
+        h, w = board.shape
+        while cand:
+            i = randbelow_fast(self.rng, len(cand))
+            cell = cand[i]
+            cand[i] = cand[-1]
+            cand.pop()
+            board, result = self._play(board, cell, player)
+            if result != ONGOING:
+                return _value(result, to_play)
+            if self.radius > 0:
+                row, col = divmod(cell, w)
+                for r in range(max(0, row - self.radius), min(h, row + self.radius + 1)):
+                    for c in range(max(0, col - self.radius), min(w, col + self.radius + 1)):
+                        if board[r, c] == 0 and r * w + c not in cand:
+                            cand.append(r * w + c)
+            player = 3 - player
+        return 0.0
+
+    def search(self, board: np.ndarray, to_play: int, num_simulations: int) -> np.ndarray:
+        """Runs the search; returns `[A]` int64 root visits per action."""
+        root = _Node(np.array(board, np.int8), to_play, ONGOING)
+        self._expand(root)
+        if self.tactics:
+            self._filter_root(root)
+        for _ in range(num_simulations):
+            node, path = root, [root]
+            while True:
+                if node.result != ONGOING:
+                    value = _value(node.result, 3 - node.to_play)
+                    break
+                if node.actions is None:
+                    self._expand(node)
+                slot = self._select(node)
+                child = node.children[slot]
+                if child is None:
+                    after, result = self._play(node.board, node.actions[slot], node.to_play)
+                    child = node.children[slot] = _Node(after, 3 - node.to_play, result)
+                    path.append(child)
+                    if result != ONGOING:
+                        value = _value(result, node.to_play)
+                    else:
+                        value = -self._rollout(after, child.to_play)
+                    break
+                node = child
+                path.append(node)
+            for n in reversed(path):
+                n.visits += 1
+                n.value_sum += value
+                value = -value
+        visits = np.zeros(self.k.action_size, np.int64)
+        for a, child in zip(root.actions, root.children):
+            visits[a] = child.visits if child is not None else 0
+        return visits
+
+    def _select(self, node: _Node) -> int:
+        log_n = math.log(max(node.visits, 1))
+        best_k, best = 0, -math.inf
+        for k, child in enumerate(node.children):
+            if child is None:
+                return k
+            score = child.value_sum / child.visits + self.c * math.sqrt(log_n / child.visits)
+            if score > best:
+                best_k, best = k, score
+        return best_k

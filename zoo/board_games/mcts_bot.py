@@ -1,0 +1,111 @@
+"""``MCTSBot``: LightZero's MCTS bot API over the array search of ``lzero.mcts``.
+
+LightZero's bot deep-copies the env for every tree edge; this one hands the game's rules
+kernels to ``lzero.mcts.UCTSearch`` and searches over ``int8`` boards. Usage as in LightZero::
+
+    bot = MCTSBot(env, "mcts_player", 2000)
+    action = bot.get_actions(env.board, player_index=env.current_player_index)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from lzero.mcts import GameKernels, SearchResult, UCTSearch
+from zoo.board_games.common.rules import BoardRules
+
+__all__ = ["MCTSBot", "kernels_of"]
+
+#: Placement boards with at least this many cells search only near existing stones by default.
+LARGE_BOARD_CELLS = 81
+DEFAULT_RADIUS = 2
+
+
+def kernels_of(rules: BoardRules) -> GameKernels:
+    """The search's view of a game's ``BoardRules``."""
+    return GameKernels(
+        legal_actions=rules.legal_actions,
+        apply_action=rules.apply_action,
+        result_after=rules.result_after,
+        action_size=rules.action_size,
+        board_shape=(rules.height, rules.width),
+        placement=not rules.gravity,
+    )
+
+
+class MCTSBot:
+    """Monte Carlo tree search bot (UCT with random rollouts) for any board game.
+
+    Args:
+        env: a board-game env (anything with a ``rules`` attribute) or a ``BoardRules``.
+        bot_name: a label, as in LightZero.
+        num_simulation: simulations per move (LightZero's positional name).
+        num_simulations: the same, by keyword (wins over ``num_simulation``).
+        time_limit_s: if set, search each move for this many seconds (at most
+            ``num_simulations`` if that is given too); results then depend on the machine.
+        c_uct: UCB1 exploration constant.
+        seed: seed of the bot's random generator; same seed, same board, same move.
+        radius: candidate moves within this distance of a stone (placement games only; 0 for
+            all legal moves). Default: 2 on boards of at least 81 cells, else 0.
+        reuse_tree: start each search from the subtree of the position reached, if the last
+            search saw it (within two plies).
+        tactics: take a winning move and avoid moves that let the opponent win next, at the
+            root, whatever the simulation count.
+
+    Raises:
+        TypeError: if ``env`` has no ``BoardRules``.
+        ValueError: on a setting out of range.
+    """
+
+    def __init__(
+        self,
+        env: Any,
+        bot_name: str = "mcts_player",
+        num_simulation: int = 50,
+        *,
+        num_simulations: int | None = None,
+        time_limit_s: float | None = None,
+        c_uct: float = 1.4,
+        seed: int = 0,
+        radius: int | None = None,
+        reuse_tree: bool = False,
+        tactics: bool = True,
+    ) -> None:
+        rules = env if isinstance(env, BoardRules) else getattr(env, "rules", None)
+        if not isinstance(rules, BoardRules):
+            raise TypeError(f"expected a board-game env or BoardRules, got {type(env).__name__}")
+        if radius is None:
+            large = not rules.gravity and rules.height * rules.width >= LARGE_BOARD_CELLS
+            radius = DEFAULT_RADIUS if large else 0
+        self.rules = rules
+        self.bot_name = bot_name
+        self.num_simulation = num_simulations if num_simulations is not None else num_simulation
+        self._search = UCTSearch(
+            kernels_of(rules),
+            num_simulations=None
+            if time_limit_s and num_simulations is None
+            else self.num_simulation,
+            time_limit_s=time_limit_s,
+            c_uct=c_uct,
+            radius=radius,
+            tactics=tactics,
+            reuse_tree=reuse_tree,
+            seed=seed,
+        )
+
+    def search(self, board: np.ndarray, player_index: int) -> SearchResult:
+        """Searches ``board`` for player ``player_index + 1`` and returns the root statistics
+        (visits and mean values per action, from that player's view).
+
+        Raises:
+            ValueError: if ``player_index`` is not 0 or 1, or the board does not fit the game.
+        """
+        if player_index not in (0, 1):
+            raise ValueError(f"expected player_index 0 or 1, got {player_index!r}")
+        return self._search.search(board, int(player_index) + 1)
+
+    def get_actions(self, board: np.ndarray, player_index: int) -> int:
+        """The bot's move on ``board`` (the env's ``board`` format) for player index 0 or 1."""
+        return self._search.best_action(self.search(board, player_index))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from lzero.utils.nbrng import next_u64, uniform
+from lzero.utils.nbrng import uniform
 
 SELF_PLAY, WITH_BOT = 0, 1
 RULE_BOT, RANDOM_BOT = 0, 1
@@ -58,24 +58,23 @@ def first_illegal(ids, actions, reset_now, needs_reset, masks):
 
 
 @njit(cache=True)
-def step_boards(fns, params, ids, actions, reset_now, state, rngs, out):
+def step_boards(fns, params, ids, actions, reset_now, state, seed_states, rngs, out):
     """Steps envs ``ids`` (`[B]` int64, distinct) with ``actions[ids]`` (legal where played).
 
     Args:
         fns: ``(apply_action, result_after, legal_mask, rule_bot, random_legal_action,
-            player_planes)`` jitted functions.
+            player_planes, episode_streams)``, the jitted functions the env class uses.
         params: ``(mode, bot_kind, p_bot_random, p_random_agent, p_expert_agent, scale,
             channel_last, gravity, max_steps)`` (``max_steps`` 0: no time limit).
         ids: env ids to step.
         actions: `[N]` int64, env ``i`` plays ``actions[i]`` (ignored when it resets).
-        reset_now: `[B]` bool, reset this env now (its ``rngs`` row already holds the new
-            episode's stream); otherwise envs that ended reset with a stream drawn from
-            ``rngs[i, 1]``.
+        reset_now: `[B]` bool, reset this env now (envs whose episode ended reset anyway).
         state: ``(boards [N, H, W] int8, player [N], num_moves [N], elapsed [N],
             needs_reset [N] bool, masks [N, A] int8)``, updated in place (``boards`` and
             ``masks`` double as the ``board`` and ``action_mask`` observations).
-        rngs: `[N, 2]` uint64: column 0 the episode's stream (bots, random moves), column 1
-            the stream that seeds each auto-reset episode.
+        seed_states: `[N, 1]` uint64, each env's stream of episode seeds (as the env's own).
+        rngs: `[N, 2]` uint64, each episode's streams: the env's (bots, ``prob_*``) and the
+            caller's, drawn from ``seed_states`` at every reset as ``BoardGameEnv.reset`` does.
         out: ``(obs [N, 3, H, W] or [N, H, W, 3] float32, player_index [N], to_play [N],
             reward [N] float32, terminated [N] bool, truncated [N] bool, elapsed [N])``: the
             rows of ``ids`` are overwritten.
@@ -89,8 +88,7 @@ def step_boards(fns, params, ids, actions, reset_now, state, rngs, out):
         r = 0.0
         done_now = False
         if reset_now[k] or needs_reset[i]:
-            if not reset_now[k]:
-                rngs[i, 0] = next_u64(rngs[i, 1:2])
+            fns[6](seed_states[i], True, 0, rngs[i])
             boards[i, :, :] = 0
             player[i], num_moves[i], elapsed[i], needs_reset[i] = 1, 0, 0, False
             fns[2](boards[i], masks[i])

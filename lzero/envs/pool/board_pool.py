@@ -2,10 +2,9 @@
 
 The game comes from its env class (found through ``ENV_REGISTRY``): its ``rules`` kernels,
 its ``rule_bot``, and the shared observation planes and random mover the class itself uses.
-The pool's envs then behave as that class does, seeded ``seed + i``: an explicit ``reset``
-draws each episode's random stream exactly as ``BoardGameEnv.reset`` does (NumPy, in Python);
-an auto-reset inside the kernel draws it from the env's own ``nbrng`` stream instead, so no
-Python runs per env while stepping.
+The pool's envs then behave as that class does, seeded ``seed + i`` (dynamic seeds): every
+reset, explicit or automatic, draws the episode's random streams with the class's own
+``episode_streams`` kernel, so no Python runs per env while stepping.
 """
 
 from __future__ import annotations
@@ -82,6 +81,7 @@ class BoardBackend:
             env_cls.rule_bot,
             _class_function(env_cls, "random_legal_action"),
             _class_function(env_cls, "player_planes"),
+            _class_function(env_cls, "episode_streams"),
         )
         self.params = (
             _MODES[cfg.battle_mode],
@@ -116,18 +116,11 @@ class BoardBackend:
             b.truncated,
             b.elapsed,
         )
+        self.seed_states = np.concatenate([make_rng_state(seed + i) for i in range(n)]).reshape(
+            n, 1
+        )
         self.rngs = np.zeros((n, 2), np.uint64)
-        self._seed_rngs = [np.random.default_rng(seed + i) for i in range(n)]
         self._finished: list[np.ndarray] = []
-
-    def _episode_streams(self, ids: np.ndarray) -> None:
-        # BaseEnv._start_episode then BoardGameEnv.reset, draw for draw.
-        for i in ids.tolist():
-            episode_seed = int(self._seed_rngs[i].integers(0, 2**31 - 1))
-            np_random = np.random.default_rng(episode_seed)
-            self.rngs[i, 0] = make_rng_state(int(np_random.integers(0, 2**63 - 1)))[0]
-            np_random.integers(0, 2**63 - 1)  # the env's stream for the caller's random moves
-            self.rngs[i, 1] = make_rng_state(int(np_random.integers(0, 2**63 - 1)))[0]
 
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
         """Steps (or resets) ``ids`` now; actions are read from ``buffers.action``.
@@ -142,8 +135,6 @@ class BoardBackend:
             raise IllegalActionError(
                 f"env {i}: expected a legal action in {legal}, got {int(self.buffers.action[i])}"
             )
-        if reset_now.any():
-            self._episode_streams(ids[reset_now])
         step_boards(
             self.fns,
             self.params,
@@ -151,6 +142,7 @@ class BoardBackend:
             self.buffers.action,
             reset_now,
             self.state,
+            self.seed_states,
             self.rngs,
             self.out,
         )

@@ -1,0 +1,107 @@
+"""The vectorised board pool against the single env class stepped alone with the same seeds."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from lzero.envs import ENV_REGISTRY, make
+from lzero.errors import ConfigError, IllegalActionError
+
+warnings.filterwarnings("ignore", message="First-class function type")
+
+GAMES = [("tictactoe", {}), ("connect4", {}), ("gomoku", {"board_size": 6})]
+
+
+class Reference:
+    """Env ``i`` of the class, seeded ``seed + i``, with envpool's auto-reset done by hand."""
+
+    def __init__(self, name, n, seed, cfg):
+        self.envs = [ENV_REGISTRY.build(name, dict(cfg)) for _ in range(n)]
+        for i, env in enumerate(self.envs):
+            env.seed(seed + i)
+        self.done = [False] * n
+
+    def reset(self, i):
+        obs = self.envs[i].reset()
+        self.done[i] = False
+        return obs, 0.0, False
+
+    def step(self, i, action):
+        if self.done[i]:
+            return self.reset(i)
+        ts = self.envs[i].step(int(action))
+        self.done[i] = ts.done
+        return ts.obs, float(ts.reward[0]), ts.done
+
+
+def _legal(rng, mask):
+    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+
+
+def _check_row(obs, k, expected):
+    for key, value in expected.items():
+        assert np.array_equal(obs[key][k], value), key
+
+
+@pytest.mark.parametrize("name,cfg", GAMES)
+@pytest.mark.parametrize("mode", ["self_play_mode", "play_with_bot_mode"])
+def test_batched_equals_sequential(name, cfg, mode):
+    n, seed = 5, 11
+    cfg = dict(cfg, battle_mode=mode, prob_random_action_in_bot=0.3 if name == "connect4" else 0.0)
+    pool = make(name, num_envs=n, seed=seed, **cfg)
+    ref = Reference(name, n, seed, cfg)
+    obs = pool.reset()
+    for i in range(n):
+        _check_row(obs, i, ref.reset(i)[0])
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for _ in range(60):
+        actions = _legal(rng, obs["action_mask"])
+        obs, reward, done, info = pool.step(actions)
+        assert np.array_equal(info["env_id"], np.arange(n))
+        for i in range(n):
+            exp_obs, exp_reward, exp_done = ref.step(i, actions[i])
+            _check_row(obs, i, exp_obs)
+            assert reward[i] == exp_reward and done[i] == exp_done
+            episodes += exp_done
+    assert episodes >= n  # auto-reset was exercised
+    pool.close()
+
+
+def test_time_limit_and_auto_reset_follow_envpool():
+    pool = make("connect4", num_envs=2, max_episode_steps=3)
+    pool.reset()
+    for t in range(1, 4):
+        obs, reward, done, info = pool.step(np.array([0, 6]))
+        assert list(info["elapsed_step"]) == [t, t]
+    assert done.all() and info["TimeLimit.truncated"].all() and not info["terminated"].any()
+    obs, reward, done, info = pool.step(np.array([1, 1]))  # discarded: the envs reset
+    assert not done.any() and (reward == 0).all() and (info["elapsed_step"] == 0).all()
+    assert not obs["board"].any() and obs["action_mask"].all()
+
+
+def test_illegal_action_changes_no_env():
+    pool = make("tictactoe", num_envs=3)
+    pool.reset()
+    pool.step(np.array([4, 4, 4]))
+    boards = pool._backend.state[0].copy()
+    with pytest.raises(
+        IllegalActionError,
+        match=r"env 1: expected a legal action in \[0, 1, 2, 3, 5, 6, 7, 8\], got 4",
+    ):
+        pool.step(np.array([0, 4, 0]))
+    assert np.array_equal(pool._backend.state[0], boards)
+    obs, *_ = pool.step(np.array([0, 0, 0]))  # and the pool still works
+    assert (obs["board"].reshape(3, -1)[:, 0] == 2).all()
+
+
+def test_unsupported_settings_are_rejected():
+    with pytest.raises(
+        ConfigError, match="bot_action_type: expected a setting the vectorised pool runs"
+    ):
+        make("connect4", battle_mode="play_with_bot_mode", bot_action_type="mcts")
+    with pytest.raises(ConfigError, match="did you mean 'battle_mode'"):
+        make("connect4", battle_mod="self_play_mode")

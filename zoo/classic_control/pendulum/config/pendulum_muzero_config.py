@@ -1,0 +1,65 @@
+"""MuZero on Pendulum-v1 (gymnasium) with the torque discretised into 11 actions.
+
+Run: ``python -m zoo.classic_control.pendulum.config.pendulum_muzero_config`` or
+``lzero train zoo.classic_control.pendulum.config.pendulum_muzero_config``.
+"""
+
+from easydict import EasyDict
+
+collector_env_num = 8
+evaluator_env_num = 8
+each_dim_disc_size = 11
+max_env_step = int(1e5)
+
+main_config = EasyDict(
+    dict(
+        exp_name="data_muzero/pendulum_muzero_seed0",
+        env=dict(
+            env_id="Pendulum-v1",
+            continuous=True,
+            manually_discretization=True,
+            each_dim_disc_size=each_dim_disc_size,
+            collector_env_num=collector_env_num,
+            evaluator_env_num=evaluator_env_num,
+            n_evaluator_episode=evaluator_env_num,
+            stop_value=-200,
+        ),
+        policy=dict(
+            model=dict(
+                observation_shape=3,
+                action_space_size=each_dim_disc_size,
+                latent_state_dim=64,
+                hidden_size=128,
+                head_hidden_size=32,
+                support_scale=50,
+            ),
+            num_simulations=25,
+            batch_size=256,
+            replay_ratio=0.25,
+            num_unroll_steps=5,
+            td_steps=10,
+            discount_factor=0.99,
+            learning_rate=3e-3,
+            game_segment_length=50,
+            n_episode=8,
+            eval_freq=200,
+            replay_buffer_size=int(1e5),
+        ),
+    )
+)
+
+create_config = EasyDict(
+    dict(
+        env=dict(
+            type="pendulum_lightzero",
+            import_names=["zoo.classic_control.pendulum.envs.pendulum_lightzero_env"],
+        ),
+        env_manager=dict(type="base"),
+        policy=dict(type="muzero", import_names=["lzero.policy.muzero"]),
+    )
+)
+
+if __name__ == "__main__":
+    from lzero.entry import train_muzero_with_gym_env
+
+    train_muzero_with_gym_env([main_config, create_config], seed=0, max_env_step=max_env_step)

@@ -17,9 +17,7 @@ Modes (``battle_mode``), as in LightZero:
 from __future__ import annotations
 
 import copy
-import itertools
-import os
-import time
+import sys
 
 import numpy as np
 from gymnasium import spaces
@@ -29,15 +27,21 @@ from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError, GameOverError, IllegalActionError
 from lzero.utils.nbrng import make_rng_state, uniform
 from zoo.board_games import human_input, render
+from zoo.board_games.common.fused import step_kernels
 from zoo.board_games.common.planes import player_planes
 from zoo.board_games.common.rules import ONGOING, BoardRules
 from zoo.board_games.common.tactics import random_legal_action
-from zoo.board_games.env_support import bot_move, check_config, validate_init_state
+from zoo.board_games.env_support import (
+    bot_move,
+    check_config,
+    episode_streams,
+    validate_init_state,
+)
 
 BATTLE_MODES = ("self_play_mode", "play_with_bot_mode", "eval_mode")
 RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
 _REWARD = {r: np.array([r], dtype=np.float32) for r in (-1.0, 0.0, 1.0)}
-_INSTANCES = itertools.count()
+_new_timestep = tuple.__new__  # BaseEnvTimestep(...) without namedtuple's Python __new__
 
 
 class BoardGameEnv(BaseEnv):
@@ -94,35 +98,38 @@ class BoardGameEnv(BaseEnv):
         cfg = self._cfg
         cfg.bot_action_type = self.bot_aliases.get(cfg.bot_action_type, cfg.bot_action_type)
         check_config(cfg, BATTLE_MODES, self.bot_types, RENDER_MODES)
-        self.rules = self.make_rules(cfg)
-        self.battle_mode = cfg.battle_mode
-        self.bot_action_type = cfg.bot_action_type
-        self.agent_vs_human = bool(cfg.agent_vs_human)
-        self.render_mode = cfg.render_mode
+        self.rules = rules = self.make_rules(cfg)
+        self.battle_mode, self.bot_action_type = cfg.battle_mode, cfg.bot_action_type
+        self.agent_vs_human, self.render_mode = bool(cfg.agent_vs_human), cfg.render_mode
         self.replay_path = cfg.replay_path
-        h, w, a = self.rules.height, self.rules.width, self.rules.action_size
+        h, w, a = rules.height, rules.width, rules.action_size
         self._channel_last = bool(cfg.channel_last)
         self._obs_shape = (h, w, 3) if self._channel_last else (3, h, w)
-        self._scale = bool(cfg.scale)
+        self._fill = (0.0, 0.5, 1.0) if cfg.scale else (0.0, 1.0, 2.0)  # plane 2, by player
         self._self_play = self.battle_mode == "self_play_mode"
+        self._p_random, self._p_expert = cfg.prob_random_agent, cfg.prob_expert_agent
+        self._play_fn, self._play_observe = step_kernels(rules)
+        self._gravity, self._k = rules.gravity, rules.win_length
         self.board = np.zeros((h, w), np.int8)
         self._mask = np.zeros(a, np.int8)
         self._player, self._num_moves, self._result, self._last_cell = 1, 0, ONGOING, -1
-        self._done = True
-        self._rng_state = make_rng_state(int(np.random.default_rng().integers(0, 2**63 - 1)))
-        self._agent_rng_state = self._rng_state.copy()
-        self._instance = next(_INSTANCES)
-        self._episode = 0
-        self._frames: list[np.ndarray] = []
-        self._window = None
+        self._done, self._episode, self._replay_suffix = True, 0, None
+        # Two generator streams, views of one array: the env's own draws (bots, prob_*) and the
+        # caller's random_action(), so replaying the same agent actions replays the same game.
+        self._streams = np.zeros(2, np.uint64)
+        self._rng_state, self._agent_rng_state = self._streams[0:1], self._streams[1:2]
+        self._seed_state = make_rng_state(int(np.random.default_rng().integers(0, 2**63 - 1)))
+        episode_streams(self._seed_state, True, 0, self._streams)
         self._bots: dict = {}
-        self._replay_suffix = None
-        #: Path of the last GIF written by ``image_savefile_mode`` (None before the first).
+        rows, cols = human_input.axis_labels(self.move_style, h, w)
+        self._recorder = render.BoardRecorder(
+            rules.name, rules.gravity, rows, cols, cfg.screen_scaling
+        )
+        #: Path of the last GIF written in ``image_savefile_mode`` (None before the first).
         self.last_replay_file: str | None = None
-        high = 2.0 if not self._scale else 1.0
         self._observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, high, self._obs_shape, np.float32),
+                "observation": spaces.Box(0.0, self._fill[2], self._obs_shape, np.float32),
                 "action_mask": spaces.Box(0, 1, (a,), np.int8),
                 "board": spaces.Box(0, 2, (h, w), np.int8),
                 "current_player_index": spaces.Discrete(2),
@@ -137,7 +144,6 @@ class BoardGameEnv(BaseEnv):
         """The game's rules for ``cfg`` (Gomoku builds them from ``board_size``)."""
         return cls.rules
 
-    # ------------------------------------------------------------------ spaces
     @property
     def observation_space(self) -> spaces.Dict:
         return self._observation_space
@@ -166,29 +172,36 @@ class BoardGameEnv(BaseEnv):
         """
         if start_player_index not in (0, 1) or isinstance(start_player_index, bool):
             raise ValueError(f"start_player_index: expected 0 or 1, got {start_player_index!r}")
-        self._start_episode()
-        # Two streams: the env's own draws (bots, prob_*) and the caller's random_action(),
-        # so replaying the same agent actions replays the same game, bot replies included.
-        self._rng_state = make_rng_state(int(self.np_random.integers(0, 2**63 - 1)))
-        self._agent_rng_state = make_rng_state(int(self.np_random.integers(0, 2**63 - 1)))
-        h, w = self.rules.height, self.rules.width
         if init_state is None:
-            self.board = np.zeros((h, w), np.int8)
+            self.board = np.zeros((self.rules.height, self.rules.width), np.int8)
+            self._num_moves = 0
         else:
             self.board = validate_init_state(init_state, self.rules)
-        self._player = start_player_index + 1
-        self._num_moves = int(np.count_nonzero(self.board))
-        self._result, self._last_cell, self._done = ONGOING, -1, False
+            self._num_moves = int(np.count_nonzero(self.board))
+        dynamic = self._dynamic_seed or self._seed is None
+        episode_streams(self._seed_state, dynamic, self._seed or 0, self._streams)
+        self._player, self._result, self._last_cell, self._done = (
+            start_player_index + 1,
+            0,
+            -1,
+            False,
+        )
         self._episode += 1
         self._replay_suffix = replay_name_suffix
-        self._frames = []
+        self._recorder.frames = []
         if self.render_mode == "image_savefile_mode":
             render.check_replay_dir(self._replay_dir())
         self.rules.legal_mask(self.board, self._mask)
-        self._auto_render()
+        if self.render_mode is not None:
+            self.render(self.render_mode)
         if not self._self_play and self._player == 2:
             self._play(self._opponent_action())
         return self._observe()
+
+    def seed(self, seed: int, dynamic_seed: bool = True) -> None:
+        """Fixes the seed of the following episodes (see ``BaseEnv.seed``); bots included."""
+        super().seed(seed, dynamic_seed)
+        self._seed_state = make_rng_state(self._seed)
 
     def step(self, action) -> BaseEnvTimestep:
         """Plays ``action`` (and, in the bot modes, the reply); see the module doc for rewards.
@@ -201,47 +214,84 @@ class BoardGameEnv(BaseEnv):
             raise GameOverError(
                 "step: expected a running game, got a finished one; call reset() first"
             )
-        if self._self_play:
-            p_random, p_expert = self._cfg.prob_random_agent, self._cfg.prob_expert_agent
-            if p_random > 0 and uniform(self._rng_state) < p_random:
-                action = self._random_move(self._rng_state)
-            elif p_expert > 0 and uniform(self._rng_state) < p_expert:
-                action = self.bot_action()
-            mover = self._player
-            result = self._play(self._check_action(action))
-            reward = _REWARD[1.0 if result == mover else 0.0].copy()
-        else:
+        if not self._self_play:
             result = self._play(self._check_action(action))
             if result == ONGOING:
                 result = self._play(self._opponent_action())
-            reward = _REWARD[self._player1_return(result)].copy()
-        info = {}
-        if self._done:
-            info["eval_episode_return"] = self._player1_return(result)
-        return BaseEnvTimestep(self._observe(), reward, self._done, info)
+            reward = self._player1_return(result)
+            info = {"eval_episode_return": reward} if self._done else {}
+            return BaseEnvTimestep(self._observe(), _REWARD[reward].copy(), self._done, info)
+        if self._p_random or self._p_expert:
+            action = self._maybe_replace(action)
+        if (
+            type(action) is not int
+            or not 0 <= action < self._mask.shape[0]
+            or not self._mask[action]
+        ):
+            action = self._check_action(action)
+        # Hot path: one fused kernel plays the move and writes the next player's planes.
+        player = self._player
+        obs = np.empty(self._obs_shape, np.float32)
+        code = self._play_observe(
+            self.board,
+            self._mask,
+            obs,
+            action,
+            player,
+            self._num_moves,
+            self._fill[3 - player],
+            self._channel_last,
+            self._gravity,
+            self._k,
+        )
+        result = code & 3
+        self._last_cell, self._result = code >> 2, result
+        self._player, self._num_moves = 3 - player, self._num_moves + 1
+        observation = {
+            "observation": obs,
+            "action_mask": self._mask.copy(),
+            "board": self.board.copy(),
+            "current_player_index": 2 - player,
+            "to_play": 3 - player,
+        }
+        if result == ONGOING and self.render_mode is None:
+            return _new_timestep(BaseEnvTimestep, (observation, _REWARD[0.0].copy(), False, {}))
+        self._after_move()
+        if result == ONGOING:
+            return BaseEnvTimestep(observation, _REWARD[0.0].copy(), False, {})
+        info = {"eval_episode_return": self._player1_return(result)}
+        reward = _REWARD[1.0 if result == player else 0.0].copy()
+        return BaseEnvTimestep(observation, reward, True, info)
 
-    def close(self) -> None:
-        if self._window is not None:
-            self._window.close()
-            self._window = None
-        self._frames = []
+    def _maybe_replace(self, action):
+        if self._p_random and uniform(self._rng_state) < self._p_random:
+            return self._random_move(self._rng_state)
+        if self._p_expert and uniform(self._rng_state) < self._p_expert:
+            return self.bot_action()
+        return action
 
     def _play(self, action: int) -> int:
         """Plays a checked ``action`` for the player to move; returns the result code."""
         player = self._player
-        cell = self.rules.apply_action(self.board, action, player)
-        self._num_moves += 1
-        result = self.rules.result_after(self.board, cell, player, self._num_moves)
-        self._last_cell, self._result, self._player = cell, result, 3 - player
-        if result == ONGOING:
-            self.rules.legal_mask(self.board, self._mask)
-        else:
-            self._mask[:] = 0
+        code = self._play_fn(
+            self.board, self._mask, action, player, self._num_moves, self._gravity, self._k
+        )
+        self._last_cell, self._result = code >> 2, code & 3
+        self._player, self._num_moves = 3 - player, self._num_moves + 1
+        self._after_move()
+        return code & 3
+
+    def _after_move(self) -> None:
+        """Marks the end of the game, renders, and writes the replay of a finished game."""
+        if self._result != ONGOING:
             self._done = True
-        self._auto_render()
-        if self._done and self._frames:
-            self._save_replay()
-        return result
+        if self.render_mode is not None:
+            self.render(self.render_mode)
+        if self._done and self._recorder.frames:
+            folder = self._replay_dir()
+            self.last_replay_file = self._recorder.save_gif(
+                folder, self._episode, self._replay_suffix
+            )
 
     @staticmethod
     def _player1_return(result: int) -> float:
@@ -253,8 +303,7 @@ class BoardGameEnv(BaseEnv):
                 action = action.reshape(-1)[0]
             if not isinstance(action, (int, np.integer)) or isinstance(action, (bool, np.bool_)):
                 raise IllegalActionError(
-                    f"expected an action as int, NumPy integer or one-element integer array, "
-                    f"got {action!r}"
+                    f"expected an action as int, NumPy integer or one-element integer array, got {action!r}"
                 )
             action = int(action)
         if not 0 <= action < self._mask.shape[0] or not self._mask[action]:
@@ -265,8 +314,7 @@ class BoardGameEnv(BaseEnv):
 
     def _observe(self) -> dict:
         obs = np.empty(self._obs_shape, np.float32)
-        fill = self._player / 2.0 if self._scale else float(self._player)
-        player_planes(self.board, self._player, fill, self._channel_last, obs)
+        player_planes(self.board, self._player, self._fill[self._player], self._channel_last, obs)
         return {
             "observation": obs,
             "action_mask": self._mask.copy(),
@@ -274,6 +322,9 @@ class BoardGameEnv(BaseEnv):
             "current_player_index": self._player - 1,
             "to_play": self._player if self._self_play else -1,
         }
+
+    def close(self) -> None:
+        self._recorder.close()
 
     # ------------------------------------------------------------------ LightZero's methods
     @property
@@ -296,7 +347,7 @@ class BoardGameEnv(BaseEnv):
 
     def random_action(self) -> int:
         """A uniformly random legal action for the caller, from its own seeded stream."""
-        return self._random_move(self._agent_rng_state)
+        return int(random_legal_action(self.board, self.rules.gravity, self._agent_rng_state))
 
     def _random_move(self, rng_state: np.ndarray) -> int:
         return int(random_legal_action(self.board, self.rules.gravity, rng_state))
@@ -317,10 +368,11 @@ class BoardGameEnv(BaseEnv):
             EOFError, KeyboardInterrupt: input ended or was interrupted (the CLI exits cleanly).
         """
         h, w, style = self.rules.height, self.rules.width, self.move_style
+        hint = human_input.move_hint(style, h, w)
         while True:
-            text = input(
-                f"Player {self._player} ({render.SYMBOLS[self._player]}), enter {human_input.move_hint(style, h, w)}: "
-            )
+            text = input(f"Player {self._player} ({render.SYMBOLS[self._player]}), enter {hint}: ")
+            if not sys.stdin.isatty():
+                print(text)  # echo piped input so the transcript reads like a session
             try:
                 action = human_input.parse_move(text, style, h, w)
             except ValueError as err:
@@ -349,60 +401,38 @@ class BoardGameEnv(BaseEnv):
         """``(raw_obs, scaled_obs)`` of the player to move, as LightZero's ``current_state``."""
         raw = np.empty(self._obs_shape, np.float32)
         player_planes(self.board, self._player, float(self._player), self._channel_last, raw)
-        return raw, raw / 2 if self._scale else raw.copy()
+        return raw, raw / 2 if self._fill[2] == 1.0 else raw.copy()
 
     def simulate_action(self, action) -> BoardGameEnv:
-        """A copy of this env with ``action`` played (the original is unchanged).
-
-        The copy does not render or record replays.
-        """
+        """A copy of this env with ``action`` played (this env is unchanged; the copy does not
+        render or record)."""
         if self._done:
             raise GameOverError("simulate_action: expected a running game, got a finished one")
         action = self._check_action(action)
         new = copy.copy(self)
-        new.board, new._mask, new._rng_state = (
-            self.board.copy(),
-            self._mask.copy(),
-            self._rng_state.copy(),
-        )
-        new.render_mode, new._frames, new._window, new._bots = None, [], None, {}
+        new.board, new._mask = self.board.copy(), self._mask.copy()
+        new._streams = self._streams.copy()
+        new._rng_state, new._agent_rng_state = new._streams[0:1], new._streams[1:2]
+        new.render_mode, new._bots = None, {}
+        new._recorder = copy.copy(self._recorder)
+        new._recorder.frames, new._recorder.window = [], None
         new._play(action)
         return new
 
     # ------------------------------------------------------------------ rendering and replays
     def render(self, mode: str | None = None):
-        """Renders the board: prints it, shows it in a window, or records a GIF frame.
+        """Prints the board, shows it in a window, or records a GIF frame (``RENDER_MODES``).
 
         Args:
-            mode: one of ``RENDER_MODES``; None uses ``render_mode`` from the config.
+            mode: the render mode; None uses ``render_mode`` from the config.
 
         Returns:
-            The frame `[Hpx, Wpx, 3]` uint8 for the image modes, the text for the state mode.
+            The text (state mode) or the frame `[Hpx, Wpx, 3]` uint8 (image modes).
         """
         mode = mode or self.render_mode
         if mode not in RENDER_MODES:
             raise ConfigError("render: " + unknown_name_message("mode", str(mode), RENDER_MODES))
-        if mode == "state_realtime_mode":
-            rows, cols = human_input.axis_labels(
-                self.move_style, self.rules.height, self.rules.width
-            )
-            text = render.text_board(self.board, self._last_cell, rows, cols)
-            print(text, flush=True)
-            return text
-        frame = render.draw_board(
-            self.board, self._last_cell, self.rules.gravity, self._cfg.screen_scaling
-        )
-        if mode == "image_realtime_mode":
-            if self._window is None:
-                self._window = render.RealtimeWindow(self.rules.name)
-            self._window.show(frame)
-        else:
-            self._frames.append(frame)
-        return frame
-
-    def _auto_render(self) -> None:
-        if self.render_mode is not None:
-            self.render(self.render_mode)
+        return self._recorder.render(mode, self.board, self._last_cell)
 
     def _replay_dir(self) -> str:
         return self.replay_path or self._replay_path or "./replays"
@@ -412,13 +442,6 @@ class BoardGameEnv(BaseEnv):
         super().enable_save_replay(replay_path)
         self.replay_path = replay_path
         self.render_mode = "image_savefile_mode"
-
-    def _save_replay(self) -> None:
-        suffix = f"_{self._replay_suffix}" if self._replay_suffix else ""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        name = f"{self.rules.name}_{stamp}_pid{os.getpid()}_env{self._instance}_ep{self._episode}{suffix}.gif"
-        frames, self._frames = self._frames, []
-        self.last_replay_file = render.write_gif(frames, os.path.join(self._replay_dir(), name))
 
 
 __all__ = ["BATTLE_MODES", "RENDER_MODES", "BoardGameEnv"]

@@ -5,13 +5,17 @@ Nothing here knows a game's rules; the env passes the board, the last move and t
 
 from __future__ import annotations
 
+import itertools
 import os
 import tempfile
+import time
 import warnings
 
 import numpy as np
 
 from lzero.errors import ConfigError
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 _WOOD, _GRID, _BLUE = (222, 184, 135), (60, 40, 20), (30, 70, 200)
@@ -166,3 +170,58 @@ class RealtimeWindow:
 
             pygame.display.quit()
             self._screen = None
+
+
+_RECORDERS = itertools.count()
+
+
+class BoardRecorder:
+    """Renders one env's boards in the three modes and turns recorded frames into GIFs.
+
+    Args:
+        name: game name, used in window titles and GIF names.
+        gravity: draw as a gravity game (see :func:`draw_board`).
+        row_labels: `H` labels for the text board, top row first.
+        col_labels: `W` labels for the text board.
+        screen_scaling: image size factor.
+    """
+
+    def __init__(self, name, gravity, row_labels, col_labels, screen_scaling) -> None:
+        self.name, self.gravity, self.scaling = name, gravity, screen_scaling
+        self.row_labels, self.col_labels = row_labels, col_labels
+        self.frames: list[np.ndarray] = []
+        self.window: RealtimeWindow | None = None
+        self._tag = f"pid{os.getpid()}_env{next(_RECORDERS)}"
+
+    def render(self, mode: str, board: np.ndarray, last_cell: int):
+        """Renders in ``mode``; returns the text (state mode) or the frame (image modes)."""
+        if mode == "state_realtime_mode":
+            text = text_board(board, last_cell, self.row_labels, self.col_labels)
+            print(text, flush=True)
+            return text
+        frame = draw_board(board, last_cell, self.gravity, self.scaling)
+        if mode == "image_realtime_mode":
+            if self.window is None:
+                self.window = RealtimeWindow(self.name)
+            self.window.show(frame)
+        else:
+            self.frames.append(frame)
+        return frame
+
+    def save_gif(self, folder: str, episode: int, suffix: str | None) -> str:
+        """Writes the recorded frames as a GIF in ``folder``, frees them; returns the path.
+
+        The name holds the game, time, process, recorder and episode, so several envs and
+        episodes never overwrite each other.
+        """
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        extra = f"_{suffix}" if suffix else ""
+        name = f"{self.name}_{stamp}_{self._tag}_ep{episode}{extra}.gif"
+        frames, self.frames = self.frames, []
+        return write_gif(frames, os.path.join(folder, name))
+
+    def close(self) -> None:
+        if self.window is not None:
+            self.window.close()
+            self.window = None
+        self.frames = []

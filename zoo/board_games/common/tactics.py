@@ -57,17 +57,22 @@ def count_winning_actions(board, player, k, gravity):
 
 @njit(cache=True)
 def random_legal_action(board, gravity, rng_state):
-    """A uniformly random legal action (reservoir sampling), or -1 on a full board."""
+    """A uniformly random legal action (one draw from ``rng_state``), or -1 on a full board."""
     h, w = board.shape
     num_actions = w if gravity else h * w
-    chosen = -1
-    seen = 0
+    n = 0
     for a in range(num_actions):
-        if landing_cell(board, a, gravity) >= 0:
-            seen += 1
-            if randbelow(rng_state, seen) == 0:
-                chosen = a
-    return chosen
+        if board[0, a] == 0 if gravity else board[a // w, a % w] == 0:
+            n += 1
+    if n == 0:
+        return -1
+    k = randbelow(rng_state, n)
+    for a in range(num_actions):
+        if board[0, a] == 0 if gravity else board[a // w, a % w] == 0:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
 
 
 @njit(cache=True)

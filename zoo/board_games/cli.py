@@ -1,0 +1,171 @@
+"""``lzero play`` (a person against a bot at the terminal) and ``lzero arena`` (bot against bot).
+
+Wired into the ``lzero`` command through the ``lzero.commands`` entry point
+(:func:`add_play_subcommands`); ``python -m zoo.board_games.cli play connect4`` works too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from lzero.errors import LZeroError
+from zoo.board_games.env_support import bot_move
+
+GAMES = {
+    "tictactoe": ("zoo.board_games.tictactoe.envs.tictactoe_env", "TicTacToeEnv"),
+    "connect4": ("zoo.board_games.connect4.envs.connect4_env", "Connect4Env"),
+    "gomoku": ("zoo.board_games.gomoku.envs.gomoku_env", "GomokuEnv"),
+}
+BOTS = ("rule", "mcts", "random", "alpha_beta")
+
+
+def make_env(game: str, board_size: int | None, gif: str | None, seed: int):
+    """Builds a self-play env of ``game``, recording a GIF into ``gif``'s folder if asked."""
+    module, name = GAMES[game]
+    cfg: dict = {"battle_mode": "self_play_mode"}
+    if board_size is not None:
+        if game != "gomoku":
+            raise ValueError(f"--board-size: expected only with gomoku, got it with {game}")
+        cfg["board_size"] = board_size
+    if gif is not None:
+        cfg["render_mode"] = "image_savefile_mode"
+        cfg["replay_path"] = _gif_folder(gif)
+    env = getattr(importlib.import_module(module), name)(cfg)
+    env.seed(seed)
+    return env
+
+
+def _gif_folder(gif: str) -> str:
+    return os.path.dirname(os.path.abspath(gif)) if gif.endswith(".gif") else gif
+
+
+def _place_gif(env, gif: str | None) -> None:
+    """Moves the GIF the env just wrote to ``gif`` when that names a file."""
+    if gif is None or env.last_replay_file is None:
+        return
+    path = env.last_replay_file
+    if gif.endswith(".gif"):
+        os.replace(path, gif)
+        path = gif
+    env.last_replay_file = None
+    print(f"Game saved as {path}")
+
+
+def _check_bot(env, bot: str) -> None:
+    if bot not in env.bot_types:
+        raise ValueError(
+            f"--bot: expected one of {list(env.bot_types)} for {env.rules.name}, got {bot!r}"
+        )
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Runs ``lzero play``: a person against a bot, the board printed after each move."""
+    env = make_env(args.game, args.board_size, args.gif, args.seed)
+    _check_bot(env, args.bot)
+    human = 1 if args.first == "human" else 2
+    env.reset()
+    print(
+        f"{args.game}: you are {'X (first)' if human == 1 else 'O (second)'} against the {args.bot} bot."
+    )
+    env.render("state_realtime_mode")
+    try:
+        while True:
+            if env.current_player == human:
+                action = env.human_to_action()
+            else:
+                action = bot_move(env, args.bot)
+                print(f"Bot plays {env.action_to_string(action)}")
+            timestep = env.step(action)
+            env.render("state_realtime_mode")
+            if timestep.done:
+                break
+    except (EOFError, KeyboardInterrupt):
+        print("\nGame abandoned.")
+        env.close()
+        return 0
+    winner = env.get_done_winner()[1]
+    print("Draw." if winner == -1 else "You win!" if winner == human else "The bot wins.")
+    _place_gif(env, args.gif)
+    env.close()
+    return 0
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Runs ``lzero arena``: two bots, alternating colours; prints each bot's record."""
+    if args.games < 1:
+        raise ValueError(f"--games: expected a positive number, got {args.games}")
+    env = make_env(args.game, args.board_size, args.gif, args.seed)
+    for bot in (args.bot1, args.bot2):
+        _check_bot(env, bot)
+    record = {1: [0, 0, 0], 2: [0, 0, 0]}  # per bot: wins, draws, losses
+    for game in range(args.games):
+        colour_of = {1: 1, 2: 2} if game % 2 == 0 else {1: 2, 2: 1}  # bot -> player id
+        kind_of = {colour_of[1]: args.bot1, colour_of[2]: args.bot2}
+        if game == 1:
+            env.render_mode = None  # only the first game is recorded
+        env.reset()
+        done = False
+        while not done:
+            done = env.step(bot_move(env, kind_of[env.current_player])).done
+        winner = env.get_done_winner()[1]
+        for bot in (1, 2):
+            outcome = 1 if winner == -1 else 0 if winner == colour_of[bot] else 2
+            record[bot][outcome] += 1
+        if game == 0:
+            _place_gif(env, args.gif)
+    print(f"{args.game}: {args.games} games, colours alternate")
+    for bot, name in ((1, args.bot1), (2, args.bot2)):
+        w, d, loss = record[bot]
+        print(f"bot{bot} {name:>10}: wins {w}  draws {d}  losses {loss}")
+    env.close()
+    return 0
+
+
+def _run(func):
+    """Wraps a command so that expected errors print one line instead of a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except (LZeroError, ValueError, NotImplementedError) as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+
+    return run
+
+
+def add_play_subcommands(subparsers) -> None:
+    """Registers ``play`` and ``arena`` on an argparse subparsers object."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("game", choices=sorted(GAMES))
+    common.add_argument("--board-size", type=int, default=None, help="gomoku only: 5 to 19")
+    common.add_argument("--seed", type=int, default=0, help="seed of the bots")
+    common.add_argument(
+        "--gif", default=None, help="save the game as a GIF (a .gif file or a folder)"
+    )
+    p = subparsers.add_parser("play", parents=[common], help="play a board game against a bot")
+    p.add_argument(
+        "--bot", choices=BOTS, default="rule", help="the opponent (alpha_beta: tictactoe)"
+    )
+    p.add_argument("--first", choices=("human", "bot"), default="human", help="who moves first")
+    p.set_defaults(func=_run(cmd_play))
+    p = subparsers.add_parser("arena", parents=[common], help="let two bots play a series")
+    p.add_argument("--bot1", choices=BOTS, default="rule")
+    p.add_argument("--bot2", choices=BOTS, default="random")
+    p.add_argument("--games", type=int, default=10)
+    p.set_defaults(func=_run(cmd_arena))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m zoo.board_games.cli``."""
+    parser = argparse.ArgumentParser(prog="python -m zoo.board_games.cli")
+    add_play_subcommands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

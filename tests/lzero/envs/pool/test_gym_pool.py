@@ -1,0 +1,213 @@
+"""The gym pool against gymnasium envs stepped alone, envpool's API contract and its errors."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium import spaces
+
+from lzero.envs import (
+    ENV_REGISTRY,
+    BaseEnv,
+    BaseEnvTimestep,
+    list_all_envs,
+    make,
+    make_gym,
+    make_spec,
+    to_reward,
+)
+
+
+@ENV_REGISTRY.register("pool_test_counter")
+class CounterEnv(BaseEnv):
+    """Dict observations with an int ``to_play``; episodes of 3 steps."""
+
+    config = dict(length=3)
+
+    def reset(self):
+        self._start_episode()
+        self._t, self._start = 0, int(self.np_random.integers(0, 100))
+        return self._obs()
+
+    def _obs(self):
+        return {
+            "observation": np.array([self._start, self._t], np.float32),
+            "action_mask": np.ones(2, np.int8),
+            "to_play": -1,
+        }
+
+    def step(self, action):
+        self._t += 1
+        done = self._t >= self._cfg.length
+        return BaseEnvTimestep(self._obs(), to_reward(action), done, {"eval_episode_return": 0.0})
+
+    def close(self):
+        pass
+
+    observation_space = spaces.Dict({"observation": spaces.Box(0, 100, (2,), np.float32)})
+    action_space = spaces.Discrete(2)
+    reward_space = spaces.Box(0, 1, (1,), np.float32)
+
+
+class Reference:
+    """gymnasium's CartPole-v1, env ``i`` reset with ``seed + i`` once, auto-reset by hand."""
+
+    def __init__(self, n, seed, limit=500):
+        self.envs = [gymnasium.make("CartPole-v1", max_episode_steps=limit) for _ in range(n)]
+        self.obs = [env.reset(seed=seed + i)[0] for i, env in enumerate(self.envs)]
+        self.done = [False] * n
+
+    def step(self, i, action):
+        if self.done[i]:
+            self.done[i] = False
+            return self.envs[i].reset()[0], 0.0, False
+        obs, reward, term, trunc, _ = self.envs[i].step(int(action))
+        self.done[i] = term or trunc
+        return obs, reward, term or trunc
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split(")")[-1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("num_threads", [0, 2])
+def test_sync_pool_equals_sequential_gymnasium(num_threads):
+    n, seed = 4, 3
+    pool = make("CartPole-v1", num_envs=n, seed=seed, num_threads=num_threads, max_episode_steps=30)
+    ref = Reference(n, seed, limit=30)
+    assert np.allclose(pool.reset(), np.stack(ref.obs))
+    rng = np.random.default_rng(0)
+    dones = 0
+    for _ in range(80):
+        actions = rng.integers(0, 2, n)
+        obs, reward, done, info = pool.step(actions)
+        assert obs.dtype == np.float32 and obs.shape == (n, 4)
+        for i in range(n):
+            exp_obs, exp_reward, exp_done = ref.step(i, actions[i])
+            assert np.array_equal(obs[i], exp_obs) and reward[i] == exp_reward
+            assert done[i] == exp_done
+            dones += exp_done
+    assert dones > n
+    pool.close()
+
+
+@pytest.mark.parametrize("num_threads", [0, 2])
+def test_async_pool_returns_batches_with_env_ids(num_threads):
+    n, seed = 6, 5
+    pool = make_gym("CartPole-v1", num_envs=n, batch_size=2, seed=seed, num_threads=num_threads)
+    assert pool.is_async
+    ref = Reference(n, seed)
+    pool.async_reset()
+    seen = np.zeros(n, int)
+    rng = np.random.default_rng(1)
+    for t in range(60):
+        obs, reward, done, info = pool.recv()
+        ids = info["env_id"]
+        assert ids.shape == (2,) and len(set(ids.tolist())) == 2
+        for k, i in enumerate(ids):
+            expected = ref.obs[i] if seen[i] == 0 else None
+            if expected is not None:
+                assert np.array_equal(obs[k], expected)
+            seen[i] += 1
+        actions = rng.integers(0, 2, 2)
+        for i, a in zip(ids, actions):
+            ref.obs[i] = ref.step(i, a)[0]
+        pool.send(actions, ids)
+        if t > 10:
+            assert (seen > 0).all()  # every env is served
+    obs, reward, done, info = pool.recv()
+    for k, i in enumerate(info["env_id"]):
+        assert np.array_equal(obs[k], ref.obs[i])
+    pool.close()
+
+
+def test_gymnasium_api_and_dict_observations_stacked_per_key():
+    pool = make("pool_test_counter", env_type="gymnasium", num_envs=3, seed=0)
+    obs, info = pool.reset()
+    assert set(obs) == {"observation", "action_mask", "to_play"}
+    assert obs["observation"].shape == (3, 2) and obs["to_play"].tolist() == [-1, -1, -1]
+    for _ in range(3):
+        obs, reward, term, trunc, info = pool.step(np.ones(3, np.int64))
+    assert term.all() and not trunc.any() and (obs["observation"][:, 1] == 3).all()
+    obs, reward, term, trunc, info = pool.step(np.ones(3, np.int64))
+    assert (obs["observation"][:, 1] == 0).all() and (reward == 0).all() and not term.any()
+
+
+def test_time_limit_truncates():
+    pool = make("CartPole-v1", num_envs=2, max_episode_steps=2)
+    pool.reset()
+    pool.step(np.zeros(2, np.int64))
+    obs, reward, done, info = pool.step(np.zeros(2, np.int64))
+    assert done.all() and info["TimeLimit.truncated"].all() and (info["elapsed_step"] == 2).all()
+
+
+def test_spec_and_list_all_envs():
+    spec = make_spec("CartPole-v1", num_envs=4, batch_size=2)
+    assert spec.num_envs == 4 and spec.batch_size == 2 and spec.max_episode_steps == 500
+    assert spec.action_space == spaces.Discrete(2)
+    names = list_all_envs()
+    assert {"connect4", "gomoku", "tictactoe", "CartPole-v1"} <= set(names)
+
+
+def test_bad_input_is_rejected_without_changing_any_env():
+    pool = make("CartPole-v1", num_envs=3, batch_size=2, num_threads=0)
+    with pytest.raises(RuntimeError, match="recv: expected actions sent .* got nothing in flight"):
+        pool.recv()
+    pool.async_reset()
+    obs, *_, info = pool.recv()
+    ids = info["env_id"]
+    with pytest.raises(ValueError, match=r"expected an action batch of shape \(2,\), got \(3,\)"):
+        pool.send(np.zeros(3, np.int64), ids)
+    with pytest.raises(TypeError, match="expected an integer action array, got dtype float64"):
+        pool.send(np.zeros(2), ids)
+    with pytest.raises(ValueError, match=r"expected actions in \[0, 2\), got 5"):
+        pool.send(np.array([0, 5]), ids)
+    with pytest.raises(ValueError, match=r"expected env ids in \[0, 3\), got 7"):
+        pool.send(np.zeros(2, np.int64), [0, 7])
+    with pytest.raises(ValueError, match="expected distinct env ids, got 1 repeated"):
+        pool.send(np.zeros(2, np.int64), [1, 1])
+    with pytest.raises(ValueError, match="expected envs not in flight, got env 2 still running"):
+        pool.send(np.zeros(1, np.int64), [2])
+    pool.send(np.zeros(2, np.int64), ids)  # nothing above changed an env: this works
+    obs2, reward, done, info2 = pool.recv()
+    assert info2["env_id"].tolist() == [2] + [ids[0]] and info2["elapsed_step"].tolist() == [0, 1]
+    pool.close()
+    with pytest.raises(
+        RuntimeError,
+        match="step: expected an open pool, got a closed one|send: expected an open pool",
+    ):
+        pool.step(np.zeros(2, np.int64), ids)
+
+
+def test_bad_make_arguments():
+    with pytest.raises(KeyError, match="did you mean 'CartPole-v1'"):
+        make("CartPole-v9")
+    with pytest.raises(
+        ValueError, match="env_type: expected one of \\['gym', 'gymnasium'\\], got 'dm'"
+    ):
+        make("CartPole-v1", env_type="dm")
+    with pytest.raises(ValueError, match="batch_size: expected at most num_envs=2, got 3"):
+        make("CartPole-v1", num_envs=2, batch_size=3)
+    with pytest.raises(ValueError, match="num_envs: expected a positive int, got 0"):
+        make("CartPole-v1", num_envs=0)
+
+
+def test_close_leaves_no_worker():
+    pool = make("CartPole-v1", num_envs=4, batch_size=2, num_threads=2)
+    pids = [p.pid for p in pool._backend.procs]
+    assert len(pids) == 2 and all(map(_alive, pids))
+    pool.close()
+    deadline = time.monotonic() + 5
+    while any(map(_alive, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, pids))
+    pool.close()

@@ -1,0 +1,183 @@
+"""``MCTSBot`` on the three board games: strength against reference bots (fixed seeds), solved
+TicTacToe positions, root tactics at one simulation, the LightZero API and the env hook."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lzero.utils.nbrng import make_rng_state, randbelow
+from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action as connect4_rule_bot
+from zoo.board_games.connect4.envs.connect4_rules import RULES as CONNECT4
+from zoo.board_games.gomoku.envs.gomoku_rules import RULES as GOMOKU
+from zoo.board_games.mcts_bot import MCTSBot
+from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_action, alpha_beta_values
+from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
+from zoo.board_games.tictactoe.envs.tictactoe_rules import RULES as TICTACTOE
+
+
+def play(rules, first, second) -> int:
+    """Plays ``first`` (player 1) against ``second``; returns the result code (1, 2 or 3)."""
+    board = np.zeros((rules.height, rules.width), np.int8)
+    players, player, moves = {1: first, 2: second}, 1, 0
+    while True:
+        cell = rules.apply_action(board, players[player](board.copy(), player), player)
+        moves += 1
+        result = rules.result_after(board, cell, player, moves)
+        if result:
+            return result
+        player = 3 - player
+
+
+def mcts_player(rules, seed, sims=2000):
+    bot = MCTSBot(rules, num_simulations=sims, seed=seed)
+    return lambda board, player: bot.get_actions(board, player - 1)
+
+
+def rule_player(bot, seed):
+    state = make_rng_state(seed)
+    return lambda board, player: int(bot(board, player, state))
+
+
+def random_player(rules, seed):
+    state, out = make_rng_state(seed), np.zeros(rules.action_size, np.int64)
+    return lambda board, player: int(out[randbelow(state, rules.legal_actions(board, out))])
+
+
+def perfect_player(seed):
+    rng = np.random.default_rng(seed)
+    return lambda board, player: alpha_beta_action(board, player, rng)
+
+
+def mcts_results(rules, opponent, n_games):
+    """Results of MCTS (2,000 simulations) against ``opponent(seed)``, alternating colours."""
+    counts = {"win": 0, "draw": 0, "loss": 0}
+    for game in range(n_games):
+        me, other = mcts_player(rules, seed=game), opponent(1000 + game)
+        mcts_first = game % 2 == 0
+        result = play(rules, me, other) if mcts_first else play(rules, other, me)
+        mine = 1 if mcts_first else 2
+        counts["draw" if result == 3 else ("win" if result == mine else "loss")] += 1
+    return counts
+
+
+def test_tictactoe_mcts_never_loses_to_the_perfect_bot():
+    counts = mcts_results(TICTACTOE, perfect_player, 100)
+    assert counts["loss"] == 0, counts
+
+
+def test_connect4_mcts_beats_the_rule_bot_and_random():
+    against_rule = mcts_results(CONNECT4, lambda s: rule_player(connect4_rule_bot, s), 100)
+    assert against_rule["win"] >= 90, against_rule
+    against_random = mcts_results(CONNECT4, lambda s: random_player(CONNECT4, s), 100)
+    assert against_random["win"] >= 99, against_random
+
+
+def test_gomoku_mcts_beats_random_every_game():
+    counts = mcts_results(GOMOKU, lambda s: random_player(GOMOKU, s), 20)
+    assert counts["win"] == 20, counts
+
+
+def _unfinished(board, player) -> bool:
+    try:
+        alpha_beta_values(board, player)
+    except ValueError:
+        return False
+    return True
+
+
+def _tictactoe_positions(rng, n):
+    """``n`` distinct unfinished positions reached by random play, with the player to move."""
+    found = {}
+    while len(found) < n:
+        board, player = np.zeros((3, 3), np.int8), 1
+        for _ in range(int(rng.integers(0, 8))):
+            trial = board.copy()
+            trial.reshape(-1)[rng.choice(np.flatnonzero(trial == 0))] = player
+            if not _unfinished(trial, 3 - player):
+                break
+            board, player = trial, 3 - player
+        found[board.tobytes() + bytes([player])] = (board, player)
+    return list(found.values())
+
+
+def test_solved_tictactoe_positions_keep_their_game_value():
+    """From won positions MCTS keeps the win, from drawn ones the draw (win, draw, loss)."""
+    rng = np.random.default_rng(0)
+    for board, player in _tictactoe_positions(rng, 60):
+        values = alpha_beta_values(board, player)
+        move = MCTSBot(TICTACTOE, num_simulations=2000, seed=1).get_actions(board, player - 1)
+        assert np.sign(values[move]) == np.sign(values.max()), (board, player, values, move)
+
+
+def test_a_forced_win_backs_up_a_winning_value():
+    # X to move has no immediate win but forks with 3 or 6; O's 8 blocks the diagonal.
+    board = np.array([[1, 2, 0], [0, 1, 0], [0, 0, 2]], np.int8)
+    values = alpha_beta_values(board, 1)
+    assert values.max() > 0 and values.max() < 10 - 6  # a win, but not with the next stone
+    result = MCTSBot(TICTACTOE, num_simulations=2000, seed=0).search(board, 0)
+    best = int(np.argmax(result.action_visits))
+    assert values[best] > 0 and result.root_value > 0.5 and result.action_values[best] > 0.5
+
+
+def _gomoku_rows(stones_x, stones_o):
+    rows = [["."] * 15 for _ in range(15)]
+    for (r, c), mark in [(s, "x") for s in stones_x] + [(s, "o") for s in stones_o]:
+        rows[r][c] = mark
+    return ["".join(row) for row in rows]
+
+
+POSITIONS = [
+    # (rules, rows, player to move, the moves that win now or block the opponent's win)
+    (TICTACTOE, ["xx.", "oo.", "..."], 1, {2}),
+    (TICTACTOE, ["x..", "oo.", "x.."], 1, {5}),
+    (CONNECT4, [".......", ".......", ".......", "x......", "x......", "xooo..."], 2, {4}),
+    (CONNECT4, [".......", ".......", ".......", ".......", ".......", "xxx.oo."], 2, {3}),
+    (
+        GOMOKU,  # an open four for X: either end wins
+        _gomoku_rows([(7, 3), (7, 4), (7, 5), (7, 6)], [(0, 0), (1, 1), (2, 2)]),
+        1,
+        {7 * 15 + 2, 7 * 15 + 7},
+    ),
+    (
+        GOMOKU,  # X's diagonal four, closed at (2, 2): O must take (7, 7)
+        _gomoku_rows([(3, 3), (4, 4), (5, 5), (6, 6)], [(2, 2), (0, 9), (1, 9)]),
+        2,
+        {7 * 15 + 7},
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "rows", "player", "expected"), POSITIONS)
+def test_one_simulation_takes_the_win_or_blocks_the_loss(rules, rows, player, expected):
+    board = np.array([[".xo".index(ch) for ch in row] for row in rows], np.int8)
+    for seed in range(3):
+        bot = MCTSBot(rules, num_simulations=1, seed=seed)
+        assert bot.get_actions(board, player - 1) in expected
+
+
+def test_lightzero_api_and_reproducibility():
+    env = TicTacToeEnv()
+    bot = MCTSBot(env, "mcts_player", 300)
+    board = np.array([[1, 0, 0], [0, 0, 0], [0, 0, 0]], np.int8)
+    result = bot.search(board, 1)
+    assert result.action_visits.sum() == 300 and result.action_visits[0] == 0
+    moves = {MCTSBot(env, "mcts_player", 300, seed=5).get_actions(board, 1) for _ in range(3)}
+    assert len(moves) == 1
+    with pytest.raises(ValueError, match="expected player_index 0 or 1, got 2"):
+        bot.get_actions(board, 2)
+    with pytest.raises(TypeError, match="expected a board-game env or BoardRules, got int"):
+        MCTSBot(3, "mcts_player", 10)
+
+
+@pytest.mark.parametrize("bot_action_type", ["mcts", "alpha_beta"])
+def test_env_plays_against_the_bot(bot_action_type):
+    env = TicTacToeEnv(dict(battle_mode="play_with_bot_mode", bot_action_type=bot_action_type))
+    env.seed(0)
+    obs = env.reset()
+    done, steps = False, 0
+    while not done:
+        action = int(np.flatnonzero(obs["action_mask"])[0])
+        timestep = env.step(action)
+        obs, done, steps = timestep.obs, timestep.done, steps + 1
+    assert timestep.reward <= 0  # the first-legal-cell agent never beats these bots

@@ -79,3 +79,10 @@ def test_through_ding_env_wrapper_passes_check_env():
 def test_config_errors(env_id, cfg, message):
     with pytest.raises(ConfigError, match=message):
         LightZeroEnvWrapper(gymnasium.make(env_id), cfg)
+
+
+def test_wrappers_are_registered_by_name():
+    from lzero.envs import ENV_WRAPPER_REGISTRY
+
+    assert ENV_WRAPPER_REGISTRY.get("lightzero") is LightZeroEnvWrapper
+    assert ENV_WRAPPER_REGISTRY.get("action_discretization") is ActionDiscretizationEnvWrapper

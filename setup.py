@@ -8,6 +8,15 @@ BOARD_GAMES = {
     "gomoku": "zoo.board_games.gomoku.envs.gomoku_env",
 }
 
+GYM_TASKS = {
+    "cartpole_lightzero": "zoo.classic_control.cartpole.envs.cartpole_lightzero_env",
+    "pendulum_lightzero": "zoo.classic_control.pendulum.envs.pendulum_lightzero_env",
+    "mountain_car_lightzero": "zoo.classic_control.mountain_car.envs.mountain_car_lightzero_env",
+    "acrobot_lightzero": "zoo.classic_control.acrobot.envs.acrobot_lightzero_env",
+    "lunarlander_lightzero": "zoo.box2d.lunarlander.envs.lunarlander_lightzero_env",
+    "bipedalwalker_lightzero": "zoo.box2d.bipedalwalker.envs.bipedalwalker_lightzero_env",
+}
+
 setup(
     name="lzero-suite",
     version="0.1.0",
@@ -34,7 +43,9 @@ setup(
     },
     entry_points={
         "console_scripts": ["lzero=lzero.cli:main"],
-        "lzero.envs": [f"{name} = {module}" for name, module in BOARD_GAMES.items()],
+        "lzero.envs": [
+            f"{name} = {module}" for name, module in {**BOARD_GAMES, **GYM_TASKS}.items()
+        ],
         "lzero.commands": ["board_games = zoo.board_games.cli:add_play_subcommands"],
     },
 )

@@ -3,6 +3,7 @@
 from lzero.envs.base_env import ENV_MANAGER_KEYS, BaseEnv, BaseEnvTimestep
 from lzero.envs.config import deep_merge_dicts, merge_config
 from lzero.envs.env_checker import check_env
+from lzero.envs.get_wrapped_env import get_wrappered_env
 from lzero.envs.registry import (
     ENV_REGISTRY,
     ENV_WRAPPER_REGISTRY,
@@ -11,8 +12,19 @@ from lzero.envs.registry import (
     import_module_names,
 )
 from lzero.envs.utils import to_ndarray, to_reward
+from lzero.envs.wrappers import (
+    ActionDiscretizationEnvWrapper,
+    DingEnvWrapper,
+    LightZeroEnvWrapper,
+    LightZeroGymEnv,
+)
 
 __all__ = [
+    "ActionDiscretizationEnvWrapper",
+    "DingEnvWrapper",
+    "LightZeroEnvWrapper",
+    "LightZeroGymEnv",
+    "get_wrappered_env",
     "BaseEnv",
     "BaseEnvTimestep",
     "ENV_MANAGER_KEYS",

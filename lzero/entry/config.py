@@ -9,7 +9,7 @@ from easydict import EasyDict
 
 from lzero.envs.config import merge_config
 from lzero.errors import ConfigError
-from lzero.policy.muzero import MUZERO_POLICY_CONFIG, policy_config
+from lzero.policy.muzero_config import MUZERO_POLICY_CONFIG, policy_config
 
 ENV_CONFIG = dict(
     env_id=None,  # (str) gymnasium id of the task, e.g. 'CartPole-v0'

@@ -1,4 +1,11 @@
-"""``train_muzero_with_gym_env``: train MuZero on a gym task wrapped by ``LightZeroEnvWrapper``."""
+"""``train_muzero_with_gym_env``: train MuZero on a gym task wrapped by ``LightZeroEnvWrapper``.
+
+The loop alternates (as LightZero's ``train_muzero``): evaluate every ``eval_freq`` training
+iterations (greedy search, ``n_evaluator_episode`` episodes; a new best is saved as
+``ckpt/ckpt_best.pth.tar``), collect ``n_episode`` episodes with exploratory search into the
+replay buffer, then take ``update_per_collect`` gradient steps (or ``replay_ratio`` steps per
+collected env step). It stops at ``stop_value``, ``max_env_step`` or ``max_train_iter``.
+"""
 
 from __future__ import annotations
 
@@ -85,7 +92,7 @@ def train_muzero_with_gym_env(
     max_train_iter: int = int(1e10),
     max_env_step: int = int(1e10),
 ) -> MuZeroPolicy:
-    """Trains MuZero on ``main_config.env.env_id``; see the module docstring.
+    """Trains MuZero on ``main_config.env.env_id`` (the loop is in the module docstring).
 
     Args:
         input_cfg: ``[main_config, create_config]`` in LightZero's shape.

@@ -90,7 +90,9 @@ def reference_search(model, root_prior, root_value, legal, n_sims, discount, c1=
     return counts, root.value()
 
 
-def batched_search(models, root_prior, root_value, legal, n_sims, discount, noise=None):
+def batched_search(
+    models, root_prior, root_value, legal, n_sims, discount, noise=None, c1=1.25, c2=19652.0
+):
     b, n_act = legal.shape
     paths = [[() for _ in range(n_sims + 1)] for _ in range(b)]
 
@@ -102,19 +104,27 @@ def batched_search(models, root_prior, root_value, legal, n_sims, discount, nois
         r, v, p = zip(*out)
         return np.array(r), np.array(v), np.stack(p)
 
-    mcts = MuZeroMCTS(num_simulations=n_sims, action_space_size=n_act, discount_factor=discount)
+    mcts = MuZeroMCTS(
+        num_simulations=n_sims,
+        action_space_size=n_act,
+        discount_factor=discount,
+        pb_c_init=c1,
+        pb_c_base=c2,
+    )
     return mcts.search(root_prior, root_value, legal, recurrent_fn, noise=noise)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
     n_act=st.integers(2, 5),
     n_sims=st.integers(1, 40),
     batch=st.integers(1, 3),
     discount=st.sampled_from([1.0, 0.997, 0.9]),
+    constants=st.sampled_from([(1.25, 19652.0), (0.5, 3.0)]),
 )
-def test_batched_tree_matches_reference(seed, n_act, n_sims, batch, discount):
+def test_batched_tree_matches_reference(seed, n_act, n_sims, batch, discount, constants):
+    c1, c2 = constants
     rng = np.random.default_rng(seed)
     legal = rng.random((batch, n_act)) < 0.7
     legal[np.arange(batch), rng.integers(0, n_act, batch)] = True
@@ -122,9 +132,11 @@ def test_batched_tree_matches_reference(seed, n_act, n_sims, batch, discount):
     prior /= prior.sum(axis=1, keepdims=True)
     value = rng.normal(size=batch)
     models = [FakeModel(seed * 10 + i, n_act) for i in range(batch)]
-    out = batched_search(models, prior, value, legal, n_sims, discount)
+    out = batched_search(models, prior, value, legal, n_sims, discount, c1=c1, c2=c2)
     for i in range(batch):
-        counts, root_v = reference_search(models[i], prior[i], value[i], legal[i], n_sims, discount)
+        counts, root_v = reference_search(
+            models[i], prior[i], value[i], legal[i], n_sims, discount, c1, c2
+        )
         np.testing.assert_array_equal(out.visit_counts[i], counts)
         assert out.root_value[i] == pytest.approx(root_v, rel=1e-12, abs=1e-12)
         assert (

@@ -189,6 +189,7 @@ class BoardGameEnv(BaseEnv):
         self._episode += 1
         self._replay_suffix = replay_name_suffix
         self._recorder.frames = []
+        self._bots = {}  # bots holding state (MCTS) are rebuilt per episode from its seed
         if self.render_mode == "image_savefile_mode":
             render.check_replay_dir(self._replay_dir())
         self.rules.legal_mask(self.board, self._mask)
@@ -298,19 +299,21 @@ class BoardGameEnv(BaseEnv):
         return 1.0 if result == 1 else -1.0 if result == 2 else 0.0
 
     def _check_action(self, action) -> int:
-        if type(action) is not int:
-            if isinstance(action, np.ndarray) and action.size == 1:
-                action = action.reshape(-1)[0]
-            if not isinstance(action, (int, np.integer)) or isinstance(action, (bool, np.bool_)):
+        value = action
+        if type(value) is not int:
+            if isinstance(value, np.ndarray) and value.size == 1:
+                value = value.reshape(-1)[0]
+            if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
                 raise IllegalActionError(
-                    f"expected an action as int, NumPy integer or one-element integer array, got {action!r}"
+                    "expected an action as int, NumPy integer or one-element integer array, "
+                    f"got {action!r}"
                 )
-            action = int(action)
-        if not 0 <= action < self._mask.shape[0] or not self._mask[action]:
+            value = int(value)
+        if not 0 <= value < self._mask.shape[0] or not self._mask[value]:
             raise IllegalActionError(
-                f"expected a legal action, got {action}; legal actions: {self.legal_actions}"
+                f"expected a legal action, got {value}; legal actions: {self.legal_actions}"
             )
-        return action
+        return value
 
     def _observe(self) -> dict:
         obs = np.empty(self._obs_shape, np.float32)

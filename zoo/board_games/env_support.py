@@ -11,7 +11,7 @@ from numba import njit
 
 from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError
-from lzero.utils.nbrng import next_u64, uniform
+from lzero.utils.nbrng import next_u64, randbelow, uniform
 from zoo.board_games.common.kinrow import longest_line
 from zoo.board_games.common.rules import BoardRules
 
@@ -131,7 +131,10 @@ def bot_move(env, kind: str) -> int:
                 raise NotImplementedError(
                     f"bot_action_type='mcts' needs zoo/board_games/mcts_bot.py (issue 4, pending): {err}"
                 ) from None
-            bot = env._bots["mcts"] = MCTSBot(env, "mcts_player", env._cfg.mcts_bot_num_simulations)
+            # A new bot per episode, seeded from the episode's stream: same seed, same games.
+            seed = int(randbelow(env._rng_state, 2**62))
+            sims = int(env._cfg.mcts_bot_num_simulations)
+            bot = env._bots["mcts"] = MCTSBot(env, "mcts_player", sims, seed=seed)
         return int(bot.get_actions(env.board, player_index=env.current_player_index))
     raise ConfigError(f"bot_action_type: unknown bot type {kind!r}")
 

@@ -1,0 +1,126 @@
+"""``play`` and ``arena`` run as real processes fed on standard input."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+MODULE = [sys.executable, "-m", "zoo.board_games.cli"]
+
+
+def run(args: list[str], stdin: str = "", cmd: list[str] = MODULE) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        cmd + args, input=stdin, capture_output=True, text=True, env=ENV, timeout=120
+    )
+
+
+def test_play_tictactoe_reprompts_and_announces_result():
+    moves = "\n".join(["hello", "0", "5", "5"] + [str(c) for c in range(1, 10)]) + "\n"
+    proc = run(["play", "tictactoe", "--bot", "rule", "--seed", "1"], moves)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Traceback" not in out + proc.stderr
+    assert "Invalid move: expected a cell 1-9 (left to right, top to bottom), got 'hello'" in out
+    assert "got '0'" in out and "Invalid move: '5' is not legal now" in out
+    assert "Bot plays" in out and "[X]" in out and "[O]" in out
+    assert re.search(r"^(You win!|The bot wins\.|Draw\.)$", out, re.M)
+
+
+def test_play_connect4_saves_gif(tmp_path):
+    gif = tmp_path / "game.gif"
+    moves = "\n".join(str(1 + i % 7) for i in range(80)) + "\n"
+    proc = run(["play", "connect4", "--seed", "2", "--gif", str(gif)], moves)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^(You win!|The bot wins\.|Draw\.)$", proc.stdout, re.M)
+    assert f"Game saved as {gif}" in proc.stdout and gif.stat().st_size > 0
+    assert os.listdir(tmp_path) == ["game.gif"]
+
+
+def test_play_gomoku_bot_first_on_small_board():
+    proc = run(["play", "gomoku", "--board-size", "9", "--first", "bot"], "e5\nz1\n")
+    assert proc.returncode == 0
+    out = proc.stdout
+    assert out.index("Bot plays e5") < out.index("Player 2 (O), enter a coordinate a1-i9")
+    assert "got 'z1'" in out and "Game abandoned." in out and "Traceback" not in out + proc.stderr
+
+
+def test_end_of_input_exits_cleanly():
+    proc = run(["play", "connect4"], "")
+    assert proc.returncode == 0 and "Game abandoned." in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_ctrl_c_exits_cleanly():
+    proc = subprocess.Popen(
+        MODULE + ["play", "tictactoe"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    out, deadline = b"", time.time() + 60
+    while b"enter a cell" not in out and time.time() < deadline:  # wait for the prompt
+        if select.select([proc.stdout], [], [], 0.1)[0]:
+            out += os.read(proc.stdout.fileno(), 4096)
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    assert b"Game abandoned." in out + rest and b"Traceback" not in err
+
+
+def test_bad_options_are_clear_errors():
+    proc = run(["play", "connect4", "--board-size", "9"])
+    assert proc.returncode == 2 and "--board-size: expected only with gomoku" in proc.stderr
+    proc = run(["play", "connect4", "--bot", "alpha_beta"])
+    assert proc.returncode == 2 and "--bot: expected one of" in proc.stderr
+    proc = run(["arena", "tictactoe", "--games", "0"])
+    assert proc.returncode == 2 and "--games: expected a positive number" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_arena_counts_add_up_and_saves_first_game(tmp_path):
+    gif = tmp_path / "first.gif"
+    proc = run(
+        [
+            "arena",
+            "connect4",
+            "--bot1",
+            "rule",
+            "--bot2",
+            "random",
+            "--games",
+            "6",
+            "--gif",
+            str(gif),
+        ]
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = re.findall(r"bot(\d)\s+(\w+): wins (\d+)  draws (\d+)  losses (\d+)", proc.stdout)
+    assert [r[:2] for r in rows] == [("1", "rule"), ("2", "random")]
+    (w1, d1, l1), (w2, d2, l2) = [tuple(map(int, r[2:])) for r in rows]
+    assert w1 + d1 + l1 == 6 and (w1, d1, l1) == (l2, d2, w2) and w1 >= 5
+    assert gif.exists() and os.listdir(tmp_path) == ["first.gif"]
+
+
+def test_lzero_console_script():
+    script = Path(sys.executable).parent / "lzero"
+    declared = {ep.name for ep in entry_points(group="lzero.commands")}
+    if not script.exists() or "board_games" not in declared:
+        pytest.skip("the lzero console script with the board_games entry point is not installed")
+    proc = run(["play", "tictactoe", "--first", "bot"], "", cmd=[str(script)])
+    assert proc.returncode == 0 and "Bot plays" in proc.stdout and "Game abandoned." in proc.stdout
+    proc = run(
+        ["arena", "tictactoe", "--bot1", "rule", "--bot2", "rule", "--games", "2"],
+        cmd=[str(script)],
+    )
+    assert proc.returncode == 0 and "draws 2" in proc.stdout

@@ -1,0 +1,349 @@
+"""The generic board env through its three games: contract, modes, rewards, errors, seeds."""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+
+import numpy as np
+import pytest
+from board_reference import DRAW, ONGOING, connect4, gomoku, tictactoe
+
+from lzero.envs import ENV_REGISTRY, check_env
+from lzero.errors import ConfigError, GameOverError, IllegalActionError
+from zoo.board_games.connect4.envs.connect4_env import Connect4Env
+from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
+from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
+
+ENVS = {"tictactoe": TicTacToeEnv, "connect4": Connect4Env, "gomoku": GomokuEnv}
+REFS = {"tictactoe": tictactoe, "connect4": connect4, "gomoku": gomoku}
+MODES = ("self_play_mode", "play_with_bot_mode", "eval_mode")
+
+
+@pytest.mark.parametrize("name", list(ENVS))
+@pytest.mark.parametrize("mode", MODES)
+def test_check_env_and_registry(name, mode):
+    assert ENV_REGISTRY.get(name) is ENVS[name]
+    check_env(ENVS[name]({"battle_mode": mode}))
+
+
+@pytest.mark.parametrize("cfg", [{"channel_last": True}, {"scale": False}, {"board_size": 9}])
+def test_check_env_variants(cfg):
+    check_env(GomokuEnv(cfg))
+
+
+@pytest.mark.parametrize("name", list(ENVS))
+def test_self_play_matches_reference_step_by_step(name):
+    """Random self-play through the env against the plain-Python reference: board, mask,
+    observation planes, to_play, rewards and the final return."""
+    env = ENVS[name]()
+    env.seed(3)
+    for _ in range(20):
+        obs, ref = env.reset(), REFS[name]()
+        h, w = ref.h, ref.w
+        assert obs["observation"].shape == (3, h, w) and obs["observation"].dtype == np.float32
+        player = 1
+        while True:
+            action = env.random_action()
+            assert action in ref.legal()
+            ref.play(action, player)
+            obs, reward, done, info = env.step(action)
+            expected = ref.result()
+            assert obs["board"].tolist() == ref.board
+            nxt = 3 - player
+            planes = obs["observation"]
+            assert np.array_equal(planes[0], 0.5 * (obs["board"] == nxt))
+            assert np.array_equal(planes[1], 0.5 * (obs["board"] == player))
+            assert (planes[2] == nxt / 2).all()
+            assert obs["to_play"] == nxt and obs["current_player_index"] == nxt - 1
+            assert reward.dtype == np.float32 and reward.shape == (1,)
+            if expected == ONGOING:
+                assert not done and reward[0] == 0 and info == {}
+                assert np.flatnonzero(obs["action_mask"]).tolist() == ref.legal()
+                player = nxt
+                continue
+            assert done and not obs["action_mask"].any()
+            assert reward[0] == (1.0 if expected == player else 0.0)
+            assert info["eval_episode_return"] == {1: 1.0, 2: -1.0, DRAW: 0.0}[expected]
+            assert env.get_done_winner() == (True, expected if expected != DRAW else -1)
+            break
+
+
+def test_observation_options():
+    env = TicTacToeEnv({"channel_last": True, "scale": False})
+    env.reset()
+    obs = env.step(4).obs
+    assert obs["observation"].shape == (3, 3, 3)
+    assert obs["observation"][1, 1].tolist() == [0.0, 1.0, 2.0]  # [H, W, C]: opponent's stone
+    raw, scaled = env.current_state()
+    assert np.array_equal(raw, scaled) and raw[0, 0, 2] == 2.0
+    scaled_env = TicTacToeEnv()
+    scaled_env.reset()
+    raw, scaled = scaled_env.current_state()
+    assert np.array_equal(scaled, raw / 2) and raw[2, 0, 0] == 1.0
+
+
+def test_self_play_rewards_on_scripted_games():
+    env = TicTacToeEnv()
+    env.reset()
+    for a in (0, 3, 1, 4):
+        assert env.step(a).reward[0] == 0
+    ts = env.step(2)  # player 1 completes the top row
+    assert ts.done and ts.reward[0] == 1 and ts.info["eval_episode_return"] == 1.0
+    env.reset()
+    for a in (0, 3, 1, 4, 8):
+        env.step(a)
+    ts = env.step(5)  # player 2 completes the middle row
+    assert ts.done and ts.reward[0] == 1 and ts.info["eval_episode_return"] == -1.0
+    env.reset()
+    for a in (0, 1, 2, 4, 3, 5, 7, 6):
+        assert not env.step(a).done
+    ts = env.step(8)
+    assert ts.done and ts.reward[0] == 0 and ts.info["eval_episode_return"] == 0.0
+    assert env.get_done_reward() == (True, 0.0)
+    with pytest.raises(GameOverError, match="expected a running game, got a finished one"):
+        env.step(0)
+
+
+@pytest.mark.parametrize("name", list(ENVS))
+def test_play_with_bot_mode(name):
+    env = ENVS[name]({"battle_mode": "play_with_bot_mode"})
+    env.seed(1)
+    returns = []
+    for _ in range(6):
+        obs = env.reset()
+        assert obs["to_play"] == -1 and obs["current_player_index"] == 0
+        while True:
+            before = int(np.count_nonzero(obs["board"]))
+            obs, reward, done, info = env.step(env.random_action())
+            assert obs["to_play"] == -1
+            if done:
+                assert reward[0] == info["eval_episode_return"]
+                returns.append(reward[0])
+                break
+            assert reward[0] == 0 and np.count_nonzero(obs["board"]) == before + 2
+            assert (obs["board"] == 1).sum() == (obs["board"] == 2).sum()  # agent to move again
+    assert -1.0 in returns  # the rule bot beats a random agent
+
+
+def test_bot_opens_when_agent_starts_second():
+    env = Connect4Env({"battle_mode": "play_with_bot_mode"})
+    obs = env.reset(start_player_index=1)
+    assert (obs["board"] == 2).sum() == 1 and (obs["board"] == 1).sum() == 0
+    assert obs["current_player_index"] == 0
+    obs = Connect4Env().reset(start_player_index=1)
+    assert obs["to_play"] == 2 and not obs["board"].any()
+
+
+def test_eval_mode_with_human(monkeypatch, capsys):
+    typed = iter(["nonsense", "5", "x9", "9"])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(typed))
+    env = TicTacToeEnv({"battle_mode": "eval_mode", "agent_vs_human": True})
+    env.reset()
+    obs = env.step(0).obs  # the human answers 5 (cell index 4)
+    assert obs["board"].flat[4] == 2
+    obs = env.step(1).obs  # "x9" is rejected, then 9 (cell index 8)
+    assert obs["board"].flat[8] == 2
+    out = capsys.readouterr().out
+    assert "Invalid move: expected a cell 1-9" in out and "got 'x9'" in out
+
+
+@pytest.mark.parametrize(
+    ("action", "pattern"),
+    [
+        (4, r"expected a legal action, got 4; legal actions: \[0, 1, 2, 3, 5"),
+        (9, r"expected a legal action, got 9; legal actions"),
+        (-1, r"expected a legal action, got -1"),
+        (2.0, r"expected an action as int, NumPy integer or one-element integer array, got 2.0"),
+        (True, r"got True"),
+        ("3", r"got '3'"),
+        (np.array([1, 2]), r"got array\(\[1, 2\]\)"),
+        (np.array([1.0]), r"got array\(\[1\.\]\)"),
+    ],
+)
+def test_illegal_actions_raise_and_change_nothing(action, pattern):
+    for mode in MODES:
+        env = TicTacToeEnv({"battle_mode": mode})
+        env.seed(0)
+        env.reset()
+        env.step(4)  # cell 4 is taken from here on
+        board, player = env.board.copy(), env.current_player
+        legal = env.legal_actions
+        with pytest.raises(IllegalActionError, match=pattern) as err:
+            env.step(action)
+        if "legal actions" in str(err.value):
+            assert str(err.value).endswith(f"legal actions: {legal}")
+        assert np.array_equal(env.board, board) and env.current_player == player
+        assert env.legal_actions == legal
+
+
+def test_action_forms_are_equivalent():
+    boards = []
+    for action in (3, np.int64(3), np.int8(3), np.array([3]), np.array(3), np.array([[3]])):
+        env = Connect4Env()
+        env.reset()
+        boards.append(env.step(action).obs["board"])
+    assert all(np.array_equal(b, boards[0]) for b in boards)
+
+
+@pytest.mark.parametrize(
+    ("cfg", "pattern"),
+    [
+        (
+            {"battle_mode": "selfplay"},
+            r"battle_mode: unknown battle mode 'selfplay'.*self_play_mode",
+        ),
+        ({"bot_action_type": "minimax"}, r"unknown bot type 'minimax'.*'mcts', 'random', 'rule'"),
+        ({"bot_action_type": "alpha_beta"}, r"bot type 'alpha_beta'"),
+        ({"render_mode": "human"}, r"unknown render mode 'human'.*image_savefile_mode"),
+        ({"battle_mod": "self_play_mode"}, r"unknown key 'battle_mod'; did you mean 'battle_mode'"),
+        (
+            {"prob_random_agent": 1.5},
+            r"prob_random_agent: expected a probability in \[0, 1\], got 1.5",
+        ),
+        ({"prob_random_agent": 0.5, "prob_expert_agent": 0.5}, r"at most one of them"),
+        ({"screen_scaling": 0}, r"screen_scaling: expected a positive number, got 0"),
+        ({"scale": "yes"}, r"scale: expected a bool, got 'yes'"),
+    ],
+)
+def test_bad_config_raises(cfg, pattern):
+    with pytest.raises(ConfigError, match=pattern):
+        Connect4Env(cfg)
+
+
+def test_gomoku_board_size():
+    env = GomokuEnv({"board_size": 7})
+    obs = env.reset()
+    assert obs["observation"].shape == (3, 7, 7) and env.action_space.n == 49
+    assert env.action_to_string(0) == "a7" and env.action_to_string(48) == "g1"
+    with pytest.raises(ConfigError, match=r"expected board_size an int in \[5, 19\], got 20"):
+        GomokuEnv({"board_size": 20})
+
+
+def test_lightzero_bot_aliases():
+    assert TicTacToeEnv({"bot_action_type": "v0"}).bot_action_type == "rule"
+    assert GomokuEnv({"bot_action_type": "v1"}).bot_action_type == "rule"
+
+
+@pytest.mark.parametrize("name", list(ENVS))
+def test_same_seed_same_games_bots_included(name):
+    def play(seed, **cfg):
+        env = ENVS[name](
+            {"battle_mode": "play_with_bot_mode", "prob_random_action_in_bot": 0.3, **cfg}
+        )
+        env.seed(seed)
+        trace = []
+        for _ in range(3):
+            env.reset()
+            done = False
+            while not done:
+                ts = env.step(env.random_action())
+                trace.append(ts.obs["board"].tobytes())
+                done = ts.done
+        return trace
+
+    assert play(7) == play(7)
+    assert play(7) != play(8)
+
+
+def test_static_seed_replays_and_dynamic_seed_varies():
+    env = Connect4Env({"battle_mode": "play_with_bot_mode", "prob_random_action_in_bot": 0.5})
+    env.seed(5, dynamic_seed=False)
+    games = []
+    for _ in range(3):
+        env.reset()
+        while not env.step(3 if env.legal_actions.count(3) else env.legal_actions[0]).done:
+            pass
+        games.append(env.board.tobytes())
+    assert games[0] == games[1] == games[2]
+    env.seed(5)
+    dynamic = set()
+    for _ in range(6):
+        env.reset()
+        while not env.step(env.legal_actions[0]).done:
+            pass
+        dynamic.add(env.board.tobytes())
+    assert len(dynamic) > 1
+
+
+def test_prob_random_and_expert_agent():
+    env = TicTacToeEnv({"prob_expert_agent": 1.0})
+    env.reset()
+    env.step(0)  # replaced by the rule bot's move: the centre
+    assert env.board[1, 1] == 1 and env.board[0, 0] == 0
+    env = Connect4Env({"prob_random_agent": 1.0})
+    env.seed(0)
+    env.reset()
+    cols = set()
+    for _ in range(6):
+        env.reset()
+        env.step(0)
+        cols.add(int(np.flatnonzero(env.board[5])[0]))
+    assert len(cols) > 1
+
+
+def test_init_state_and_its_validation():
+    env = Connect4Env()
+    board = np.zeros((6, 7), np.int8)
+    board[5, 3], board[5, 4] = 1, 2
+    obs = env.reset(init_state=board)
+    assert np.array_equal(obs["board"], board) and obs["to_play"] == 1
+    assert env.step(3).obs["board"][4, 3] == 1
+    floating = board.copy()
+    floating[2, 0] = 1
+    with pytest.raises(ValueError, match="floating stone at row 2, column 0"):
+        env.reset(init_state=floating)
+    won = board.copy()
+    won[5, :4] = 1
+    with pytest.raises(ValueError, match="a line of 4 already"):
+        env.reset(init_state=won)
+    with pytest.raises(ValueError, match=r"expected shape \(6, 7\) or \(42,\), got \(3, 3\)"):
+        env.reset(init_state=np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="expected values in"):
+        env.reset(init_state=np.full((6, 7), 5))
+    with pytest.raises(ValueError, match="start_player_index: expected 0 or 1, got 2"):
+        env.reset(start_player_index=2)
+    flat = TicTacToeEnv().reset(init_state=[1, 2, 0, 0, 0, 0, 0, 0, 0])
+    assert flat["board"].tolist() == [[1, 2, 0], [0, 0, 0], [0, 0, 0]]
+
+
+def test_lightzero_methods():
+    env = TicTacToeEnv()
+    env.reset()
+    env.step(4)
+    assert env.current_player == 2 and env.next_player == 1 and env.current_player_index == 1
+    assert env.legal_actions == [0, 1, 2, 3, 5, 6, 7, 8]
+    child = env.simulate_action(0)
+    assert child.board[0, 0] == 2 and env.board[0, 0] == 0 and child.current_player == 1
+    assert env.get_done_winner() == (False, -1) and env.get_done_reward() == (False, None)
+    assert env.action_to_string(8) == "9" and Connect4Env().action_to_string(0) == "1"
+    assert GomokuEnv().action_to_string(7 * 15 + 7) == "h8"
+    assert env.bot_action() in env.legal_actions
+    assert TicTacToeEnv({"bot_action_type": "random"}).reset() is not None
+
+
+def test_mcts_bot_or_clear_pending_error():
+    env = Connect4Env(
+        {
+            "battle_mode": "play_with_bot_mode",
+            "bot_action_type": "mcts",
+            "mcts_bot_num_simulations": 20,
+        }
+    )
+    env.reset()
+    if importlib.util.find_spec("zoo.board_games.mcts_bot") is None:
+        with pytest.raises(NotImplementedError, match="issue 4"):
+            env.step(3)
+    else:
+        obs = env.step(3).obs
+        assert np.count_nonzero(obs["board"]) == 2
+
+
+def test_alpha_beta_bot_or_clear_pending_error():
+    env = TicTacToeEnv({"battle_mode": "play_with_bot_mode", "bot_action_type": "alpha_beta"})
+    env.reset()
+    if importlib.util.find_spec("zoo.board_games.tictactoe.envs.alpha_beta_bot") is None:
+        with pytest.raises(NotImplementedError, match="issue 4"):
+            env.step(0)
+    else:
+        assert np.count_nonzero(env.step(0).obs["board"]) == 2

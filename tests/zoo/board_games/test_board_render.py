@@ -1,0 +1,144 @@
+"""Text boards, pygame frames, GIF replays and typed moves."""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import imageio.v3 as iio
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lzero.errors import ConfigError
+from zoo.board_games import human_input, render
+from zoo.board_games.connect4.envs.connect4_env import Connect4Env
+from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
+from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
+
+
+def test_text_board_has_labels_and_marks_last_move(capsys):
+    env = Connect4Env({"render_mode": "state_realtime_mode"})
+    env.reset()
+    env.step(3)
+    env.step(3)
+    lines = capsys.readouterr().out.strip().splitlines()[-8:]
+    assert lines[0].split() == ["1", "2", "3", "4", "5", "6", "7"] == lines[-1].split()
+    assert lines[5].split() == ["2", ".", ".", ".", "[O]", ".", ".", ".", "2"]
+    assert lines[6].split() == ["1", ".", ".", ".", "X", ".", ".", ".", "1"]
+    text = GomokuEnv({"board_size": 9}).render("state_realtime_mode")
+    assert text.splitlines()[0].split() == list("abcdefghi")
+
+
+def test_frames_show_stones_and_last_move():
+    board = np.zeros((6, 7), np.int8)
+    board[5, 0], board[5, 1] = 1, 2
+    frame = render.draw_board(board, 5 * 7 + 1, gravity=True, screen_scaling=4)
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    size = render.cell_pixels(6, 7, 4)
+    assert frame.shape[:2] == (6 * size, 7 * size)
+
+    def colour(r, c, dy=0):
+        return tuple(frame[r * size + size // 2 + dy, c * size + size // 2 + int(size * 0.3)])
+
+    red, yellow, empty = colour(5, 0), colour(5, 1, dy=-int(size * 0.3)), colour(0, 0)
+    assert len({red, yellow, empty}) == 3
+    assert tuple(frame[5 * size + size // 2, size + size // 2]) == render._LAST  # the marker
+    plain = render.draw_board(board, -1, gravity=True, screen_scaling=4)
+    assert tuple(plain[5 * size + size // 2, size + size // 2]) != render._LAST
+
+
+def test_gif_per_game_unique_names_frames_freed(tmp_path):
+    paths = set()
+    for _ in range(2):  # two envs, two episodes each
+        env = TicTacToeEnv(
+            {
+                "render_mode": "image_savefile_mode",
+                "replay_path": str(tmp_path),
+                "screen_scaling": 2,
+            }
+        )
+        env.seed(0)
+        for episode in range(2):
+            env.reset(replay_name_suffix=f"run{episode}")
+            moves = 0
+            while not env.step(env.random_action()).done:
+                moves += 1
+            assert env.last_replay_file not in paths and env._recorder.frames == []
+            paths.add(env.last_replay_file)
+            assert os.path.basename(env.last_replay_file).startswith("tictactoe_")
+            assert env.last_replay_file.endswith(f"_ep{episode + 1}_run{episode}.gif")
+            frames = iio.imread(env.last_replay_file, index=None)
+            assert frames.shape[0] == moves + 2  # the empty board and every move
+    assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in paths)
+
+
+def test_unwritable_replay_path_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    env = Connect4Env({"render_mode": "image_savefile_mode", "replay_path": str(blocker / "gifs")})
+    with pytest.raises(ConfigError, match="replay_path: expected a writable directory, got"):
+        env.reset()
+    assert os.listdir(tmp_path) == ["file"]
+
+
+def test_failed_gif_write_leaves_nothing(tmp_path, monkeypatch):
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(iio, "imwrite", broken)
+    frame = np.zeros((4, 4, 3), np.uint8)
+    with pytest.raises(OSError, match="disk full"):
+        render.write_gif([frame, frame + 1], tmp_path / "x.gif")
+    assert os.listdir(tmp_path) == []
+
+
+def test_realtime_mode_without_display_warns_once():
+    env = TicTacToeEnv({"render_mode": "image_realtime_mode"})
+    with pytest.warns(UserWarning, match="image_realtime_mode: no display found"):
+        env.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.step(4)  # no second warning; the game goes on
+    assert env.board[1, 1] == 1
+
+
+def test_render_rejects_unknown_mode_and_enable_save_replay(tmp_path):
+    env = TicTacToeEnv()
+    with pytest.raises(ConfigError, match="unknown mode 'video'"):
+        env.render("video")
+    env.enable_save_replay(str(tmp_path))
+    env.reset()
+    while not env.step(env.random_action()).done:
+        pass
+    assert os.path.dirname(env.last_replay_file) == str(tmp_path)
+
+
+@given(st.sampled_from(human_input.MOVE_STYLES), st.integers(3, 19), st.integers(3, 19), st.data())
+def test_typed_moves_round_trip(style, h, w, data):
+    w = min(w, 19)
+    size = w if style == "column" else h * w
+    action = data.draw(st.integers(0, size - 1))
+    text = human_input.move_to_string(action, style, h, w)
+    assert human_input.parse_move(f"  {text.upper()} ", style, h, w) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "style", "shape"),
+    [
+        ("0", "column", (6, 7)),
+        ("8", "column", (6, 7)),
+        ("", "cell", (3, 3)),
+        ("10", "cell", (3, 3)),
+        ("z1", "coordinate", (15, 15)),
+        ("h16", "coordinate", (15, 15)),
+        ("h", "coordinate", (15, 15)),
+        ("8h", "coordinate", (15, 15)),
+        ("-1", "cell", (3, 3)),
+    ],
+)
+def test_bad_typed_moves(text, style, shape):
+    with pytest.raises(ValueError, match=f"expected .*, got {text.strip()!r}"):
+        human_input.parse_move(text, style, *shape)
+    assert human_input.parse_move("h8", "coordinate", 15, 15) == 7 * 15 + 7

@@ -121,7 +121,16 @@ def bot_move(env, kind: str) -> int:
                 "bot_action_type='alpha_beta' needs zoo/board_games/tictactoe/envs/alpha_beta_bot.py "
                 f"(issue 4, pending): {err}"
             ) from None
-        return int(alpha_beta_action(env.board, env.current_player))
+        board, player = env.board, env.current_player
+        # The solver's table is keyed by the board alone, i.e. it assumes player 1 opened; if
+        # player 2 did (start_player_index=1), ask about the colour-swapped position instead.
+        if (board == player).sum() != (board == 3 - player).sum():
+            opener = 3 - player
+        else:
+            opener = player
+        if opener == 2:
+            board, player = np.where(board == 0, 0, 3 - board).astype(np.int8), 3 - player
+        return int(alpha_beta_action(board, player))
     if kind == "mcts":
         bot = env._bots.get("mcts")
         if bot is None:

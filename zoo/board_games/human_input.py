@@ -9,6 +9,9 @@
 from __future__ import annotations
 
 import string
+import sys
+
+import numpy as np
 
 MOVE_STYLES = ("cell", "column", "coordinate")
 
@@ -65,3 +68,29 @@ def move_to_string(action: int, style: str, height: int, width: int) -> str:
         return str(action + 1)
     row, col = divmod(action, width)
     return f"{string.ascii_lowercase[col]}{height - row}"
+
+
+def ask_move(
+    mask: np.ndarray, player: int, symbol: str, style: str, height: int, width: int
+) -> int:
+    """Asks at the terminal until a legal move is typed (``mask[action] == 1``); returns it.
+
+    Invalid text or an illegal move prints the reason and asks again.
+
+    Raises:
+        EOFError, KeyboardInterrupt: input ended or was interrupted (the CLI exits cleanly).
+    """
+    hint = move_hint(style, height, width)
+    while True:
+        text = input(f"Player {player} ({symbol}), enter {hint}: ")
+        if not sys.stdin.isatty():
+            print(text)  # echo piped input so the transcript reads like a session
+        try:
+            action = parse_move(text, style, height, width)
+        except ValueError as err:
+            print(f"Invalid move: {err}")
+            continue
+        if not mask[action]:
+            print(f"Invalid move: {text.strip()!r} is not legal now (occupied or full)")
+            continue
+        return action

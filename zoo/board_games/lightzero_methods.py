@@ -1,0 +1,102 @@
+"""LightZero's helper methods of a board env (``legal_actions``, ``bot_action``,
+``simulate_action``, ...), mixed into :class:`~zoo.board_games.board_game_env.BoardGameEnv`.
+
+They only read the env's state (``board``, ``_mask``, ``_player``, ``_result``, ``_done``)
+and call its kernels; the env's own logic stays in ``board_game_env.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from lzero.errors import GameOverError
+from zoo.board_games import human_input, render
+from zoo.board_games.common.planes import player_planes
+from zoo.board_games.common.tactics import random_legal_action
+from zoo.board_games.env_support import bot_move
+
+
+class LightZeroBoardMethods:
+    """LightZero's public helpers, under LightZero's names and return conventions."""
+
+    @property
+    def legal_actions(self) -> list[int]:
+        """The legal actions now, ascending (empty once the game is over)."""
+        return np.flatnonzero(self._mask).tolist()
+
+    @property
+    def current_player(self) -> int:
+        """The player to move, 1 or 2."""
+        return self._player
+
+    @property
+    def current_player_index(self) -> int:
+        return self._player - 1
+
+    @property
+    def next_player(self) -> int:
+        return 3 - self._player
+
+    def random_action(self) -> int:
+        """A uniformly random legal action for the caller, from its own seeded stream."""
+        return random_legal_action(self.board, self._gravity, self._agent_rng_state)
+
+    def _random_move(self, rng_state: np.ndarray) -> int:
+        return random_legal_action(self.board, self._gravity, rng_state)
+
+    def bot_action(self) -> int:
+        """The configured bot's move for the player to move (``bot_action_type``)."""
+        return bot_move(self, self.bot_action_type)
+
+    def _opponent_action(self) -> int:
+        if self.battle_mode == "eval_mode" and self.agent_vs_human:
+            return self.human_to_action()
+        return self._check_action(self.bot_action())
+
+    def human_to_action(self) -> int:
+        """Asks at the terminal until a legal move is typed; returns it.
+
+        Raises:
+            EOFError, KeyboardInterrupt: input ended or was interrupted (the CLI exits cleanly).
+        """
+        h, w, player = self.rules.height, self.rules.width, self._player
+        symbol = render.SYMBOLS[player]
+        return human_input.ask_move(self._mask, player, symbol, self.move_style, h, w)
+
+    def action_to_string(self, action: int) -> str:
+        """The move as a person would type it (``'4'``, ``'h8'``)."""
+        return human_input.move_to_string(
+            int(action), self.move_style, self.rules.height, self.rules.width
+        )
+
+    def get_done_winner(self) -> tuple[bool, int]:
+        """``(done, winner)``: winner 1 or 2, or -1 for a draw or a running game."""
+        return self._done, self._result if self._result in (1, 2) else -1
+
+    def get_done_reward(self) -> tuple[bool, float | None]:
+        """``(done, reward)``: reward from player 1's view when done (1, -1, 0), else None."""
+        return self._done, self._player1_return(self._result) if self._done else None
+
+    def current_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(raw_obs, scaled_obs)`` of the player to move, as LightZero's ``current_state``."""
+        raw = np.empty(self._obs_shape, np.float32)
+        player_planes(self.board, self._player, float(self._player), self._channel_last, raw)
+        return raw, raw / 2 if self._fill[2] == 1.0 else raw.copy()
+
+    def simulate_action(self, action) -> LightZeroBoardMethods:
+        """A copy of this env with ``action`` played (this env is unchanged; the copy does not
+        render or record)."""
+        if self._done:
+            raise GameOverError("simulate_action: expected a running game, got a finished one")
+        action = self._check_action(action)
+        new = copy.copy(self)
+        new.board, new._mask = self.board.copy(), self._mask.copy()
+        new._streams = self._streams.copy()
+        new._rng_state, new._agent_rng_state = new._streams[0:1], new._streams[1:2]
+        new.render_mode, new._bots = None, {}
+        new._recorder = copy.copy(self._recorder)
+        new._recorder.frames, new._recorder.window = [], None
+        new._play(action)
+        return new

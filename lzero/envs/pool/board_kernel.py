@@ -2,7 +2,8 @@
 
 The game is passed in as jitted functions (its ``BoardRules`` kernels, its rule bot, the
 shared observation planes and random mover), so this file serves every game without
-importing ``zoo``. State lives in arrays indexed by env id (``N`` envs); a call steps the
+importing ``zoo``. Functions that take them are not disk-cached: numba cannot key a cache
+on function arguments (it fails to save one), so they compile once per process (seconds). State lives in arrays indexed by env id (``N`` envs); a call steps the
 ``B`` envs of ``ids`` and writes env ``i``'s outputs into row ``i`` of each `[N, ...]` output array.
 
 Auto-reset as envpool documents it: an env whose episode ended (``needs_reset``) is reset by
@@ -19,7 +20,7 @@ SELF_PLAY, WITH_BOT = 0, 1
 RULE_BOT, RANDOM_BOT = 0, 1
 
 
-@njit(cache=True)
+@njit
 def _bot_move(fns, board, player, rng, gravity, bot_kind, p_bot_random):
     # Same draws, in the same order, as BoardGameEnv's bot_move.
     if bot_kind == RANDOM_BOT or (p_bot_random > 0 and uniform(rng) < p_bot_random):
@@ -27,7 +28,7 @@ def _bot_move(fns, board, player, rng, gravity, bot_kind, p_bot_random):
     return fns[3](board, player, rng)
 
 
-@njit(cache=True)
+@njit
 def _play(fns, i, action, boards, player, num_moves, masks):
     p = player[i]
     cell = fns[0](boards[i], action, p)
@@ -57,7 +58,7 @@ def first_illegal(ids, actions, reset_now, needs_reset, masks):
     return -1
 
 
-@njit(cache=True)
+@njit
 def step_boards(fns, params, ids, actions, reset_now, state, seed_states, rngs, out):
     """Steps envs ``ids`` (`[B]` int64, distinct) with ``actions[ids]`` (legal where played).
 

@@ -22,7 +22,6 @@ from lzero.envs.pool.board_kernel import (
     first_illegal,
     step_boards,
 )
-from lzero.envs.pool.buffers import Buffers, obs_fields
 from lzero.errors import ConfigError, IllegalActionError
 from lzero.utils.nbrng import make_rng_state
 
@@ -94,59 +93,91 @@ class BoardBackend:
             bool(rules.gravity),
             int(max_episode_steps or 0),
         )
-        n = num_envs
-        example = probe.reset()
-        self.buffers = Buffers(n, obs_fields(example), (), np.int64)
-        obs = self.buffers.obs
+        n, h, w = num_envs, rules.height, rules.width
+        self.n, self._obs_shape = n, probe.observation_space["observation"].shape
+        self.action = np.zeros(n, np.int64)
+        # (board, player to move, stones, steps, episode over, legal mask): board and mask
+        # double as the observations of the same names.
         self.state = (
-            obs["board"],
+            np.zeros((n, h, w), np.int8),
             np.ones(n, np.int64),
             np.zeros(n, np.int64),
             np.zeros(n, np.int64),
             np.ones(n, np.bool_),
-            obs["action_mask"],
+            np.zeros((n, rules.action_size), np.int8),
         )
-        b = self.buffers
-        self.out = (
-            obs["observation"],
-            obs["current_player_index"],
-            obs["to_play"],
-            b.reward,
-            b.terminated,
-            b.truncated,
-            b.elapsed,
-        )
-        self.seed_states = np.concatenate([make_rng_state(seed + i) for i in range(n)]).reshape(
-            n, 1
-        )
+        self.out = self._new_outputs()
+        self._fresh = np.zeros(n, np.bool_)  # rows written since the outputs were handed out
+        self.seed_states = np.concatenate([make_rng_state(seed + i) for i in range(n)])
+        self.seed_states = self.seed_states.reshape(n, 1)
         self.rngs = np.zeros((n, 2), np.uint64)
         self._finished: list[np.ndarray] = []
 
+    def _new_outputs(self) -> tuple:
+        n = self.n
+        return (
+            np.empty((n, *self._obs_shape), np.float32),
+            np.empty(n, np.int64),
+            np.empty(n, np.int64),
+            np.empty(n, np.float32),
+            np.empty(n, np.bool_),
+            np.empty(n, np.bool_),
+            np.empty(n, np.int32),
+        )
+
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
-        """Steps (or resets) ``ids`` now; actions are read from ``buffers.action``.
+        """Steps (or resets) ``ids`` now; env ``i`` plays ``action[i]``.
 
         Raises:
             IllegalActionError: an env would play an illegal move (no env is changed).
         """
-        k = first_illegal(ids, self.buffers.action, reset_now, self.state[4], self.state[5])
+        k = first_illegal(ids, self.action, reset_now, self.state[4], self.state[5])
         if k >= 0:
             i = int(ids[k])
             legal = np.flatnonzero(self.state[5][i]).tolist()
             raise IllegalActionError(
-                f"env {i}: expected a legal action in {legal}, got {int(self.buffers.action[i])}"
+                f"env {i}: expected a legal action in {legal}, got {int(self.action[i])}"
             )
         step_boards(
             self.fns,
             self.params,
             ids,
-            self.buffers.action,
+            self.action,
             reset_now,
             self.state,
             self.seed_states,
             self.rngs,
             self.out,
         )
+        self._fresh[ids] = True
         self._finished.append(ids)
+
+    def gather(self, ids: np.ndarray) -> tuple:
+        """``(obs, reward, terminated, truncated, elapsed)`` of ``ids``, never aliasing state.
+
+        When ``ids`` is every env in order and each was stepped since the last hand-out (sync
+        mode), the output arrays themselves are handed out and fresh ones take their place:
+        no copy.
+        """
+        board, player, _, _, _, mask = self.state
+        out = self.out
+        whole = ids.shape[0] == self.n and self._fresh.all() and (ids == np.arange(self.n)).all()
+        if whole:
+            self.out = self._new_outputs()
+            self._fresh[:] = False
+            planes, pidx, to_play, reward, term, trunc, elapsed = out
+            board, mask = board.copy(), mask.copy()
+        else:
+            planes, pidx, to_play, reward, term, trunc, elapsed = (a[ids] for a in out)
+            board, mask = board[ids], mask[ids]
+        obs = {
+            "observation": planes,
+            "action_mask": mask,
+            "board": board,
+            "current_player_index": pidx,
+            "to_play": to_play,
+        }
+        return obs, reward, term, trunc, elapsed
 
     def poll(self, block: bool = True) -> np.ndarray:
         """Ids stepped since the last poll, in submission order."""

@@ -83,16 +83,42 @@ class Buffers:
         """Arguments that rebuild these buffers in a worker (shared memory only)."""
         return self.n, self.obs_spec, self.action_shape, self.action_dtype.str, self.raw
 
-    def write_obs(self, i: int, obs: Any) -> None:
-        """Stores one env's observation in row ``i``."""
-        if isinstance(self.obs, dict):
-            for key, buf in self.obs.items():
-                buf[i] = obs[key]
-        else:
-            self.obs[i] = obs
+    def put(
+        self,
+        ids: np.ndarray,
+        obs: list,
+        reward: list,
+        terminated: list,
+        truncated: list,
+        elapsed: list,
+    ) -> tuple:
+        """Stores one step of envs ``ids`` (lists, one item per env) in their rows.
 
-    def gather_obs(self, ids: np.ndarray) -> Any:
-        """Copies of the observations of ``ids`` (`[B]`), stacked (per key for dicts)."""
+        Returns:
+            The batch as fresh arrays ``(obs, reward, terminated, truncated, elapsed)``.
+        """
         if isinstance(self.obs, dict):
-            return {k: v[ids] for k, v in self.obs.items()}
-        return self.obs[ids]
+            obs = {k: np.array([o[k] for o in obs], buf.dtype) for k, buf in self.obs.items()}
+            for key, buf in self.obs.items():
+                buf[ids] = obs[key]
+        else:
+            obs = np.array(obs, self.obs.dtype)
+            self.obs[ids] = obs
+        batch = (
+            obs,
+            np.array(reward, np.float32),
+            np.array(terminated, np.bool_),
+            np.array(truncated, np.bool_),
+            np.array(elapsed, np.int32),
+        )
+        self.reward[ids], self.terminated[ids], self.truncated[ids], self.elapsed[ids] = batch[1:]
+        return batch
+
+    def gather(self, ids: np.ndarray) -> tuple:
+        """Copies of the rows of ``ids`` (`[B]`): ``(obs, reward, terminated, truncated,
+        elapsed)``, observations stacked (per key for dicts)."""
+        if isinstance(self.obs, dict):
+            obs = {k: v[ids] for k, v in self.obs.items()}
+        else:
+            obs = self.obs[ids]
+        return obs, self.reward[ids], self.terminated[ids], self.truncated[ids], self.elapsed[ids]

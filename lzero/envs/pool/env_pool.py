@@ -3,7 +3,9 @@
 The pool validates every call before any env moves, keeps track of which envs are in
 flight, and formats batches for the 'gym' API (``obs, reward, done, info``) or the
 'gymnasium' API (``obs, reward, terminated, truncated, info``). A backend provides
-``buffers`` (rows by env id), ``submit(ids, reset_now)`` and ``poll(block) -> finished ids``.
+``action`` (`[N, ...]`, row ``i`` read by env ``i``), ``submit(ids, reset_now)``,
+``poll(block) -> finished ids`` and ``gather(ids) -> (obs, reward, terminated, truncated,
+elapsed)``. The bookkeeping is vectorised: no Python runs per env.
 
 Sync mode (``batch_size == num_envs``): ``recv`` waits for every env in flight and returns
 them in the order they were sent. Async mode: ``recv`` returns as soon as ``batch_size`` envs
@@ -13,7 +15,6 @@ them in the order they were sent. Async mode: ``recv`` returns as soon as ``batc
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 import numpy as np
@@ -34,12 +35,13 @@ class EnvPool:
         self.observation_space, self.action_space = spec.observation_space, spec.action_space
         self.config = spec.config
         self._gym_api = spec.env_type == "gym"
-        self._in_flight = np.zeros(self.num_envs, np.bool_)
-        self._order: deque[int] = deque()  # ids sent and not yet returned, oldest first
-        self._finished = np.zeros(self.num_envs, np.bool_)
+        self._in_flight = np.zeros(self.num_envs, np.bool_)  # sent, not yet returned
+        self._finished = np.zeros(self.num_envs, np.bool_)  # in flight and done
+        self._seq = np.zeros(self.num_envs, np.int64)  # when each env was sent
+        self._sent, self._n_in_flight, self._n_finished = 0, 0, 0
         self._last_ids: np.ndarray | None = None
         self._closed = False
-        buf_action = backend.buffers.action
+        buf_action = backend.action
         self._action_kind = "i" if isinstance(self.action_space, spaces.Discrete) else "f"
         self._action_shape = buf_action.shape[1:]
 
@@ -55,33 +57,38 @@ class EnvPool:
     def _ids(self, env_id: Any, what: str) -> np.ndarray:
         if env_id is None:
             if not self.is_async:
-                return np.arange(self.num_envs)
-            if self._last_ids is None:
+                ids = np.arange(self.num_envs)
+            elif self._last_ids is None:
                 raise ValueError(
                     f"{what}: expected env_id in async mode before the first recv, got None"
                 )
-            return self._last_ids
-        ids = np.asarray(env_id)
-        if ids.ndim == 0:
-            ids = ids.reshape(1)
-        if ids.ndim != 1 or ids.dtype.kind not in "iu":
-            raise TypeError(
-                f"{what}: expected env_id as a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
-            )
-        ids = ids.astype(np.int64)
-        bad = ids[(ids < 0) | (ids >= self.num_envs)]
-        if bad.size:
-            raise ValueError(f"{what}: expected env ids in [0, {self.num_envs}), got {int(bad[0])}")
-        uniq, counts = np.unique(ids, return_counts=True)
-        if (counts > 1).any():
-            raise ValueError(
-                f"{what}: expected distinct env ids, got {int(uniq[counts > 1][0])} repeated"
-            )
-        busy = ids[self._in_flight[ids]]
-        if busy.size:
-            raise ValueError(
-                f"{what}: expected envs not in flight, got env {int(busy[0])} still running; recv first"
-            )
+            else:
+                ids = self._last_ids
+        else:
+            ids = np.asarray(env_id)
+            if ids.ndim == 0:
+                ids = ids.reshape(1)
+            if ids.ndim != 1 or ids.dtype.kind not in "iu":
+                raise TypeError(
+                    f"{what}: expected env_id as a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
+                )
+            ids = ids.astype(np.int64)
+            bad = ids[(ids < 0) | (ids >= self.num_envs)]
+            if bad.size:
+                raise ValueError(
+                    f"{what}: expected env ids in [0, {self.num_envs}), got {int(bad[0])}"
+                )
+            uniq, counts = np.unique(ids, return_counts=True)
+            if (counts > 1).any():
+                raise ValueError(
+                    f"{what}: expected distinct env ids, got {int(uniq[counts > 1][0])} repeated"
+                )
+        if self._n_in_flight:
+            busy = ids[self._in_flight[ids]]
+            if busy.size:
+                raise ValueError(
+                    f"{what}: expected envs not in flight, got env {int(busy[0])} still running; recv first"
+                )
         return ids
 
     def _actions(self, action: Any, n: int) -> np.ndarray:
@@ -120,7 +127,7 @@ class EnvPool:
         self._submit(ids, np.zeros(ids.shape[0], np.bool_), actions)
 
     def _submit(self, ids: np.ndarray, reset_now: np.ndarray, actions: np.ndarray | None) -> None:
-        buf = self._backend.buffers.action
+        buf = self._backend.action
         if actions is not None:
             saved = buf[ids].copy()
             buf[ids] = actions
@@ -131,7 +138,23 @@ class EnvPool:
                 buf[ids] = saved
             raise
         self._in_flight[ids] = True
-        self._order.extend(ids.tolist())
+        self._seq[ids] = np.arange(self._sent, self._sent + ids.shape[0])
+        self._sent += ids.shape[0]
+        self._n_in_flight += ids.shape[0]
+
+    def _wait(self, enough) -> None:
+        while not enough():
+            done = self._backend.poll(block=True)
+            self._finished[done] = True
+            self._n_finished += done.shape[0]
+
+    def _take(self, ids: np.ndarray) -> tuple:
+        self._finished[ids] = False
+        self._in_flight[ids] = False
+        self._n_finished -= ids.shape[0]
+        self._n_in_flight -= ids.shape[0]
+        self._last_ids = ids
+        return self._batch(ids)
 
     def recv(self) -> tuple:
         """Returns the next batch: ``(obs, reward, done, info)`` ('gym') or the 5-tuple.
@@ -140,40 +163,27 @@ class EnvPool:
             RuntimeError: nothing was sent, or the pool is closed.
         """
         self._check_open("recv")
-        if not self._order:
+        if not self._n_in_flight:
             raise RuntimeError(
                 "recv: expected actions sent (send or async_reset) first, got nothing in flight"
             )
-        need = len(self._order) if not self.is_async else min(self.batch_size, len(self._order))
-        while self._finished.sum() < need:
-            self._finished[self._backend.poll(block=True)] = True
-        ids = []
-        for env_id in list(self._order):
-            if self._finished[env_id]:
-                ids.append(env_id)
-                if len(ids) == need:
-                    break
-        for env_id in ids:
-            self._order.remove(env_id)
-        ids = np.array(ids, np.int64)
-        self._finished[ids] = False
-        self._in_flight[ids] = False
-        self._last_ids = ids
-        return self._batch(ids)
+        need = min(self.batch_size, self._n_in_flight) if self.is_async else self._n_in_flight
+        self._wait(lambda: self._n_finished >= need)
+        ids = np.flatnonzero(self._finished)
+        ids = ids[np.argsort(self._seq[ids], kind="stable")[:need]]
+        return self._take(ids)
 
     def _batch(self, ids: np.ndarray) -> tuple:
-        b = self._backend.buffers
-        obs = b.gather_obs(ids)
-        term, trunc = b.terminated[ids], b.truncated[ids]
+        obs, reward, term, trunc, elapsed = self._backend.gather(ids)
         info = {
             "env_id": ids.astype(np.int32),
-            "elapsed_step": b.elapsed[ids],
+            "elapsed_step": elapsed,
             "TimeLimit.truncated": trunc,
             "terminated": term,
         }
         if self._gym_api:
-            return obs, b.reward[ids], term | trunc, info
-        return obs, b.reward[ids], term, trunc, info
+            return obs, reward, term | trunc, info
+        return obs, reward, term, trunc, info
 
     def step(self, action: Any, env_id: Any = None) -> tuple:
         """``send(action, env_id)`` then ``recv()``."""
@@ -197,14 +207,8 @@ class EnvPool:
         if env_id is None and self._in_flight.any():
             raise ValueError("reset: expected no env in flight, got some; recv them first")
         self._submit(ids, np.ones(ids.shape[0], np.bool_), None)
-        while not self._finished[ids].all():
-            self._finished[self._backend.poll(block=True)] = True
-        for env_id in ids.tolist():
-            self._order.remove(env_id)
-        self._finished[ids] = False
-        self._in_flight[ids] = False
-        self._last_ids = ids
-        batch = self._batch(ids)
+        self._wait(lambda: self._finished[ids].all())
+        batch = self._take(ids)
         return batch[0] if self._gym_api else (batch[0], batch[-1])
 
     def close(self) -> None:

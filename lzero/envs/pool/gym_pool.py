@@ -34,23 +34,32 @@ class GymRunner:
         self.needs_reset = [True] * len(envs)
         self.elapsed = [0] * len(envs)
 
-    def run(self, ids: list[int], reset_now: list[bool]) -> None:
-        b, lo, limit = self.b, self.lo, self.max_steps
-        actions = b.action[ids].tolist() if b.action.ndim == 1 else list(b.action[ids])
-        for i, force, action in zip(ids, reset_now, actions):
+    def run(self, ids: np.ndarray, reset_now: np.ndarray) -> tuple:
+        """Steps ``ids`` (resetting where ``reset_now`` or the episode ended); returns the
+        batch ``(obs, reward, terminated, truncated, elapsed)``, also stored in the buffers."""
+        b, lo, limit, envs = self.b, self.lo, self.max_steps, self.envs
+        needs_reset, elapsed, seeds = self.needs_reset, self.elapsed, self.seeds
+        actions = b.action[ids]
+        actions = actions.tolist() if actions.ndim == 1 else list(actions)
+        obs_list, rewards, terms, truncs, steps = [], [], [], [], []
+        for i, force, action in zip(ids.tolist(), reset_now.tolist(), actions):
             j = i - lo
-            if force or self.needs_reset[j]:
-                obs, _ = self.envs[j].reset(seed=self.seeds[j])
-                self.seeds[j] = None
-                reward, term, trunc, self.elapsed[j] = 0.0, False, False, 0
+            if force or needs_reset[j]:
+                obs, _ = envs[j].reset(seed=seeds[j])
+                seeds[j] = None
+                reward, term, trunc, elapsed[j] = 0.0, False, False, 0
             else:
-                obs, reward, term, trunc, _ = self.envs[j].step(action)
-                self.elapsed[j] += 1
-                trunc = bool(trunc) or (limit > 0 and self.elapsed[j] >= limit)
-            self.needs_reset[j] = term or trunc
-            b.write_obs(i, obs)
-            b.reward[i], b.terminated[i], b.truncated[i] = reward, term, trunc
-            b.elapsed[i] = self.elapsed[j]
+                obs, reward, term, trunc, _ = envs[j].step(action)
+                elapsed[j] += 1
+                if limit and elapsed[j] >= limit:
+                    trunc = True
+            needs_reset[j] = term or trunc
+            obs_list.append(obs)
+            rewards.append(reward)
+            terms.append(term)
+            truncs.append(trunc)
+            steps.append(elapsed[j])
+        return b.put(ids, obs_list, rewards, terms, truncs, steps)
 
     def close(self) -> None:
         for env in self.envs:
@@ -58,22 +67,34 @@ class GymRunner:
 
 
 class InlineGymBackend:
-    """All envs in the caller's process; ``submit`` steps them at once."""
+    """All envs in the caller's process; ``submit`` steps them at once.
+
+    A sync pool gathers exactly the batch it submitted: that batch's fresh arrays are handed
+    out as they are, without another copy.
+    """
 
     def __init__(self, make_env, num_envs, seed, max_steps, example, action_space) -> None:
         self.buffers = _buffers(num_envs, example, action_space, shared=False)
+        self.action = self.buffers.action
         envs = [make_env() for _ in range(num_envs)]
         self.runner = GymRunner(envs, 0, seed, max_steps, self.buffers)
         self._finished: list[np.ndarray] = []
+        self._last: tuple | None = None
 
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
-        self.runner.run(ids.tolist(), reset_now.tolist())
+        self._last = ids, self.runner.run(ids, reset_now)
         self._finished.append(ids)
 
     def poll(self, block: bool = True) -> np.ndarray:
         done = np.concatenate(self._finished) if self._finished else np.zeros(0, np.int64)
         self._finished = []
         return done
+
+    def gather(self, ids: np.ndarray) -> tuple:
+        last, self._last = self._last, None
+        if last is not None and last[0].shape == ids.shape and (last[0] == ids).all():
+            return last[1]
+        return self.buffers.gather(ids)
 
     def close(self) -> None:
         self.runner.close()
@@ -107,7 +128,7 @@ def _worker(conn, parent_end, make_env, lo, hi, seed, max_steps, buffer_args) ->
             break
         arr = np.frombuffer(msg, np.int64)
         half = arr.shape[0] // 2
-        runner.run(arr[:half].tolist(), arr[half:].astype(bool).tolist())
+        runner.run(arr[:half], arr[half:].astype(bool))
         conn.send_bytes(msg[: 8 * half])
     runner.close()
 
@@ -119,6 +140,7 @@ class ProcGymBackend:
         self, make_env, num_envs, seed, max_steps, example, action_space, *, num_workers, context
     ) -> None:
         self.buffers = _buffers(num_envs, example, action_space, shared=True)
+        self.action, self.gather = self.buffers.action, self.buffers.gather
         ctx = mp.get_context(context)
         bounds = np.linspace(0, num_envs, num_workers + 1).astype(int)
         self.owner = np.repeat(np.arange(num_workers), np.diff(bounds))

@@ -109,21 +109,21 @@ def test_async_pool_returns_batches_with_env_ids(num_threads):
     pool.async_reset()
     seen = np.zeros(n, int)
     rng = np.random.default_rng(1)
-    for t in range(60):
+    deadline = time.monotonic() + 20
+    # Which envs finish first depends on the workers' timing, but every env gets served.
+    while (t := seen.sum() // 2) < 60 or not (seen > 0).all():
+        assert time.monotonic() < deadline, f"envs never served: {np.flatnonzero(seen == 0)}"
         obs, reward, done, info = pool.recv()
         ids = info["env_id"]
-        assert ids.shape == (2,) and len(set(ids.tolist())) == 2
+        assert ids.shape == (2,) and len(set(ids.tolist())) == 2, t
         for k, i in enumerate(ids):
-            expected = ref.obs[i] if seen[i] == 0 else None
-            if expected is not None:
-                assert np.array_equal(obs[k], expected)
+            if seen[i] == 0:
+                assert np.array_equal(obs[k], ref.obs[i])
             seen[i] += 1
         actions = rng.integers(0, 2, 2)
         for i, a in zip(ids, actions):
             ref.obs[i] = ref.step(i, a)[0]
         pool.send(actions, ids)
-        if t > 10:
-            assert (seen > 0).all()  # every env is served
     obs, reward, done, info = pool.recv()
     for k, i in enumerate(info["env_id"]):
         assert np.array_equal(obs[k], ref.obs[i])

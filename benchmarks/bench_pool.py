@@ -1,0 +1,249 @@
+"""Env steps per second of our pool against gymnasium's vector envs, envpool and pgx, in one run.
+
+CartPole-v1 (random actions): our sync pool (in-process) and our worker pool (sync and
+async, one worker per core) against ``SyncVectorEnv``, ``AsyncVectorEnv`` and envpool.
+Board games (self-play, random legal moves, observations included): the vectorised numba
+pool against a Python loop over our single env, and against pgx (``tic_tac_toe``,
+``connect_four``) where installed. Each figure is the best of ``--repeats`` runs of
+``--seconds`` each, so that other load on a shared machine hurts every contender alike.
+
+Usage: python benchmarks/bench_pool.py [--seconds 1] [--sizes 1 8 64 256] [--board-envs 1024]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from numba import njit
+
+warnings.filterwarnings("ignore")
+
+
+def best_rate(run, seconds: float, repeats: int) -> float:
+    """Best steps per second over ``repeats`` runs; ``run(deadline) -> steps``."""
+    run(time.perf_counter() + min(0.2, seconds))  # warm-up (jit, first resets)
+    return max(run(time.perf_counter() + seconds) / seconds for _ in range(repeats))
+
+
+@njit(cache=True)
+def random_legal(mask, out, state):
+    """One uniformly random legal action per row of ``mask`` `[B, A]` (any action if none)."""
+    for i in range(mask.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[i, a]
+        state[0] = state[0] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+        k = (state[0] >> np.uint64(33)) % np.uint64(max(count, 1))
+        out[i] = 0
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+# ---------------------------------------------------------------------------------- CartPole
+def cartpole_ours(n: int, *, batch_size=None, num_threads=None):
+    from lzero.envs import make
+
+    pool = make("CartPole-v1", num_envs=n, batch_size=batch_size, num_threads=num_threads)
+    rng = np.random.default_rng(0)
+    acts = rng.integers(0, 2, (64, n))
+    if pool.is_async:
+        pool.async_reset()
+
+        def run(deadline):
+            steps, t = 0, 0
+            while time.perf_counter() < deadline:
+                *_, info = pool.recv()
+                ids = info["env_id"]
+                pool.send(acts[t % 64, : ids.shape[0]], ids)
+                steps, t = steps + ids.shape[0], t + 1
+            return steps
+
+    else:
+        pool.reset()
+
+        def run(deadline):
+            steps, t = 0, 0
+            while time.perf_counter() < deadline:
+                pool.step(acts[t % 64])
+                steps, t = steps + n, t + 1
+            return steps
+
+    return run, pool.close
+
+
+def cartpole_gymnasium(n: int, kind: str):
+    import gymnasium
+
+    cls = gymnasium.vector.SyncVectorEnv if kind == "sync" else gymnasium.vector.AsyncVectorEnv
+    env = cls([lambda: gymnasium.make("CartPole-v1") for _ in range(n)])
+    env.reset(seed=0)
+    acts = np.random.default_rng(0).integers(0, 2, (64, n))
+
+    def run(deadline):
+        steps, t = 0, 0
+        while time.perf_counter() < deadline:
+            env.step(acts[t % 64])
+            steps, t = steps + n, t + 1
+        return steps
+
+    return run, env.close
+
+
+def cartpole_envpool(n: int):
+    import envpool
+
+    env = envpool.make("CartPole-v1", env_type="gym", num_envs=n, batch_size=n)
+    env.reset()
+    acts = np.random.default_rng(0).integers(0, 2, (64, n))
+
+    def run(deadline):
+        steps, t = 0, 0
+        while time.perf_counter() < deadline:
+            env.step(acts[t % 64])
+            steps, t = steps + n, t + 1
+        return steps
+
+    return run, env.close
+
+
+# ---------------------------------------------------------------------------------- boards
+def board_ours(game: str, n: int):
+    from lzero.envs import make
+
+    pool = make(game, num_envs=n, **({"board_size": 15} if game == "gomoku" else {}))
+    obs = pool.reset()
+    actions = np.zeros(n, np.int64)
+    state = np.array([12345], np.uint64)
+    mask = obs["action_mask"]
+
+    def run(deadline):
+        nonlocal mask
+        steps = 0
+        while time.perf_counter() < deadline:
+            random_legal(mask, actions, state)
+            obs = pool.step(actions)[0]
+            mask = obs["action_mask"]
+            steps += n
+        return steps
+
+    return run, pool.close
+
+
+def board_python_loop(game: str, n: int):
+    from lzero.envs import ENV_REGISTRY
+
+    envs = [ENV_REGISTRY.build(game) for _ in range(min(n, 64))]  # per-step cost: n-independent
+    for i, env in enumerate(envs):
+        env.seed(i)
+        env.reset()
+
+    def run(deadline):
+        steps = 0
+        while time.perf_counter() < deadline:
+            for env in envs:
+                if env.step(env.random_action()).done:
+                    env.reset()
+            steps += len(envs)
+        return steps
+
+    return run, lambda: None
+
+
+def board_pgx(game: str, n: int):
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make({"tictactoe": "tic_tac_toe", "connect4": "connect_four"}[game])
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), n))
+
+    @jax.jit
+    def act(key, mask):
+        return jax.random.categorical(key, jnp.log(mask.astype(jnp.float32)), axis=-1)
+
+    key = jax.random.PRNGKey(1)
+
+    def run(deadline):
+        nonlocal state, key
+        steps = 0
+        while time.perf_counter() < deadline:
+            key, k1, k2 = jax.random.split(key, 3)
+            state = step(state, act(k1, state.legal_action_mask), jax.random.split(k2, n))
+            state.observation.block_until_ready()
+            steps += n
+        return steps
+
+    return run, lambda: None
+
+
+def measure(label: str, make_run, seconds: float, repeats: int) -> float | None:
+    try:
+        run, close = make_run()
+    except ImportError as err:
+        print(f"  {label:<34} skipped ({err.name} not installed)")
+        return None
+    try:
+        rate = best_rate(run, seconds, repeats)
+    finally:
+        close()
+    print(f"  {label:<34} {rate:>14,.0f} steps/s", flush=True)
+    return rate
+
+
+def ratio(label: str, ours: float | None, peer: float | None) -> None:
+    if ours and peer:
+        print(f"  -> {label}: {ours / peer:.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 8, 64, 256])
+    parser.add_argument("--board-envs", type=int, default=1024, help="extra Connect4 size vs pgx")
+    parser.add_argument("--skip", nargs="*", default=[], choices=["cartpole", "boards", "pgx"])
+    args = parser.parse_args()
+    s, r = args.seconds, args.repeats
+    if "cartpole" not in args.skip:
+        for n in args.sizes:
+            print(f"CartPole-v1, {n} envs")
+            ours = measure("ours sync (in-process)", lambda: cartpole_ours(n), s, r)
+            procs = measure("ours workers sync", lambda: cartpole_ours(n, num_threads=2), s, r)
+            half = max(1, n // 2)
+            aprocs = measure(
+                f"ours workers async (batch {half})",
+                lambda: cartpole_ours(n, batch_size=half, num_threads=2),
+                s,
+                r,
+            )
+            sync = measure("gymnasium SyncVectorEnv", lambda: cartpole_gymnasium(n, "sync"), s, r)
+            asyn = measure("gymnasium AsyncVectorEnv", lambda: cartpole_gymnasium(n, "async"), s, r)
+            epool = measure("envpool", lambda: cartpole_envpool(n), s, r)
+            ratio("ours sync / SyncVectorEnv", ours, sync)
+            ratio("ours workers sync / AsyncVectorEnv", procs, asyn)
+            ratio("ours workers async / AsyncVectorEnv", aprocs, asyn)
+            ratio("ours sync / envpool", ours, epool)
+    if "boards" not in args.skip:
+        for game in ("tictactoe", "connect4", "gomoku"):
+            sizes = args.sizes + ([args.board_envs] if game == "connect4" else [])
+            for n in sizes:
+                print(f"{game}, {n} envs (self-play, random legal moves, observations included)")
+                ours = measure("ours vectorised pool", lambda: board_ours(game, n), s, r)
+                loop = measure("Python loop over our env", lambda: board_python_loop(game, n), s, r)
+                ratio("pool / Python loop", ours, loop)
+                if game != "gomoku" and "pgx" not in args.skip:
+                    peer = measure("pgx (jax, CPU)", lambda: board_pgx(game, n), s, r)
+                    ratio("pool / pgx", ours, peer)
+
+
+if __name__ == "__main__":
+    main()

@@ -226,3 +226,46 @@ def test_rules_records():
         assert isinstance(rules, BoardRules)
     assert connect4_rules.RULES.action_size == 7 and connect4_rules.RULES.gravity
     assert tictactoe_rules.RULES.action_size == 9 and tictactoe_rules.RULES.win_length == 3
+
+
+@njit
+def _own_apply(board, action, player):
+    return connect4_rules.apply_action(board, action, player)
+
+
+@njit
+def _own_mask(board, out):
+    connect4_rules.legal_mask(board, out)
+
+
+@pytest.mark.parametrize("own_kernels", [False, True])
+def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
+    """The env's fused kernels (shared k-in-a-row fast path, or closures over a game's own
+    functions) give the same cells, results, masks and planes as the contract functions."""
+    from zoo.board_games.common.fused import kinrow_play, step_kernels
+
+    rules = connect4_rules.RULES
+    if own_kernels:
+        rules = rules._replace(apply_action=_own_apply, legal_mask=_own_mask)
+    play, play_observe = step_kernels(rules)
+    assert (play is kinrow_play) != own_kernels
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        board, fused_board = np.zeros((6, 7), np.int8), np.zeros((6, 7), np.int8)
+        mask, expect_mask = np.ones(7, np.int8), np.empty(7, np.int8)
+        obs = np.empty((3, 6, 7), np.float32)
+        player = 1
+        for t in range(42):
+            action = int(rng.choice(np.flatnonzero(mask)))
+            cell = rules.apply_action(board, action, player)
+            result = rules.result_after(board, cell, player, t + 1)
+            fill = (3 - player) / 2
+            code = play_observe(fused_board, mask, obs, action, player, t, fill, False, True, 4)
+            assert code == cell * 4 + result and np.array_equal(board, fused_board)
+            rules.legal_mask(board, expect_mask)
+            assert np.array_equal(mask, expect_mask if result == ONGOING else 0 * expect_mask)
+            assert np.array_equal(obs[0], 0.5 * (board == 3 - player))
+            assert np.array_equal(obs[1], 0.5 * (board == player)) and (obs[2] == fill).all()
+            if result != ONGOING:
+                break
+            player = 3 - player

@@ -135,6 +135,11 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._action_space = spaces.Discrete(a)
         self._reward_space = spaces.Box(-1.0, 1.0, (1,), np.float32)
 
+    def __setstate__(self, state: dict) -> None:
+        # Copies and unpickling keep the two generator streams views of ``_streams``.
+        self.__dict__.update(state)
+        self._rng_state, self._agent_rng_state = self._streams[0:1], self._streams[1:2]
+
     @classmethod
     def make_rules(cls, cfg) -> BoardRules:
         """The game's rules for ``cfg`` (Gomoku builds them from ``board_size``)."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import builtins
+import copy
 import importlib.util
+import pickle
 
 import numpy as np
 import pytest
@@ -357,3 +359,24 @@ def test_alpha_beta_bot_never_loses_or_clear_pending_error():
                 returns.append(ts.info["eval_episode_return"])  # the agent's (random) view
                 break
     assert max(returns) <= 0.0 and returns.count(-1.0) > 100
+
+
+@pytest.mark.parametrize("clone", [copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env))])
+def test_copies_play_on_independently_and_stay_seeded(clone):
+    env = Connect4Env({"battle_mode": "play_with_bot_mode", "prob_random_action_in_bot": 0.5})
+    env.seed(4)
+    env.reset()
+    env.step(3)
+    twin = clone(env)
+    assert np.array_equal(twin.board, env.board)
+    a, b = env.step(2).obs["board"], twin.step(2).obs["board"]
+    assert np.array_equal(a, b)  # same generator state: same bot reply
+    env.seed(9, dynamic_seed=False)
+    twin.seed(9, dynamic_seed=False)
+    boards = []
+    for e in (env, twin):
+        e.reset()
+        while not e.step(e.random_action()).done:
+            pass
+        boards.append(e.board.copy())
+    assert np.array_equal(*boards)

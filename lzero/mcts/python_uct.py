@@ -19,7 +19,7 @@ from lzero.utils.nbrng import make_rng_state
 
 
 class _Node:
-    __slots__ = ("board", "to_play", "result", "actions", "children", "visits", "value_sum")
+    __slots__ = ("board", "to_play", "result", "actions", "children", "visits", "value_sum", "mean")
 
     def __init__(self, board: np.ndarray, to_play: int, result: int) -> None:
         self.board = board
@@ -29,6 +29,7 @@ class _Node:
         self.children: list[_Node | None] = []
         self.visits = 0
         self.value_sum = 0.0  # from the view of the player who moved into this node
+        self.mean = 0.0
 
 
 def _value(result: int, player: int) -> float:
@@ -166,6 +167,7 @@ class PythonUCT:
             for n in reversed(path):
                 n.visits += 1
                 n.value_sum += value
+                n.mean = n.value_sum / n.visits
                 value = -value
         visits = np.zeros(self.k.action_size, np.int64)
         for a, child in zip(root.actions, root.children):
@@ -173,12 +175,12 @@ class PythonUCT:
         return visits
 
     def _select(self, node: _Node) -> int:
-        log_n = math.log(max(node.visits, 1))
+        scale = self.c * math.sqrt(math.log(max(node.visits, 1)))
         best_k, best = 0, -math.inf
         for k, child in enumerate(node.children):
             if child is None:
                 return k
-            score = child.value_sum / child.visits + self.c * math.sqrt(log_n / child.visits)
+            score = child.mean + scale * (1.0 / math.sqrt(child.visits))
             if score > best:
                 best_k, best = k, score
         return best_k

@@ -17,6 +17,7 @@ dispatcher argument (numba issues #6264, #9237), but it can key a ``FunctionType
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numba
@@ -77,6 +78,10 @@ class Tree(NamedTuple):
         node_visits: `[N]` int32, simulations through the node.
         node_value_sum: `[N]` float64, sum of backed-up values, from the view of the player
             who moved into the node.
+        node_mean: `[N]` float64, ``node_value_sum / node_visits`` (0 before the first visit).
+        node_rsqrt_visits: `[N]` float64, ``1 / sqrt(node_visits)``; with ``node_mean`` kept
+            by ``backup`` so that selection costs a multiply-add per child, not a division and
+            a square root.
         node_parent: `[N]` int32, parent node (``NO_PARENT`` for the root).
         node_action: `[N]` int32, action that led from the parent to the node.
         node_to_play: `[N]` int8, player (1 or 2) to move at the node.
@@ -91,6 +96,8 @@ class Tree(NamedTuple):
 
     node_visits: np.ndarray
     node_value_sum: np.ndarray
+    node_mean: np.ndarray
+    node_rsqrt_visits: np.ndarray
     node_parent: np.ndarray
     node_action: np.ndarray
     node_to_play: np.ndarray
@@ -109,6 +116,8 @@ def make_tree(capacity: int, action_size: int, board_shape: tuple[int, int]) -> 
     return Tree(
         node_visits=np.zeros(n, np.int32),
         node_value_sum=np.zeros(n, np.float64),
+        node_mean=np.zeros(n, np.float64),
+        node_rsqrt_visits=np.zeros(n, np.float64),
         node_parent=np.full(n, NO_PARENT, np.int32),
         node_action=np.full(n, -1, np.int32),
         node_to_play=np.zeros(n, np.int8),
@@ -133,6 +142,8 @@ def add_node(tree, parent, slot, to_play, result):
     tree.meta[0] = child + 1
     tree.node_visits[child] = 0
     tree.node_value_sum[child] = 0.0
+    tree.node_mean[child] = 0.0
+    tree.node_rsqrt_visits[child] = 0.0
     tree.node_parent[child] = parent
     tree.node_action[child] = tree.children_action[parent, slot] if parent >= 0 else -1
     tree.node_to_play[child] = to_play
@@ -158,8 +169,12 @@ def backup(tree, node, value):
     """Adds one visit with ``value`` (view of the player who moved into ``node``) on the path
     to the root, flipping the sign at each level (the players alternate)."""
     while node != NO_PARENT:
-        tree.node_visits[node] += 1
-        tree.node_value_sum[node] += value
+        visits = tree.node_visits[node] + 1
+        total = tree.node_value_sum[node] + value
+        tree.node_visits[node] = visits
+        tree.node_value_sum[node] = total
+        tree.node_mean[node] = total / visits
+        tree.node_rsqrt_visits[node] = 1.0 / math.sqrt(visits)
         value = -value
         node = tree.node_parent[node]
 
@@ -178,6 +193,8 @@ def reroot(tree, new_root, out):
         new = head
         out.node_visits[new] = tree.node_visits[old]
         out.node_value_sum[new] = tree.node_value_sum[old]
+        out.node_mean[new] = tree.node_mean[old]
+        out.node_rsqrt_visits[new] = tree.node_rsqrt_visits[old]
         out.node_to_play[new] = tree.node_to_play[old]
         out.node_result[new] = tree.node_result[old]
         out.node_num_children[new] = tree.node_num_children[old]

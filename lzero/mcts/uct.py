@@ -7,8 +7,9 @@ node (its candidate moves are listed the first time the search passes through it
 it with the leaf evaluator, or exactly if the game is over; *back up* the value to the root.
 
 The game is reached only through the kernels passed in (``legal_actions``, ``apply_action``,
-``result_after`` of ``docs/board_kernel_contract.md``), the selection rule and the evaluator
-are arguments too, so every game and both UCT and AlphaZero-style search share this loop.
+``result_after`` of ``docs/board_kernel_contract.md``); the leaf evaluator is an argument
+too and the selection rule a parameter, so every game and both UCT and AlphaZero-style
+search share this loop.
 The entry points are compiled on first use against explicit ``FunctionType`` signatures,
 which numba can cache on disk (see ``lzero.mcts.tree``).
 """
@@ -19,8 +20,13 @@ import functools
 
 from numba import njit, types
 
-from lzero.mcts.rollout import EVALUATE_T, candidate_actions
-from lzero.mcts.selection import SELECT_T
+from lzero.mcts.rollout import (
+    EVALUATE_T,
+    candidate_actions,
+    placement_rollout,
+    uniform_rollout,
+)
+from lzero.mcts.selection import select_slot
 from lzero.mcts.tree import (
     APPLY_ACTION_T,
     BOARD_T,
@@ -42,16 +48,28 @@ from lzero.mcts.tree import (
 
 def _compiled_on_first_call(signature):
     """Compiles ``py_func`` with ``signature`` (cached on disk) when it is first called, so
-    that importing the package compiles nothing."""
+    that importing the package compiles nothing.
+
+    Calls go straight to the compiled overload's entry point: with one fixed signature there
+    is nothing to dispatch, and numba's type dispatch of a ``Tree`` and five function
+    arguments costs 20-30 us per call, a few percent of a 1,000-simulation search. The
+    arguments must have the signature's types (``UCTSearch`` guarantees it); ``.compiled()``
+    returns the checking dispatcher.
+    """
 
     def decorate(py_func):
         @functools.cache
         def compiled():
             return njit(signature, cache=True)(py_func)
 
+        @functools.cache
+        def entry_point():
+            dispatcher = compiled()
+            return dispatcher.overloads[dispatcher.signatures[0]].entry_point
+
         @functools.wraps(py_func)
         def call(*args):
-            return compiled()(*args)
+            return entry_point()(*args)
 
         call.compiled = compiled
         return call
@@ -204,49 +222,38 @@ def reset_root(
     )
 
 
-@_compiled_on_first_call(
-    types.int64(
-        TREE_T,
-        types.int64,
-        types.float64,
-        types.int64,
-        RNG_T,
-        BOARD_T,
-        SCRATCH_T,
-        SELECT_T,
-        EVALUATE_T,
-        LEGAL_ACTIONS_T,
-        APPLY_ACTION_T,
-        RESULT_AFTER_T,
-    )
-)
-def run_simulations(
+def simulate(
     tree,
     num_simulations,
     c,
+    rule,
     radius,
     rng,
     board,
     scratch,
-    select,
     evaluate,
     legal_actions,
     apply_action,
     result_after,
+    placement,
 ):
     """Runs up to ``num_simulations`` simulations on ``tree`` (whose root is set).
 
     Args:
         tree: the ``Tree``; its root must be an ongoing, expanded position.
         num_simulations: simulations to run.
-        c: exploration constant passed to ``select``.
+        c: exploration constant of the selection rule.
+        rule: selection rule, ``lzero.mcts.selection.UCB1`` or ``PUCT``.
         radius: near-stone candidate radius for expansions and the evaluator (0: off).
         rng: `[1]` uint64 generator state.
         board: `[H, W]` int8 work board.
         scratch: `[4, A]` int64 work array.
-        select: selection rule, ``SELECT_T``.
-        evaluate: leaf evaluator, ``EVALUATE_T``.
+        evaluate: leaf evaluator, ``EVALUATE_T``; None for the built-in random rollouts
+            (``placement_rollout`` if ``placement`` else ``uniform_rollout``), which numba
+            can then inline (calling a function argument with function arguments cannot be
+            cached).
         legal_actions, apply_action, result_after: the game's kernels.
+        placement: whether the game is a placement game (see ``GameKernels``).
 
     Returns:
         The simulations run: fewer than asked only when the tree is full.
@@ -265,7 +272,7 @@ def run_simulations(
                 break
             if tree.node_num_children[node] < 0:
                 expand(tree, node, board, radius, rng, scratch, legal_actions)
-            slot = select(tree, node, c)
+            slot = select_slot(tree, node, rule, c)
             player = tree.node_to_play[node]
             cell = apply_action(board, tree.children_action[node, slot], player)
             num_moves += 1
@@ -275,19 +282,64 @@ def run_simulations(
                 node = add_node(tree, node, slot, 3 - player, result)
                 if result != ONGOING:
                     value = terminal_value(result, player)
+                elif evaluate is None:  # a bound loop: the built-in rollouts, inlined
+                    if placement:
+                        value = -placement_rollout(
+                            board, 3 - player, num_moves, radius, rng, scratch,
+                            legal_actions, apply_action, result_after,
+                        )  # fmt: skip
+                    else:
+                        value = -uniform_rollout(
+                            board, 3 - player, num_moves, radius, rng, scratch,
+                            legal_actions, apply_action, result_after,
+                        )  # fmt: skip
                 else:
                     value = -evaluate(
-                        board,
-                        3 - player,
-                        num_moves,
-                        radius,
-                        rng,
-                        scratch,
-                        legal_actions,
-                        apply_action,
-                        result_after,
-                    )
+                        board, 3 - player, num_moves, radius, rng, scratch,
+                        legal_actions, apply_action, result_after,
+                    )  # fmt: skip
                 break
             node = child
         backup(tree, node, value)
     return num_simulations
+
+
+#: The loop with the game's kernels and evaluator passed as ``FunctionType`` arguments:
+#: compiled once (first call) and cached on disk, for any game.
+run_simulations = _compiled_on_first_call(
+    types.int64(
+        TREE_T,
+        types.int64,
+        types.float64,
+        types.int64,
+        types.int64,
+        RNG_T,
+        BOARD_T,
+        SCRATCH_T,
+        EVALUATE_T,
+        LEGAL_ACTIONS_T,
+        APPLY_ACTION_T,
+        RESULT_AFTER_T,
+        types.boolean,
+    )
+)(simulate)
+
+#: Signature of a loop bound to one game (see ``bind_simulations``).
+BOUND_SIMULATIONS_T = types.int64(
+    TREE_T, types.int64, types.float64, types.int64, types.int64, RNG_T, BOARD_T, SCRATCH_T
+)
+#: The loop for kernels passed as dispatchers: not cached itself, it is specialised and inlined
+#: into the caller, which ``bind_simulations`` compiles and caches.
+simulate_inline = njit(simulate)
+
+
+def bind_simulations(py_func):
+    """Decorates a game's own loop, ``(tree, num_simulations, c, rule, radius, rng, board,
+    scratch) -> simulations``, written as one call of ``simulate_inline`` with the game's
+    kernels named as module globals and ``evaluate=None`` (the built-in rollouts).
+
+    numba inlines those kernels (a ``FunctionType`` call cannot be inlined, which costs 10-20%
+    on small games) and, as the kernels are globals rather than arguments, caches the result.
+    Such a loop runs the same simulations as ``run_simulations`` with the same kernels.
+    """
+    return _compiled_on_first_call(BOUND_SIMULATIONS_T)(py_func)

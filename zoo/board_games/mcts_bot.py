@@ -14,7 +14,11 @@ from typing import Any
 import numpy as np
 
 from lzero.mcts import GameKernels, SearchResult, UCTSearch
+from lzero.mcts.uct import bind_simulations, simulate_inline
 from zoo.board_games.common.rules import BoardRules
+from zoo.board_games.connect4.envs import connect4_rules as c4
+from zoo.board_games.gomoku.envs import gomoku_rules as gomoku
+from zoo.board_games.tictactoe.envs import tictactoe_rules as ttt
 
 __all__ = ["MCTSBot", "kernels_of"]
 
@@ -23,8 +27,42 @@ LARGE_BOARD_CELLS = 81
 DEFAULT_RADIUS = 2
 
 
+# The search loop bound to each bundled game's kernels, so that numba inlines them (see
+# ``bind_simulations``); any other game runs the generic loop, with the same results.
+@bind_simulations
+def _tictactoe_simulations(tree, n, c, rule, radius, rng, board, scratch):
+    return simulate_inline(
+        tree, n, c, rule, radius, rng, board, scratch, None,
+        ttt.legal_actions, ttt.apply_action, ttt.result_after, True,
+    )  # fmt: skip
+
+
+@bind_simulations
+def _connect4_simulations(tree, n, c, rule, radius, rng, board, scratch):
+    return simulate_inline(
+        tree, n, c, rule, radius, rng, board, scratch, None,
+        c4.legal_actions, c4.apply_action, c4.result_after, False,
+    )  # fmt: skip
+
+
+@bind_simulations
+def _gomoku_simulations(tree, n, c, rule, radius, rng, board, scratch):
+    return simulate_inline(
+        tree, n, c, rule, radius, rng, board, scratch, None,
+        gomoku.legal_actions, gomoku.apply_action, gomoku.result_after, True,
+    )  # fmt: skip
+
+
+_BOUND = {
+    "tictactoe": (ttt.result_after, _tictactoe_simulations),
+    "connect4": (c4.result_after, _connect4_simulations),
+    "gomoku": (gomoku.result_after, _gomoku_simulations),
+}
+
+
 def kernels_of(rules: BoardRules) -> GameKernels:
-    """The search's view of a game's ``BoardRules``."""
+    """The search's view of a game's ``BoardRules`` (with the bound loop of a bundled game)."""
+    result_after, simulations = _BOUND.get(rules.name, (None, None))
     return GameKernels(
         legal_actions=rules.legal_actions,
         apply_action=rules.apply_action,
@@ -32,6 +70,7 @@ def kernels_of(rules: BoardRules) -> GameKernels:
         action_size=rules.action_size,
         board_shape=(rules.height, rules.width),
         placement=not rules.gravity,
+        simulations=simulations if rules.result_after is result_after else None,
     )
 
 

@@ -104,6 +104,10 @@ def _tree_with_children(visits, value_sums, priors, parent_visits):
         tree.children_index[0, k] = k + 1 if n else UNVISITED
         tree.children_prior[0, k] = p
         tree.node_visits[k + 1], tree.node_value_sum[k + 1] = n, w
+        tree.node_mean[k + 1], tree.node_rsqrt_visits[k + 1] = (
+            w / max(n, 1),
+            1 / math.sqrt(max(n, 1)),
+        )
     return tree
 
 
@@ -205,6 +209,7 @@ def test_the_subtree_of_the_position_reached_is_reused(c4):
         (dict(time_limit_s=-1.0), "expected time_limit_s > 0, got -1.0"),
         (dict(c_uct=-0.1), "expected c_uct >= 0, got -0.1"),
         (dict(radius=2), "radius >= 1 for a placement game, got 2"),
+        (dict(selection="ucb"), r"expected selection in \['puct', 'ucb1'\], got 'ucb'"),
     ],
 )
 def test_invalid_settings_are_rejected(c4, kwargs, match):

@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lzero.mcts import UCTSearch
 from lzero.utils.nbrng import make_rng_state, randbelow
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action as connect4_rule_bot
 from zoo.board_games.connect4.envs.connect4_rules import RULES as CONNECT4
 from zoo.board_games.gomoku.envs.gomoku_rules import RULES as GOMOKU
-from zoo.board_games.mcts_bot import MCTSBot
+from zoo.board_games.mcts_bot import MCTSBot, kernels_of
 from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_action, alpha_beta_values
 from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 from zoo.board_games.tictactoe.envs.tictactoe_rules import RULES as TICTACTOE
@@ -154,6 +155,19 @@ def test_one_simulation_takes_the_win_or_blocks_the_loss(rules, rows, player, ex
     for seed in range(3):
         bot = MCTSBot(rules, num_simulations=1, seed=seed)
         assert bot.get_actions(board, player - 1) in expected
+
+
+@pytest.mark.parametrize(("rules", "radius"), [(TICTACTOE, 0), (CONNECT4, 0), (GOMOKU, 2)])
+def test_the_bound_loop_runs_the_same_search_as_the_generic_one(rules, radius):
+    kernels = kernels_of(rules)
+    assert kernels.simulations is not None
+    board = np.zeros((rules.height, rules.width), np.int8)
+    board.reshape(-1)[rules.action_size // 2] = 1
+    visits = [
+        UCTSearch(k, num_simulations=300, seed=3, radius=radius).search(board, 2).action_visits
+        for k in (kernels, kernels._replace(simulations=None))
+    ]
+    assert visits[0].tolist() == visits[1].tolist()
 
 
 def test_lightzero_api_and_reproducibility():

@@ -5,9 +5,10 @@ async, one worker per core) against ``SyncVectorEnv``, ``AsyncVectorEnv`` and en
 Board games (self-play, random legal moves, observations included): the vectorised numba
 pool against a Python loop over our single env, and against pgx (``tic_tac_toe``,
 ``connect_four``) where installed. Each figure is the best of ``--repeats`` runs of
-``--seconds`` each, so that other load on a shared machine hurts every contender alike.
+``--seconds`` each, the contenders taking turns round by round, so that other load on a
+shared machine hurts every contender alike.
 
-Usage: python benchmarks/bench_pool.py [--seconds 1] [--sizes 1 8 64 256] [--board-envs 1024]
+Usage: python benchmarks/bench_pool.py [--seconds 0.5] [--repeats 5] [--sizes 1 8 64 256] [--board-envs 1024]
 """
 
 from __future__ import annotations
@@ -15,17 +16,12 @@ from __future__ import annotations
 import argparse
 import time
 import warnings
+from functools import partial
 
 import numpy as np
 from numba import njit
 
 warnings.filterwarnings("ignore")
-
-
-def best_rate(run, seconds: float, repeats: int) -> float:
-    """Best steps per second over ``repeats`` runs; ``run(deadline) -> steps``."""
-    run(time.perf_counter() + min(0.2, seconds))  # warm-up (jit, first resets)
-    return max(run(time.perf_counter() + seconds) / seconds for _ in range(repeats))
 
 
 @njit(cache=True)
@@ -185,18 +181,36 @@ def board_pgx(game: str, n: int):
     return run, lambda: None
 
 
-def measure(label: str, make_run, seconds: float, repeats: int) -> float | None:
+def measure(contenders: dict, seconds: float, repeats: int) -> dict:
+    """Best steps per second of each contender, interleaving their runs round by round.
+
+    Args:
+        contenders: ``label -> factory``; a factory returns ``(run, close)`` where
+            ``run(deadline) -> steps`` steps until the deadline.
+
+    Returns:
+        ``label -> steps/s`` (None for a contender whose library is not installed).
+    """
+    runs, rates = {}, {}
+    for label, factory in contenders.items():
+        try:
+            runs[label] = factory()
+        except ImportError as err:
+            print(f"  {label:<36} skipped ({err.name} not installed)")
+            rates[label] = None
+            continue
+        runs[label][0](time.perf_counter() + min(0.2, seconds))  # warm-up: jit, first resets
+        rates[label] = 0.0
     try:
-        run, close = make_run()
-    except ImportError as err:
-        print(f"  {label:<34} skipped ({err.name} not installed)")
-        return None
-    try:
-        rate = best_rate(run, seconds, repeats)
+        for _ in range(repeats):
+            for label, (run, _) in runs.items():
+                rates[label] = max(rates[label], run(time.perf_counter() + seconds) / seconds)
     finally:
-        close()
-    print(f"  {label:<34} {rate:>14,.0f} steps/s", flush=True)
-    return rate
+        for _, close in runs.values():
+            close()
+    for label in runs:
+        print(f"  {label:<36} {rates[label]:>14,.0f} steps/s", flush=True)
+    return rates
 
 
 def ratio(label: str, ours: float | None, peer: float | None) -> None:
@@ -206,43 +220,53 @@ def ratio(label: str, ours: float | None, peer: float | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=0.5)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 8, 64, 256])
     parser.add_argument("--board-envs", type=int, default=1024, help="extra Connect4 size vs pgx")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["cartpole", "boards", "pgx"])
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=["cartpole", "boards", "pgx", "envpool"]
+    )
     args = parser.parse_args()
     s, r = args.seconds, args.repeats
     if "cartpole" not in args.skip:
         for n in args.sizes:
             print(f"CartPole-v1, {n} envs")
-            ours = measure("ours sync (in-process)", lambda: cartpole_ours(n), s, r)
-            procs = measure("ours workers sync", lambda: cartpole_ours(n, num_threads=2), s, r)
             half = max(1, n // 2)
-            aprocs = measure(
-                f"ours workers async (batch {half})",
-                lambda: cartpole_ours(n, batch_size=half, num_threads=2),
-                s,
-                r,
-            )
-            sync = measure("gymnasium SyncVectorEnv", lambda: cartpole_gymnasium(n, "sync"), s, r)
-            asyn = measure("gymnasium AsyncVectorEnv", lambda: cartpole_gymnasium(n, "async"), s, r)
-            epool = measure("envpool", lambda: cartpole_envpool(n), s, r)
+            contenders = {
+                "ours sync (in-process)": partial(cartpole_ours, n),
+                "ours workers sync": partial(cartpole_ours, n, num_threads=2),
+                f"ours workers async (batch {half})": partial(
+                    cartpole_ours, n, batch_size=half, num_threads=2
+                ),
+                "gymnasium SyncVectorEnv": partial(cartpole_gymnasium, n, "sync"),
+                "gymnasium AsyncVectorEnv": partial(cartpole_gymnasium, n, "async"),
+            }
+            if "envpool" not in args.skip:
+                contenders["envpool"] = partial(cartpole_envpool, n)
+            rates = measure(contenders, s, r)
+            ours, procs = rates["ours sync (in-process)"], rates["ours workers sync"]
+            aprocs = rates[f"ours workers async (batch {half})"]
+            sync, asyn = rates["gymnasium SyncVectorEnv"], rates["gymnasium AsyncVectorEnv"]
             ratio("ours sync / SyncVectorEnv", ours, sync)
             ratio("ours workers sync / AsyncVectorEnv", procs, asyn)
             ratio("ours workers async / AsyncVectorEnv", aprocs, asyn)
-            ratio("ours sync / envpool", ours, epool)
+            ratio("ours sync / envpool", ours, rates.get("envpool"))
     if "boards" not in args.skip:
         for game in ("tictactoe", "connect4", "gomoku"):
             sizes = args.sizes + ([args.board_envs] if game == "connect4" else [])
             for n in sizes:
                 print(f"{game}, {n} envs (self-play, random legal moves, observations included)")
-                ours = measure("ours vectorised pool", lambda: board_ours(game, n), s, r)
-                loop = measure("Python loop over our env", lambda: board_python_loop(game, n), s, r)
-                ratio("pool / Python loop", ours, loop)
+                contenders = {
+                    "ours vectorised pool": partial(board_ours, game, n),
+                    "Python loop over our env": partial(board_python_loop, game, n),
+                }
                 if game != "gomoku" and "pgx" not in args.skip:
-                    peer = measure("pgx (jax, CPU)", lambda: board_pgx(game, n), s, r)
-                    ratio("pool / pgx", ours, peer)
+                    contenders["pgx (jax, CPU)"] = partial(board_pgx, game, n)
+                rates = measure(contenders, s, r)
+                ours = rates["ours vectorised pool"]
+                ratio("pool / Python loop", ours, rates["Python loop over our env"])
+                ratio("pool / pgx", ours, rates.get("pgx (jax, CPU)"))
 
 
 if __name__ == "__main__":

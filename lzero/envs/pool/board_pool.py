@@ -20,7 +20,7 @@ from lzero.envs.pool.board_kernel import (
     SELF_PLAY,
     WITH_BOT,
     first_illegal,
-    step_boards,
+    make_stepper,
 )
 from lzero.errors import ConfigError, IllegalActionError
 from lzero.utils.nbrng import make_rng_state
@@ -93,6 +93,7 @@ class BoardBackend:
             bool(rules.gravity),
             int(max_episode_steps or 0),
         )
+        self._step = make_stepper(self.fns, self.params)
         n, h, w = num_envs, rules.height, rules.width
         self.n, self._obs_shape = n, probe.observation_space["observation"].shape
         self.action = np.zeros(n, np.int64)
@@ -107,6 +108,7 @@ class BoardBackend:
             np.zeros((n, rules.action_size), np.int8),
         )
         self.out = self._new_outputs()
+        self._all = np.arange(n)
         self._fresh = np.zeros(n, np.bool_)  # rows written since the outputs were handed out
         self.seed_states = np.concatenate([make_rng_state(seed + i) for i in range(n)])
         self.seed_states = self.seed_states.reshape(n, 1)
@@ -138,17 +140,7 @@ class BoardBackend:
             raise IllegalActionError(
                 f"env {i}: expected a legal action in {legal}, got {int(self.action[i])}"
             )
-        step_boards(
-            self.fns,
-            self.params,
-            ids,
-            self.action,
-            reset_now,
-            self.state,
-            self.seed_states,
-            self.rngs,
-            self.out,
-        )
+        self._step(ids, self.action, reset_now, *self.state, self.seed_states, self.rngs, *self.out)
         self._fresh[ids] = True
         self._finished.append(ids)
 
@@ -161,7 +153,7 @@ class BoardBackend:
         """
         board, player, _, _, _, mask = self.state
         out = self.out
-        whole = ids.shape[0] == self.n and self._fresh.all() and (ids == np.arange(self.n)).all()
+        whole = ids.shape[0] == self.n and self._fresh.all() and (ids == self._all).all()
         if whole:
             self.out = self._new_outputs()
             self._fresh[:] = False
@@ -178,6 +170,10 @@ class BoardBackend:
             "to_play": to_play,
         }
         return obs, reward, term, trunc, elapsed
+
+    def drain(self) -> None:
+        """Waits for every env submitted (here: none is ever left running)."""
+        self._finished = []
 
     def poll(self, block: bool = True) -> np.ndarray:
         """Ids stepped since the last poll, in submission order."""

@@ -83,36 +83,32 @@ class Buffers:
         """Arguments that rebuild these buffers in a worker (shared memory only)."""
         return self.n, self.obs_spec, self.action_shape, self.action_dtype.str, self.raw
 
-    def put(
-        self,
-        ids: np.ndarray,
-        obs: list,
-        reward: list,
-        terminated: list,
-        truncated: list,
-        elapsed: list,
+    def batch(
+        self, obs: list, reward: list, terminated: list, truncated: list, elapsed: list
     ) -> tuple:
-        """Stores one step of envs ``ids`` (lists, one item per env) in their rows.
-
-        Returns:
-            The batch as fresh arrays ``(obs, reward, terminated, truncated, elapsed)``.
-        """
+        """One step of some envs (lists, one item per env) as fresh arrays
+        ``(obs, reward, terminated, truncated, elapsed)``, with the buffers' dtypes."""
         if isinstance(self.obs, dict):
             obs = {k: np.array([o[k] for o in obs], buf.dtype) for k, buf in self.obs.items()}
-            for key, buf in self.obs.items():
-                buf[ids] = obs[key]
         else:
             obs = np.array(obs, self.obs.dtype)
-            self.obs[ids] = obs
-        batch = (
+        return (
             obs,
             np.array(reward, np.float32),
             np.array(terminated, np.bool_),
             np.array(truncated, np.bool_),
             np.array(elapsed, np.int32),
         )
+
+    def write(self, ids: np.ndarray, batch: tuple) -> None:
+        """Stores a :meth:`batch` of envs ``ids`` in their rows."""
+        obs = batch[0]
+        if isinstance(self.obs, dict):
+            for key, buf in self.obs.items():
+                buf[ids] = obs[key]
+        else:
+            self.obs[ids] = obs
         self.reward[ids], self.terminated[ids], self.truncated[ids], self.elapsed[ids] = batch[1:]
-        return batch
 
     def gather(self, ids: np.ndarray) -> tuple:
         """Copies of the rows of ``ids`` (`[B]`): ``(obs, reward, terminated, truncated,

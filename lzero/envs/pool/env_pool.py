@@ -4,8 +4,8 @@ The pool validates every call before any env moves, keeps track of which envs ar
 flight, and formats batches for the 'gym' API (``obs, reward, done, info``) or the
 'gymnasium' API (``obs, reward, terminated, truncated, info``). A backend provides
 ``action`` (`[N, ...]`, row ``i`` read by env ``i``), ``submit(ids, reset_now)``,
-``poll(block) -> finished ids`` and ``gather(ids) -> (obs, reward, terminated, truncated,
-elapsed)``. The bookkeeping is vectorised: no Python runs per env.
+``poll(block) -> finished ids``, ``drain()`` (wait for all, forget which finished) and
+``gather(ids) -> (obs, reward, terminated, truncated, elapsed)``. The bookkeeping is vectorised: no Python runs per env.
 
 Sync mode (``batch_size == num_envs``): ``recv`` waits for every env in flight and returns
 them in the order they were sent. Async mode: ``recv`` returns as soon as ``batch_size`` envs
@@ -39,11 +39,16 @@ class EnvPool:
         self._finished = np.zeros(self.num_envs, np.bool_)  # in flight and done
         self._seq = np.zeros(self.num_envs, np.int64)  # when each env was sent
         self._sent, self._n_in_flight, self._n_finished = 0, 0, 0
-        self._last_ids: np.ndarray | None = None
+        self._last_ids: np.ndarray | None = None  # returned by the last recv
+        self._last_sent = np.zeros(0, np.int64)
         self._closed = False
-        buf_action = backend.action
-        self._action_kind = "i" if isinstance(self.action_space, spaces.Discrete) else "f"
-        self._action_shape = buf_action.shape[1:]
+        self._action_shape = backend.action.shape[1:]
+        self._action_kinds, self._action_range = "iuf", None
+        if isinstance(self.action_space, spaces.Discrete):
+            lo = int(self.action_space.start)
+            self._action_kinds, self._action_range = "iu", (lo, lo + int(self.action_space.n))
+        self._all = np.arange(self.num_envs)
+        self._no_reset = np.zeros(self.num_envs, np.bool_)
 
     @property
     def is_async(self) -> bool:
@@ -97,17 +102,19 @@ class EnvPool:
             raise ValueError(
                 f"send: expected an action batch of shape {(n, *self._action_shape)}, got {arr.shape}"
             )
-        kinds = "iu" if self._action_kind == "i" else "iuf"
-        if arr.dtype.kind not in kinds:
-            want = "an integer" if self._action_kind == "i" else "a numeric"
+        if arr.dtype.kind not in self._action_kinds:
+            want = "an integer" if self._action_kinds == "iu" else "a numeric"
             raise TypeError(f"send: expected {want} action array, got dtype {arr.dtype}")
-        if isinstance(self.action_space, spaces.Discrete):
-            lo, hi = (
-                int(self.action_space.start),
-                int(self.action_space.start + self.action_space.n),
-            )
-            bad = arr[(arr < lo) | (arr >= hi)]
-            if bad.size:
+        if self._action_range is not None:
+            lo, hi = self._action_range
+            # One comparison when lo == 0: negative integers wrap to huge unsigned values.
+            wrapped = arr.view(f"u{arr.itemsize}") if lo == 0 and arr.dtype.kind == "i" else None
+            if (
+                (wrapped >= hi).any()
+                if wrapped is not None
+                else (arr.min() < lo or arr.max() >= hi)
+            ):
+                bad = arr[(arr < lo) | (arr >= hi)]
                 raise ValueError(f"send: expected actions in [{lo}, {hi}), got {int(bad[0])}")
         return arr
 
@@ -127,16 +134,10 @@ class EnvPool:
         self._submit(ids, np.zeros(ids.shape[0], np.bool_), actions)
 
     def _submit(self, ids: np.ndarray, reset_now: np.ndarray, actions: np.ndarray | None) -> None:
-        buf = self._backend.action
         if actions is not None:
-            saved = buf[ids].copy()
-            buf[ids] = actions
-        try:
-            self._backend.submit(ids, reset_now)
-        except Exception:
-            if actions is not None:
-                buf[ids] = saved
-            raise
+            self._backend.action[ids] = actions  # read by the envs, not part of their state
+        self._backend.submit(ids, reset_now)  # raises before any env changes
+        self._last_sent = ids
         self._in_flight[ids] = True
         self._seq[ids] = np.arange(self._sent, self._sent + ids.shape[0])
         self._sent += ids.shape[0]
@@ -154,6 +155,7 @@ class EnvPool:
         self._n_finished -= ids.shape[0]
         self._n_in_flight -= ids.shape[0]
         self._last_ids = ids
+        self._last_sent = ids[:0]  # the fast path in recv needs no recv since the last send
         return self._batch(ids)
 
     def recv(self) -> tuple:
@@ -169,6 +171,8 @@ class EnvPool:
             )
         need = min(self.batch_size, self._n_in_flight) if self.is_async else self._n_in_flight
         self._wait(lambda: self._n_finished >= need)
+        if need == self._last_sent.shape[0] == self._n_in_flight:
+            return self._take(self._last_sent)  # one send in flight, all of it done
         ids = np.flatnonzero(self._finished)
         ids = ids[np.argsort(self._seq[ids], kind="stable")[:need]]
         return self._take(ids)
@@ -187,6 +191,14 @@ class EnvPool:
 
     def step(self, action: Any, env_id: Any = None) -> tuple:
         """``send(action, env_id)`` then ``recv()``."""
+        if env_id is None and not self._n_in_flight and not self.is_async:
+            # Sync step of every env, nothing else in flight: the same, minus the bookkeeping.
+            self._check_open("step")
+            self._backend.action[:] = self._actions(action, self.num_envs)
+            self._backend.submit(self._all, self._no_reset)
+            self._backend.drain()
+            self._last_ids = self._all
+            return self._batch(self._all)
         self.send(action, env_id)
         return self.recv()
 

@@ -29,18 +29,18 @@ class GymRunner:
     """
 
     def __init__(self, envs, lo, seed, max_steps, buffers) -> None:
-        self.envs, self.lo, self.max_steps, self.b = envs, lo, max_steps, buffers
+        self.envs, self.lo, self.max_steps, self.buffers = envs, lo, max_steps, buffers
         self.seeds: list[int | None] = [seed + lo + j for j in range(len(envs))]
         self.needs_reset = [True] * len(envs)
         self.elapsed = [0] * len(envs)
 
     def run(self, ids: np.ndarray, reset_now: np.ndarray) -> tuple:
         """Steps ``ids`` (resetting where ``reset_now`` or the episode ended); returns the
-        batch ``(obs, reward, terminated, truncated, elapsed)``, also stored in the buffers."""
-        b, lo, limit, envs = self.b, self.lo, self.max_steps, self.envs
+        batch ``(obs, reward, terminated, truncated, elapsed)`` (see ``Buffers.batch``)."""
+        b, lo, limit, envs = self.buffers, self.lo, self.max_steps, self.envs
         needs_reset, elapsed, seeds = self.needs_reset, self.elapsed, self.seeds
         actions = b.action[ids]
-        actions = actions.tolist() if actions.ndim == 1 else list(actions)
+        actions = list(actions)  # NumPy scalars: gymnasium checks them faster than ints
         obs_list, rewards, terms, truncs, steps = [], [], [], [], []
         for i, force, action in zip(ids.tolist(), reset_now.tolist(), actions):
             j = i - lo
@@ -59,7 +59,7 @@ class GymRunner:
             terms.append(term)
             truncs.append(trunc)
             steps.append(elapsed[j])
-        return b.put(ids, obs_list, rewards, terms, truncs, steps)
+        return b.batch(obs_list, rewards, terms, truncs, steps)
 
     def close(self) -> None:
         for env in self.envs:
@@ -69,8 +69,8 @@ class GymRunner:
 class InlineGymBackend:
     """All envs in the caller's process; ``submit`` steps them at once.
 
-    A sync pool gathers exactly the batch it submitted: that batch's fresh arrays are handed
-    out as they are, without another copy.
+    A sync pool gathers exactly the batch it submitted: that batch's arrays are handed out
+    as they are. Only otherwise are batches written into the per-env buffers.
     """
 
     def __init__(self, make_env, num_envs, seed, max_steps, example, action_space) -> None:
@@ -79,10 +79,10 @@ class InlineGymBackend:
         envs = [make_env() for _ in range(num_envs)]
         self.runner = GymRunner(envs, 0, seed, max_steps, self.buffers)
         self._finished: list[np.ndarray] = []
-        self._last: tuple | None = None
+        self._pending: list[tuple] = []  # (ids, batch) not yet written into the buffers
 
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
-        self._last = ids, self.runner.run(ids, reset_now)
+        self._pending.append((ids, self.runner.run(ids, reset_now)))
         self._finished.append(ids)
 
     def poll(self, block: bool = True) -> np.ndarray:
@@ -90,14 +90,24 @@ class InlineGymBackend:
         self._finished = []
         return done
 
+    def drain(self) -> None:
+        """Waits for every env submitted (here: none is ever left running)."""
+        self._finished = []
+
     def gather(self, ids: np.ndarray) -> tuple:
-        last, self._last = self._last, None
-        if last is not None and last[0].shape == ids.shape and (last[0] == ids).all():
-            return last[1]
+        pending, self._pending = self._pending, []
+        if len(pending) == 1 and _same_ids(pending[0][0], ids):
+            return pending[0][1]
+        for done_ids, batch in pending:
+            self.buffers.write(done_ids, batch)
         return self.buffers.gather(ids)
 
     def close(self) -> None:
         self.runner.close()
+
+
+def _same_ids(a: np.ndarray, b: np.ndarray) -> bool:
+    return a is b or (a.shape == b.shape and bool((a == b).all()))
 
 
 def _buffers(n, example, action_space, *, shared) -> Buffers:
@@ -128,7 +138,8 @@ def _worker(conn, parent_end, make_env, lo, hi, seed, max_steps, buffer_args) ->
             break
         arr = np.frombuffer(msg, np.int64)
         half = arr.shape[0] // 2
-        runner.run(arr[:half], arr[half:].astype(bool))
+        ids = arr[:half]
+        runner.buffers.write(ids, runner.run(ids, arr[half:].astype(bool)))
         conn.send_bytes(msg[: 8 * half])
     runner.close()
 
@@ -175,6 +186,11 @@ class ProcGymBackend:
             msg = np.concatenate([ids[sel], reset_now[sel].astype(np.int64)])
             self.conns[w].send_bytes(msg.tobytes())
             self._busy[w] += 1
+
+    def drain(self) -> None:
+        """Waits for every env submitted, forgetting which finished."""
+        while any(self._busy):
+            self.poll(block=True)
 
     def poll(self, block: bool = True) -> np.ndarray:
         pending = [c for w, c in enumerate(self.conns) if self._busy[w]]

@@ -43,7 +43,9 @@ class PyRefEnv:
     def legal_actions(self) -> list[int]:
         if self.gravity:
             return [c for c in range(self.w) if self.board[0][c] == 0]
-        return [r * self.w + c for r in range(self.h) for c in range(self.w) if self.board[r][c] == 0]
+        return [
+            r * self.w + c for r in range(self.h) for c in range(self.w) if self.board[r][c] == 0
+        ]
 
     def winner(self) -> int:
         b, h, w, k = self.board, self.h, self.w, self.k
@@ -54,7 +56,9 @@ class PyRefEnv:
                     continue
                 for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                     if all(
-                        0 <= r + i * dr < h and 0 <= c + i * dc < w and b[r + i * dr][c + i * dc] == p
+                        0 <= r + i * dr < h
+                        and 0 <= c + i * dc < w
+                        and b[r + i * dr][c + i * dc] == p
                         for i in range(k)
                     ):
                         return p

@@ -44,11 +44,15 @@ class PythonUCT:
         c_uct: exploration constant.
         radius: near-stone candidate radius (placement games), 0 for all legal moves.
         tactics: the root filter of ``lzero.mcts.uct.prepare_root``.
+        tree_tactics: decisive moves below the root (``lzero.mcts.uct.decisive_moves``).
         seed: seed, as for ``UCTSearch``.
     """
 
-    def __init__(self, kernels: GameKernels, *, c_uct=1.4, radius=0, tactics=True, seed=0):
+    def __init__(
+        self, kernels: GameKernels, *, c_uct=1.4, radius=0, tactics=True, tree_tactics=False, seed=0
+    ):
         self.k = kernels
+        self.tree_tactics = tree_tactics
         self.c = c_uct
         self.radius = radius
         self.tactics = tactics
@@ -73,8 +77,18 @@ class PythonUCT:
             legal = [a for a in legal if near[a]]
         return legal
 
-    def _expand(self, node: _Node) -> None:
+    def _decisive(self, node: _Node, actions: list[int]) -> list[int]:
+        me, opponent = node.to_play, 3 - node.to_play
+        for a in actions:
+            if self._play(node.board, a, me)[1] == me:
+                return [a]
+        blocks = [a for a in actions if self._play(node.board, a, opponent)[1] == opponent]
+        return blocks or actions
+
+    def _expand(self, node: _Node, tactics: bool = False) -> None:
         actions = self._candidates(node.board)
+        if tactics:
+            actions = self._decisive(node, actions)
         for i in range(len(actions) - 1, 0, -1):
             j = randbelow_fast(self.rng, i + 1)
             actions[i], actions[j] = actions[j], actions[i]
@@ -150,7 +164,7 @@ class PythonUCT:
                     value = _value(node.result, 3 - node.to_play)
                     break
                 if node.actions is None:
-                    self._expand(node)
+                    self._expand(node, self.tree_tactics)
                 slot = self._select(node)
                 child = node.children[slot]
                 if child is None:

@@ -78,10 +78,54 @@ def _compiled_on_first_call(signature):
 
 
 @njit(cache=True)
-def expand(tree, node, board, radius, rng, scratch, legal_actions):
-    """Lists ``node``'s candidate moves in its slots, in random order, with uniform priors."""
+def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, result_after):
+    """Decisive and anti-decisive moves (Teytaud and Teytaud, "On the huge benefit of decisive
+    moves in Monte-Carlo tree search algorithms", CIG 2010): if one of ``actions[:n]`` wins
+    at once, it alone is kept; else, if the opponent could win at once on some of them, only
+    those (the blocks) are kept. Returns the number kept, at the front of ``actions``.
+
+    Uses ``blocks`` (int64 `[>= n]`) as work space; restores ``board``. A placed stone is
+    undone by ``board.flat[cell] = 0``, and a block is the move onto the opponent's winning
+    cell, which holds for placement and gravity games alike.
+    """
+    flat = board.reshape(-1)
+    for i in range(n):
+        cell = apply_action(board, actions[i], to_play)
+        result = result_after(board, cell, to_play, num_moves + 1)
+        flat[cell] = 0
+        if result == to_play:
+            actions[0] = actions[i]
+            return 1
+    opponent = 3 - to_play
+    m = 0
+    for i in range(n):
+        cell = apply_action(board, actions[i], opponent)
+        result = result_after(board, cell, opponent, num_moves + 1)
+        flat[cell] = 0
+        if result == opponent:
+            blocks[m] = actions[i]
+            m += 1
+    if m == 0:
+        return n
+    for i in range(m):
+        actions[i] = blocks[i]
+    return m
+
+
+@njit(cache=True)
+def expand(
+    tree, node, board, num_moves, radius, tactics, rng, scratch,
+    legal_actions, apply_action, result_after,
+):  # fmt: skip
+    """Lists ``node``'s candidate moves in its slots, in random order, with uniform priors;
+    with ``tactics``, only its decisive or anti-decisive moves if it has any."""
     actions = scratch[3]
     n = candidate_actions(board, radius, scratch, actions, legal_actions)
+    if tactics:
+        to_play = tree.node_to_play[node]
+        n = decisive_moves(
+            board, to_play, num_moves, actions, n, scratch[0], apply_action, result_after
+        )
     for i in range(n - 1, 0, -1):
         j = randbelow_fast(rng, i + 1)
         actions[i], actions[j] = actions[j], actions[i]
@@ -146,7 +190,10 @@ def _filter_root(tree, scratch, legal_actions, apply_action, result_after):
 @njit(cache=True)
 def _prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after):
     if tree.node_num_children[ROOT_INDEX] < 0:
-        expand(tree, ROOT_INDEX, tree.root_board, radius, rng, scratch, legal_actions)
+        expand(
+            tree, ROOT_INDEX, tree.root_board, tree.meta[1], radius, False, rng, scratch,
+            legal_actions, apply_action, result_after,
+        )  # fmt: skip
     if tactics:
         return _filter_root(tree, scratch, legal_actions, apply_action, result_after)
     return tree.node_num_children[ROOT_INDEX]
@@ -228,6 +275,7 @@ def simulate(
     c,
     rule,
     radius,
+    tree_tactics,
     rng,
     board,
     scratch,
@@ -245,6 +293,8 @@ def simulate(
         c: exploration constant of the selection rule.
         rule: selection rule, ``lzero.mcts.selection.UCB1`` or ``PUCT``.
         radius: near-stone candidate radius for expansions and the evaluator (0: off).
+        tree_tactics: expand nodes to their decisive or anti-decisive moves if they have any
+            (``decisive_moves``); about 2 kernel calls per candidate and expansion.
         rng: `[1]` uint64 generator state.
         board: `[H, W]` int8 work board.
         scratch: `[4, A]` int64 work array.
@@ -271,7 +321,10 @@ def simulate(
                 value = terminal_value(result, 3 - tree.node_to_play[node])
                 break
             if tree.node_num_children[node] < 0:
-                expand(tree, node, board, radius, rng, scratch, legal_actions)
+                expand(
+                    tree, node, board, num_moves, radius, tree_tactics, rng, scratch,
+                    legal_actions, apply_action, result_after,
+                )  # fmt: skip
             slot = select_slot(tree, node, rule, c)
             player = tree.node_to_play[node]
             cell = apply_action(board, tree.children_action[node, slot], player)
@@ -313,6 +366,7 @@ run_simulations = _compiled_on_first_call(
         types.float64,
         types.int64,
         types.int64,
+        types.boolean,
         RNG_T,
         BOARD_T,
         SCRATCH_T,
@@ -326,7 +380,15 @@ run_simulations = _compiled_on_first_call(
 
 #: Signature of a loop bound to one game (see ``bind_simulations``).
 BOUND_SIMULATIONS_T = types.int64(
-    TREE_T, types.int64, types.float64, types.int64, types.int64, RNG_T, BOARD_T, SCRATCH_T
+    TREE_T,
+    types.int64,
+    types.float64,
+    types.int64,
+    types.int64,
+    types.boolean,
+    RNG_T,
+    BOARD_T,
+    SCRATCH_T,
 )
 #: The loop for kernels passed as dispatchers: not cached itself, it is specialised and inlined
 #: into the caller, which ``bind_simulations`` compiles and caches.
@@ -334,8 +396,8 @@ simulate_inline = njit(simulate)
 
 
 def bind_simulations(py_func):
-    """Decorates a game's own loop, ``(tree, num_simulations, c, rule, radius, rng, board,
-    scratch) -> simulations``, written as one call of ``simulate_inline`` with the game's
+    """Decorates a game's own loop, ``(tree, num_simulations, c, rule, radius, tree_tactics,
+    rng, board, scratch) -> simulations``, written as one call of ``simulate_inline`` with the game's
     kernels named as module globals and ``evaluate=None`` (the built-in rollouts).
 
     numba inlines those kernels (a ``FunctionType`` call cannot be inlined, which costs 10-20%

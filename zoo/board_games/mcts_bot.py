@@ -30,25 +30,25 @@ DEFAULT_RADIUS = 2
 # The search loop bound to each bundled game's kernels, so that numba inlines them (see
 # ``bind_simulations``); any other game runs the generic loop, with the same results.
 @bind_simulations
-def _tictactoe_simulations(tree, n, c, rule, radius, rng, board, scratch):
+def _tictactoe_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
     return simulate_inline(
-        tree, n, c, rule, radius, rng, board, scratch, None,
+        tree, n, c, rule, radius, tactics, rng, board, scratch, None,
         ttt.legal_actions, ttt.apply_action, ttt.result_after, True,
     )  # fmt: skip
 
 
 @bind_simulations
-def _connect4_simulations(tree, n, c, rule, radius, rng, board, scratch):
+def _connect4_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
     return simulate_inline(
-        tree, n, c, rule, radius, rng, board, scratch, None,
+        tree, n, c, rule, radius, tactics, rng, board, scratch, None,
         c4.legal_actions, c4.apply_action, c4.result_after, False,
     )  # fmt: skip
 
 
 @bind_simulations
-def _gomoku_simulations(tree, n, c, rule, radius, rng, board, scratch):
+def _gomoku_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
     return simulate_inline(
-        tree, n, c, rule, radius, rng, board, scratch, None,
+        tree, n, c, rule, radius, tactics, rng, board, scratch, None,
         gomoku.legal_actions, gomoku.apply_action, gomoku.result_after, True,
     )  # fmt: skip
 
@@ -92,6 +92,9 @@ class MCTSBot:
             search saw it (within two plies).
         tactics: take a winning move and avoid moves that let the opponent win next, at the
             root, whatever the simulation count.
+        tree_tactics: the same idea below the root (a node with a winning move, or facing an
+            immediate loss, is expanded to that move or to the blocks). Default: on where
+            ``radius`` defaults on (large placement boards), else off.
 
     Raises:
         TypeError: if ``env`` has no ``BoardRules``.
@@ -111,13 +114,16 @@ class MCTSBot:
         radius: int | None = None,
         reuse_tree: bool = False,
         tactics: bool = True,
+        tree_tactics: bool | None = None,
     ) -> None:
         rules = env if isinstance(env, BoardRules) else getattr(env, "rules", None)
         if not isinstance(rules, BoardRules):
             raise TypeError(f"expected a board-game env or BoardRules, got {type(env).__name__}")
+        large = not rules.gravity and rules.height * rules.width >= LARGE_BOARD_CELLS
         if radius is None:
-            large = not rules.gravity and rules.height * rules.width >= LARGE_BOARD_CELLS
             radius = DEFAULT_RADIUS if large else 0
+        if tree_tactics is None:
+            tree_tactics = large
         self.rules = rules
         self.bot_name = bot_name
         self.num_simulation = num_simulations if num_simulations is not None else num_simulation
@@ -130,6 +136,7 @@ class MCTSBot:
             c_uct=c_uct,
             radius=radius,
             tactics=tactics,
+            tree_tactics=tree_tactics,
             reuse_tree=reuse_tree,
             seed=seed,
         )

@@ -79,12 +79,13 @@ def test_tree_invariants_hold_after_a_search(seed, game, request):
 
 
 @pytest.mark.parametrize(("game", "radius"), [("ttt", 0), ("c4", 0), ("ttt9", 2)])
-@pytest.mark.parametrize("seed", [0, 7])
-def test_same_visits_as_the_plain_python_uct(game, radius, seed, ttt, c4):
+@pytest.mark.parametrize(("seed", "tree_tactics"), [(0, False), (7, False), (3, True)])
+def test_same_visits_as_the_plain_python_uct(game, radius, seed, tree_tactics, ttt, c4):
     kernels = {"ttt": ttt, "c4": c4, "ttt9": ttt._replace(action_size=81, board_shape=(9, 9))}[game]
     board, player = _random_position(kernels, seed, 4)
-    ours = UCTSearch(kernels, num_simulations=300, seed=seed, radius=radius).search(board, player)
-    reference = PythonUCT(kernels, seed=seed, radius=radius).search(board, player, 300)
+    kwargs = dict(seed=seed, radius=radius, tree_tactics=tree_tactics)
+    ours = UCTSearch(kernels, num_simulations=300, **kwargs).search(board, player)
+    reference = PythonUCT(kernels, **kwargs).search(board, player, 300)
     assert ours.action_visits.tolist() == reference.tolist()
 
 

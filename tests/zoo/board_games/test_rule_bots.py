@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
+from board_reference import ONGOING, connect4, gomoku, tictactoe
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numba import njit
 
 from lzero.utils.nbrng import make_rng_state
@@ -106,3 +111,41 @@ def test_bots_are_deterministic_per_seed():
     a = [gomoku_bot.rule_bot_action(board, 2, make_rng_state(5)) for _ in range(3)]
     assert len(set(a)) == 1
     assert gomoku_bot.rule_bot_action(np.zeros((9, 9), np.int8), 1, make_rng_state(0)) == 40
+
+
+def _immediate_wins(ref, player):
+    """Actions that win at once for ``player``, by the plain-Python reference's full rescan."""
+    wins = []
+    for action in ref.legal():
+        trial = copy.deepcopy(ref)
+        trial.play(action, player)
+        if trial.result() == player:
+            wins.append(action)
+    return wins
+
+
+@pytest.mark.parametrize("name", list(BOTS))
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_hypothesis_bot_is_legal_wins_and_blocks(name, data):
+    """On random positions: the move is legal, takes a win if there is one, else blocks the
+    opponent's only win; the jitted bot equals its ``py_func`` given the same generator."""
+    rules, bot, (h, w) = BOTS[name]
+    make_ref = {"tictactoe": tictactoe, "connect4": connect4, "gomoku": gomoku}[name]
+    ref, player = make_ref(), 1
+    for _ in range(data.draw(st.integers(0, h * w - 1))):
+        action = data.draw(st.sampled_from(ref.legal()))
+        ref.play(action, player)
+        if ref.result() != ONGOING:
+            return
+        player = 3 - player
+    board = np.array(ref.board, np.int8)
+    rng = make_rng_state(data.draw(st.integers(0, 2**32)))
+    action = bot(board.copy(), player, rng.copy())
+    assert action == bot.py_func(board.copy(), player, rng.copy())
+    assert action in ref.legal()
+    mine, theirs = _immediate_wins(ref, player), _immediate_wins(ref, 3 - player)
+    if mine:
+        assert action in mine
+    elif len(theirs) == 1:
+        assert action == theirs[0]

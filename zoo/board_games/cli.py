@@ -22,10 +22,14 @@ GAMES = {
 BOTS = ("rule", "mcts", "random", "alpha_beta")
 
 
-def make_env(game: str, board_size: int | None, gif: str | None, seed: int):
-    """Builds a self-play env of ``game``, recording a GIF into ``gif``'s folder if asked."""
+def make_env(args: argparse.Namespace):
+    """Builds a self-play env of ``args.game``, recording a GIF into ``args.gif``'s folder if
+    asked."""
+    game, board_size, gif = args.game, args.board_size, args.gif
     module, name = GAMES[game]
     cfg: dict = {"battle_mode": "self_play_mode"}
+    if args.mcts_simulations is not None:
+        cfg["mcts_bot_num_simulations"] = args.mcts_simulations
     if board_size is not None:
         if game != "gomoku":
             raise ValueError(f"--board-size: expected only with gomoku, got it with {game}")
@@ -34,7 +38,7 @@ def make_env(game: str, board_size: int | None, gif: str | None, seed: int):
         cfg["render_mode"] = "image_savefile_mode"
         cfg["replay_path"] = _gif_folder(gif)
     env = getattr(importlib.import_module(module), name)(cfg)
-    env.seed(seed)
+    env.seed(args.seed)
     return env
 
 
@@ -63,7 +67,7 @@ def _check_bot(env, bot: str) -> None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Runs ``lzero play``: a person against a bot, the board printed after each move."""
-    env = make_env(args.game, args.board_size, args.gif, args.seed)
+    env = make_env(args)
     _check_bot(env, args.bot)
     human = 1 if args.first == "human" else 2
     env.reset()
@@ -97,7 +101,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """Runs ``lzero arena``: two bots, alternating colours; prints each bot's record."""
     if args.games < 1:
         raise ValueError(f"--games: expected a positive number, got {args.games}")
-    env = make_env(args.game, args.board_size, args.gif, args.seed)
+    env = make_env(args)
     for bot in (args.bot1, args.bot2):
         _check_bot(env, bot)
     record = {1: [0, 0, 0], 2: [0, 0, 0]}  # per bot: wins, draws, losses
@@ -143,6 +147,9 @@ def add_play_subcommands(subparsers) -> None:
     common.add_argument("game", choices=sorted(GAMES))
     common.add_argument("--board-size", type=int, default=None, help="gomoku only: 5 to 19")
     common.add_argument("--seed", type=int, default=0, help="seed of the bots")
+    common.add_argument(
+        "--mcts-simulations", type=int, default=None, help="simulations per move of mcts bots"
+    )
     common.add_argument(
         "--gif", default=None, help="save the game as a GIF (a .gif file or a folder)"
     )

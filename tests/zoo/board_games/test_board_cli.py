@@ -83,6 +83,10 @@ def test_bad_options_are_clear_errors():
     assert proc.returncode == 2 and "--board-size: expected only with gomoku" in proc.stderr
     proc = run(["play", "connect4", "--bot", "alpha_beta"])
     assert proc.returncode == 2 and "--bot: expected one of" in proc.stderr
+    proc = run(["arena", "connect4", "--bot1", "mcts", "--mcts-simulations", "0"])
+    assert (
+        proc.returncode == 2 and "mcts_bot_num_simulations: expected a positive int" in proc.stderr
+    )
     proc = run(["arena", "tictactoe", "--games", "0"])
     assert proc.returncode == 2 and "--games: expected a positive number" in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -189,24 +189,27 @@ class ProcGymBackend:
 
     def drain(self) -> None:
         """Waits for every env submitted, forgetting which finished."""
-        while any(self._busy):
-            self.poll(block=True)
+        for w in range(len(self.conns)):
+            while self._busy[w]:
+                self._recv(w)
+
+    def _recv(self, w: int) -> np.ndarray:
+        try:
+            done = np.frombuffer(self.conns[w].recv_bytes(), np.int64)
+        except (EOFError, OSError) as err:
+            code = self.procs[w].exitcode
+            raise RuntimeError(f"pool worker {w} died (exit code {code})") from err
+        self._busy[w] -= 1
+        return done
 
     def poll(self, block: bool = True) -> np.ndarray:
-        pending = [c for w, c in enumerate(self.conns) if self._busy[w]]
-        if not pending:
+        busy = [w for w, n in enumerate(self._busy) if n]
+        if not busy:
             return np.zeros(0, np.int64)
-        ready = wait(pending, None if block else 0)
-        out = []
-        for conn in ready:
-            w = self.conns.index(conn)
-            try:
-                out.append(np.frombuffer(conn.recv_bytes(), np.int64))
-            except (EOFError, OSError) as err:
-                raise RuntimeError(
-                    f"pool worker {w} died (exit code {self.procs[w].exitcode})"
-                ) from err
-            self._busy[w] -= 1
+        if len(busy) == 1 and block:  # a plain blocking read: cheaper than a selector
+            return self._recv(busy[0])
+        ready = wait([self.conns[w] for w in busy], None if block else 0)
+        out = [self._recv(self.conns.index(conn)) for conn in ready]
         return np.concatenate(out) if out else np.zeros(0, np.int64)
 
     def close(self) -> None:

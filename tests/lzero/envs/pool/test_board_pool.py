@@ -6,6 +6,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lzero.envs import ENV_REGISTRY, make
 from lzero.errors import ConfigError, IllegalActionError
@@ -105,3 +107,43 @@ def test_unsupported_settings_are_rejected():
         make("connect4", battle_mode="play_with_bot_mode", bot_action_type="mcts")
     with pytest.raises(ConfigError, match="did you mean 'battle_mode'"):
         make("connect4", battle_mod="self_play_mode")
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 6), policy_seed=st.integers(0, 99))
+def test_batched_equals_sequential_for_any_seed(seed, n, policy_seed):
+    cfg = dict(battle_mode="play_with_bot_mode", prob_random_action_in_bot=0.2)
+    pool = make("connect4", num_envs=n, seed=seed, **cfg)
+    ref = Reference("connect4", n, seed, cfg)
+    obs = pool.reset()
+    for i in range(n):
+        _check_row(obs, i, ref.reset(i)[0])
+    rng = np.random.default_rng(policy_seed)
+    for _ in range(25):
+        actions = _legal(rng, obs["action_mask"])
+        obs, reward, done, _ = pool.step(actions)
+        for i in range(n):
+            exp_obs, exp_reward, exp_done = ref.step(i, actions[i])
+            _check_row(obs, i, exp_obs)
+            assert reward[i] == exp_reward and done[i] == exp_done
+
+
+def test_async_board_pool_serves_envs_oldest_first():
+    n, seed = 5, 2
+    pool = make("tictactoe", num_envs=n, batch_size=2, seed=seed)
+    ref = Reference("tictactoe", n, seed, {})
+    pool.async_reset()
+    expected = {i: ref.reset(i)[0] for i in range(n)}
+    rng = np.random.default_rng(3)
+    order = []
+    for _ in range(30):
+        obs, reward, done, info = pool.recv()
+        ids = info["env_id"]
+        order += ids.tolist()
+        for k, i in enumerate(ids):
+            _check_row(obs, k, expected[i])
+        actions = _legal(rng, obs["action_mask"])
+        for i, a in zip(ids, actions):
+            expected[i] = ref.step(i, a)[0]
+        pool.send(actions, ids)
+    assert order[:6] == [0, 1, 2, 3, 4, 0]  # first in, first out

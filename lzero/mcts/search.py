@@ -137,7 +137,8 @@ class UCTSearch:
         if evaluate is None:
             evaluate = rollout.placement_rollout if kernels.placement else rollout.uniform_rollout
         self._rule = selection_rules.RULES[selection]
-        self._evaluate = NativeFunction(evaluate, rollout.EVALUATE_T)
+        self.evaluate = evaluate
+        self._evaluate: NativeFunction | None = None  # bound on first use (compiles it)
         self._kernels = (
             NativeFunction(kernels.legal_actions, LEGAL_ACTIONS_T),
             NativeFunction(kernels.apply_action, APPLY_ACTION_T),
@@ -263,6 +264,11 @@ class UCTSearch:
                 chunk = min(chunk * 2, 4096)
         return self._root_result()
 
+    def _native_evaluate(self) -> NativeFunction:
+        if self._evaluate is None:
+            self._evaluate = NativeFunction(self.evaluate, rollout.EVALUATE_T)
+        return self._evaluate
+
     def _simulate(self, n: int) -> int:
         common = (self.tree, n, self.c_uct, self._rule, self.radius, self.tree_tactics, self.rng)
         if self._bound is not None:
@@ -271,7 +277,7 @@ class UCTSearch:
             *common,
             self._board,
             self._scratch,
-            self._evaluate,
+            self._native_evaluate(),
             *self._kernels,
             self.kernels.placement,
         )

@@ -19,6 +19,7 @@ import signal
 import time
 import traceback
 from collections.abc import Callable
+from multiprocessing import resource_tracker
 from typing import Any
 
 from lzero.envs.env_manager.shm import ShmSlots, obs_layout
@@ -127,6 +128,8 @@ class WorkerProcess:
         self._start()
 
     def _start(self) -> None:
+        if self._use_shm:  # workers must share the manager's tracker (see shm._attach)
+            resource_tracker.ensure_running()
         self._conn, child = self._ctx.Pipe()
         self._proc = self._ctx.Process(
             target=_worker_main,

@@ -9,7 +9,7 @@ arrays out, so an observation it returns never aliases the shared buffer.
 
 from __future__ import annotations
 
-from multiprocessing import resource_tracker, shared_memory
+from multiprocessing import shared_memory
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,20 @@ def obs_layout(obs: Any) -> tuple:
     return ()
 
 
+def _attach(name: str) -> shared_memory.SharedMemory:
+    """Attaches to a segment that the manager created, owns and unlinks.
+
+    Python 3.13+ can attach untracked. Before that, attaching registers the name with the
+    resource tracker, which the manager started before its workers (see
+    ``WorkerProcess``) and so shares with them: the registration repeats the manager's and
+    the manager's unlink clears it. (Unregistering here would make that unlink fail.)
+    """
+    try:
+        return shared_memory.SharedMemory(name=name, track=False)
+    except TypeError:
+        return shared_memory.SharedMemory(name=name)
+
+
 class ShmSlots:
     """``slots`` shared copies of each array of an observation layout.
 
@@ -56,10 +70,7 @@ class ShmSlots:
             if self._owner:
                 shm = shared_memory.SharedMemory(create=True, size=nbytes * slots)
             else:
-                shm = shared_memory.SharedMemory(name=names[j])
-                # Only the creating manager unlinks; an attaching worker must not be tracked,
-                # or Python's resource tracker would unlink or warn when the worker exits.
-                resource_tracker.unregister(shm._name, "shared_memory")
+                shm = _attach(names[j])
             self._shms.append(shm)
             for s in range(slots):
                 self._views[s][key] = np.ndarray(shape, dtype, shm.buf, offset=s * nbytes)

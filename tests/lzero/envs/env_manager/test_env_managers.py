@@ -149,6 +149,8 @@ def test_observations_come_through_shared_memory():
         manager.step({0: 1, 1: 1})
         assert first[1] == 0  # a returned obs never aliases the shared buffer
         assert manager.ready_obs[0]["observation"][1] == 1
+        names = [name for h in manager._handles for name in h._slots.spec()[2]]
+    assert names and not any(os.path.exists(f"/dev/shm/{name}") for name in names)
 
 
 def test_close_leaves_no_process():

@@ -24,9 +24,10 @@ from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError, GameOverError, IllegalActionError
 from lzero.utils.nbrng import make_rng_state, uniform
 from zoo.board_games import human_input, render
-from zoo.board_games.common.fused import step_kernels
-from zoo.board_games.common.planes import player_planes
+from zoo.board_games.common.fused import entry_points
+from zoo.board_games.common.planes import player_planes  # noqa: F401 (read by the pool)
 from zoo.board_games.common.rules import ONGOING, BoardRules
+from zoo.board_games.common.tactics import random_legal_action  # noqa: F401 (read by the pool)
 from zoo.board_games.env_support import (
     check_config,
     episode_streams,
@@ -104,7 +105,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._fill = (0.0, 0.5, 1.0) if cfg.scale else (0.0, 1.0, 2.0)  # plane 2, by player
         self._self_play = self.battle_mode == "self_play_mode"
         self._p_random, self._p_expert = cfg.prob_random_agent, cfg.prob_expert_agent
-        self._play_fn, self._play_observe = step_kernels(rules)
+        self._bind_kernels()
         self._gravity, self._k = rules.gravity, rules.win_length
         self.board = np.zeros((h, w), np.int8)
         self._mask = np.zeros(a, np.int8)
@@ -115,6 +116,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._streams = np.zeros(2, np.uint64)
         self._rng_state, self._agent_rng_state = self._streams[0:1], self._streams[1:2]
         self._seed_state = make_rng_state(int(np.random.default_rng().integers(0, 2**63 - 1)))
+        self._static_seed = 0
         episode_streams(self._seed_state, True, 0, self._streams)
         self._bots: dict = {}
         rows, cols = human_input.axis_labels(self.move_style, h, w)
@@ -135,10 +137,35 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._action_space = spaces.Discrete(a)
         self._reward_space = spaces.Box(-1.0, 1.0, (1,), np.float32)
 
+    def _bind_kernels(self) -> None:
+        # Compiled entry points, not dispatchers: see ``common/fused.py`` (about 0.3 us a call).
+        fast = entry_points(self.rules)
+        self._play_fn, self._play_observe, self._random_fn = (
+            fast.play,
+            fast.play_observe,
+            fast.random_move,
+        )
+        self._planes_fn, self._mask_fn = fast.planes, fast.legal_mask
+        self._streams_fn = fast.episode_streams
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        for key in (
+            "_play_fn",
+            "_play_observe",
+            "_random_fn",
+            "_planes_fn",
+            "_mask_fn",
+            "_streams_fn",
+        ):
+            state.pop(key, None)  # compiled wrappers do not pickle; rebound on load
+        return state
+
     def __setstate__(self, state: dict) -> None:
         # Copies and unpickling keep the two generator streams views of ``_streams``.
         self.__dict__.update(state)
         self._rng_state, self._agent_rng_state = self._streams[0:1], self._streams[1:2]
+        self._bind_kernels()
 
     @classmethod
     def make_rules(cls, cfg) -> BoardRules:
@@ -180,7 +207,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
             self.board = validate_init_state(init_state, self.rules)
             self._num_moves = int(np.count_nonzero(self.board))
         dynamic = self._dynamic_seed or self._seed is None
-        episode_streams(self._seed_state, dynamic, self._seed or 0, self._streams)
+        self._streams_fn(self._seed_state, dynamic, self._static_seed, self._streams)
         self._player, self._result, self._last_cell, self._done = (
             start_player_index + 1,
             0,
@@ -193,7 +220,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._bots = {}  # bots holding state (MCTS) are rebuilt per episode from its seed
         if self.render_mode == "image_savefile_mode":
             render.check_replay_dir(self._replay_dir())
-        self.rules.legal_mask(self.board, self._mask)
+        self._mask_fn(self.board, self._mask)
         if self.render_mode is not None:
             self.render(self.render_mode)
         if not self._self_play and self._player == 2:
@@ -204,6 +231,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         """Fixes the seed of the following episodes (see ``BaseEnv.seed``); bots included."""
         super().seed(seed, dynamic_seed)
         self._seed_state = make_rng_state(self._seed)
+        self._static_seed = self._seed % 2**63  # the streams kernel takes an int64
 
     def step(self, action) -> BaseEnvTimestep:
         """Plays ``action`` (and, in the bot modes, the reply); see the module doc for rewards.
@@ -318,7 +346,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
 
     def _observe(self) -> dict:
         obs = np.empty(self._obs_shape, np.float32)
-        player_planes(self.board, self._player, self._fill[self._player], self._channel_last, obs)
+        self._planes_fn(self.board, self._player, self._fill[self._player], self._channel_last, obs)
         return {
             "observation": obs,
             "action_mask": self._mask.copy(),

@@ -84,7 +84,7 @@ def validate_init_state(init_state, rules: BoardRules) -> np.ndarray:
         raise ValueError(
             f"init_state: expected values in {{0, 1, 2}}, got {sorted(set(arr.ravel().tolist()))}"
         )
-    board = arr.astype(np.int8)
+    board = np.ascontiguousarray(arr, dtype=np.int8)  # the kernels take C-ordered int8
     if rules.gravity:
         below_empty = (board[:-1] != 0) & (board[1:] == 0)
         if below_empty.any():

@@ -14,7 +14,6 @@ import numpy as np
 from lzero.errors import GameOverError
 from zoo.board_games import human_input, render
 from zoo.board_games.common.planes import player_planes
-from zoo.board_games.common.tactics import random_legal_action
 from zoo.board_games.env_support import bot_move
 
 
@@ -41,10 +40,10 @@ class LightZeroBoardMethods:
 
     def random_action(self) -> int:
         """A uniformly random legal action for the caller, from its own seeded stream."""
-        return random_legal_action(self.board, self._gravity, self._agent_rng_state)
+        return self._random_fn(self.board, self._gravity, self._agent_rng_state)
 
     def _random_move(self, rng_state: np.ndarray) -> int:
-        return random_legal_action(self.board, self._gravity, rng_state)
+        return self._random_fn(self.board, self._gravity, rng_state)
 
     def bot_action(self) -> int:
         """The configured bot's move for the player to move (``bot_action_type``)."""

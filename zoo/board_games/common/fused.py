@@ -11,8 +11,10 @@ cannot key a cache on closed-over functions).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import NamedTuple
 
-from numba import njit
+from numba import njit, types
 
 from zoo.board_games.common.gravity import drop_apply_action, drop_legal_mask
 from zoo.board_games.common.kinrow import (
@@ -22,6 +24,8 @@ from zoo.board_games.common.kinrow import (
 )
 from zoo.board_games.common.planes import player_planes
 from zoo.board_games.common.rules import ONGOING, BoardRules
+from zoo.board_games.common.tactics import random_legal_action
+from zoo.board_games.env_support import episode_streams
 
 
 @njit(cache=True)
@@ -81,3 +85,44 @@ def _closures(apply_action, result_after, legal_mask):
         return code
 
     return play, play_observe
+
+
+class EntryPoints(NamedTuple):
+    """Compiled wrappers of the env's hot kernels, for the argument types the env always uses.
+
+    Calling a numba dispatcher spends about 0.3 us per call finding the compiled version for
+    the arguments' types, as much as the kernels themselves take on small boards. The env
+    passes fixed types (C-contiguous int8 boards and masks, float32 observations, Python
+    ints, floats and bools), so it calls the wrappers of ``Dispatcher.compile(signature)``
+    directly; other types raise ``TypeError`` instead of compiling a new version.
+    """
+
+    play: Callable  # (board, mask, action, player, num_moves, gravity, k) -> code
+    play_observe: (
+        Callable  # (board, mask, obs, action, player, num_moves, fill, channel_last, gravity, k)
+    )
+    random_move: Callable  # (board, gravity, rng_state) -> action
+    planes: Callable  # (board, player, fill, channel_last, obs)
+    legal_mask: Callable  # (board, mask)
+    episode_streams: Callable  # (seed_state, dynamic, static_seed, streams)
+
+
+_BOARD = types.Array(types.int8, 2, "C")
+_MASK = types.Array(types.int8, 1, "C")
+_OBS = types.Array(types.float32, 3, "C")
+_RNG = types.Array(types.uint64, 1, "C")
+_I, _F, _B = types.int64, types.float64, types.boolean
+
+
+@functools.cache
+def entry_points(rules: BoardRules) -> EntryPoints:
+    """Returns the :class:`EntryPoints` of ``rules`` (compiled or loaded from numba's cache)."""
+    play, play_observe = step_kernels(rules)
+    return EntryPoints(
+        play=play.compile((_BOARD, _MASK, _I, _I, _I, _B, _I)),
+        play_observe=play_observe.compile((_BOARD, _MASK, _OBS, _I, _I, _I, _F, _B, _B, _I)),
+        random_move=random_legal_action.compile((_BOARD, _B, _RNG)),
+        planes=player_planes.compile((_BOARD, _I, _F, _B, _OBS)),
+        legal_mask=rules.legal_mask.compile((_BOARD, _MASK)),
+        episode_streams=episode_streams.compile((_RNG, _B, _I, _RNG)),
+    )

@@ -51,6 +51,8 @@ class LightZeroBoardMethods:
 
     def _opponent_action(self) -> int:
         if self.battle_mode == "eval_mode" and self.agent_vs_human:
+            if self.render_mode != "state_realtime_mode":
+                self.render("state_realtime_mode")  # the person needs to see the board
             return self.human_to_action()
         return self._check_action(self.bot_action())
 

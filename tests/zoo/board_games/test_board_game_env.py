@@ -148,6 +148,7 @@ def test_eval_mode_with_human(monkeypatch, capsys):
     assert obs["board"].flat[8] == 2
     out = capsys.readouterr().out
     assert "Invalid move: expected a cell 1-9" in out and "got 'x9'" in out
+    assert " . [X] . " in out  # the board was shown before each question
 
 
 @pytest.mark.parametrize(

@@ -26,25 +26,12 @@ SELF_PLAY, WITH_BOT = 0, 1
 RULE_BOT, RANDOM_BOT = 0, 1
 
 
-@njit(cache=True)
-def first_illegal(ids, actions, reset_now, needs_reset, masks):
-    """Index ``k`` of the first env ``i = ids[k]`` that would play an illegal ``actions[i]``.
-
-    Envs that reset (``reset_now[k]`` or ``needs_reset[i]``) ignore their action. Returns -1
-    when every action is legal.
-    """
-    n_actions = masks.shape[1]
-    for k in range(ids.shape[0]):
-        i = ids[k]
-        a = actions[i]
-        if not (reset_now[k] or needs_reset[i]) and (a < 0 or a >= n_actions or masks[i, a] == 0):
-            return k
-    return -1
-
-
 @functools.cache
 def make_stepper(fns: tuple, params: tuple):
-    """Returns the jitted ``step(ids, actions, reset_now, *state, seed_states, rngs, *out)``.
+    """Returns the jitted ``step(ids, actions, reset_now, *state, seed_states, rngs, *out) -> k``.
+
+    ``step`` first checks every action: if env ``ids[k]`` would play an illegal one it returns
+    that ``k`` and changes nothing; else it steps every env and returns -1.
 
     Args:
         fns: ``(apply_action, result_after, legal_mask, rule_bot, random_legal_action,
@@ -55,7 +42,7 @@ def make_stepper(fns: tuple, params: tuple):
     The returned function's arguments (``state`` and ``out`` are passed unpacked: tuples
     would take numba's slow dispatch path):
         ids: `[B]` int64, distinct env ids to step.
-        actions: `[N]` int64, env ``i`` plays ``actions[i]`` (legal; ignored when it resets).
+        actions: `[N]` int64, env ``i`` plays ``actions[i]`` (ignored when it resets).
         reset_now: `[B]` bool, reset this env now (envs whose episode ended reset anyway).
         state: ``(boards [N, H, W] int8, player [N], num_moves [N], elapsed [N],
             needs_reset [N] bool, masks [N, A] int8)``, updated in place.
@@ -91,6 +78,14 @@ def make_stepper(fns: tuple, params: tuple):
         ids, actions, reset_now, boards, player, num_moves, elapsed, needs_reset, masks,
         seed_states, rngs, obs, pidx, to_play, reward, term, trunc, el_out,
     ):  # fmt: skip
+        n_actions = masks.shape[1]
+        for k in range(ids.shape[0]):
+            i = ids[k]
+            a = actions[i]
+            if not (reset_now[k] or needs_reset[i]) and (
+                a < 0 or a >= n_actions or masks[i, a] == 0
+            ):
+                return k
         for k in range(ids.shape[0]):
             i = ids[k]
             board, mask, rng = boards[i], masks[i], rngs[i, 0:1]
@@ -136,5 +131,6 @@ def make_stepper(fns: tuple, params: tuple):
             term[i] = done
             trunc[i] = truncated
             el_out[i] = elapsed[i]
+        return -1
 
     return step

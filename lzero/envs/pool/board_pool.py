@@ -19,7 +19,6 @@ from lzero.envs.pool.board_kernel import (
     RULE_BOT,
     SELF_PLAY,
     WITH_BOT,
-    first_illegal,
     make_stepper,
 )
 from lzero.errors import ConfigError, IllegalActionError
@@ -108,7 +107,7 @@ class BoardBackend:
             np.zeros((n, rules.action_size), np.int8),
         )
         self.out = self._new_outputs()
-        self._all = np.arange(n)
+        self._all, self._no_reset = np.arange(n), np.zeros(n, np.bool_)
         self._fresh = np.zeros(n, np.bool_)  # rows written since the outputs were handed out
         self.seed_states = np.concatenate([make_rng_state(seed + i) for i in range(n)])
         self.seed_states = self.seed_states.reshape(n, 1)
@@ -133,35 +132,33 @@ class BoardBackend:
         Raises:
             IllegalActionError: an env would play an illegal move (no env is changed).
         """
-        k = first_illegal(ids, self.action, reset_now, self.state[4], self.state[5])
+        k = self._step(
+            ids, self.action, reset_now, *self.state, self.seed_states, self.rngs, *self.out
+        )
         if k >= 0:
             i = int(ids[k])
             legal = np.flatnonzero(self.state[5][i]).tolist()
             raise IllegalActionError(
                 f"env {i}: expected a legal action in {legal}, got {int(self.action[i])}"
             )
-        self._step(ids, self.action, reset_now, *self.state, self.seed_states, self.rngs, *self.out)
         self._fresh[ids] = True
         self._finished.append(ids)
 
-    def gather(self, ids: np.ndarray) -> tuple:
-        """``(obs, reward, terminated, truncated, elapsed)`` of ``ids``, never aliasing state.
+    def step_all(self) -> tuple:
+        """Steps every env (nothing else in flight) and returns the batch, as ``gather``."""
+        self.submit(self._all, self._no_reset)
+        self._finished = []
+        return self._hand_out()
 
-        When ``ids`` is every env in order and each was stepped since the last hand-out (sync
-        mode), the output arrays themselves are handed out and fresh ones take their place:
-        no copy.
-        """
-        board, player, _, _, _, mask = self.state
-        out = self.out
-        whole = ids.shape[0] == self.n and self._fresh.all() and (ids == self._all).all()
-        if whole:
-            self.out = self._new_outputs()
-            self._fresh[:] = False
-            planes, pidx, to_play, reward, term, trunc, elapsed = out
-            board, mask = board.copy(), mask.copy()
-        else:
-            planes, pidx, to_play, reward, term, trunc, elapsed = (a[ids] for a in out)
-            board, mask = board[ids], mask[ids]
+    def _hand_out(self) -> tuple:
+        # Every row is fresh: hand the output arrays out and put new ones in their place.
+        out, self.out = self.out, self._new_outputs()
+        self._fresh[:] = False
+        return self._batch(out, self.state[0].copy(), self.state[5].copy())
+
+    @staticmethod
+    def _batch(out: tuple, board: np.ndarray, mask: np.ndarray) -> tuple:
+        planes, pidx, to_play, reward, term, trunc, elapsed = out
         obs = {
             "observation": planes,
             "action_mask": mask,
@@ -171,9 +168,16 @@ class BoardBackend:
         }
         return obs, reward, term, trunc, elapsed
 
-    def drain(self) -> None:
-        """Waits for every env submitted (here: none is ever left running)."""
-        self._finished = []
+    def gather(self, ids: np.ndarray) -> tuple:
+        """``(obs, reward, terminated, truncated, elapsed)`` of ``ids``, never aliasing state.
+
+        When ``ids`` is every env in order and each was stepped since the last hand-out, the
+        output arrays themselves are handed out (no copy).
+        """
+        if ids.shape[0] == self.n and self._fresh.all() and (ids == self._all).all():
+            return self._hand_out()
+        out = tuple(a[ids] for a in self.out)
+        return self._batch(out, self.state[0][ids], self.state[5][ids])
 
     def poll(self, block: bool = True) -> np.ndarray:
         """Ids stepped since the last poll, in submission order."""

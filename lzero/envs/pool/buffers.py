@@ -110,6 +110,30 @@ class Buffers:
             self.obs[ids] = obs
         self.reward[ids], self.terminated[ids], self.truncated[ids], self.elapsed[ids] = batch[1:]
 
+    def write_rows(
+        self,
+        ids: list[int],
+        obs: list,
+        reward: list,
+        terminated: list,
+        truncated: list,
+        elapsed: list,
+    ) -> None:
+        """Like ``write(ids, batch(...))``; row by row for a few envs, where that is cheaper."""
+        if len(ids) > 16:
+            return self.write(
+                np.array(ids), self.batch(obs, reward, terminated, truncated, elapsed)
+            )
+        for k, i in enumerate(ids):
+            if isinstance(self.obs, dict):
+                for key, buf in self.obs.items():
+                    buf[i] = obs[k][key]
+            else:
+                self.obs[i] = obs[k]
+            self.reward[i], self.terminated[i] = reward[k], terminated[k]
+            self.truncated[i], self.elapsed[i] = truncated[k], elapsed[k]
+        return None
+
     def gather(self, ids: np.ndarray) -> tuple:
         """Copies of the rows of ``ids`` (`[B]`): ``(obs, reward, terminated, truncated,
         elapsed)``, observations stacked (per key for dicts)."""

@@ -4,8 +4,8 @@ The pool validates every call before any env moves, keeps track of which envs ar
 flight, and formats batches for the 'gym' API (``obs, reward, done, info``) or the
 'gymnasium' API (``obs, reward, terminated, truncated, info``). A backend provides
 ``action`` (`[N, ...]`, row ``i`` read by env ``i``), ``submit(ids, reset_now)``,
-``poll(block) -> finished ids``, ``drain()`` (wait for all, forget which finished) and
-``gather(ids) -> (obs, reward, terminated, truncated, elapsed)``. The bookkeeping is vectorised: no Python runs per env.
+``poll(block) -> finished ids``, ``gather(ids) -> (obs, reward, terminated, truncated,
+elapsed)``, and ``step_all()`` (a sync step of every env, returning the gathered batch). The bookkeeping is vectorised: no Python runs per env.
 
 Sync mode (``batch_size == num_envs``): ``recv`` waits for every env in flight and returns
 them in the order they were sent. Async mode: ``recv`` returns as soon as ``batch_size`` envs
@@ -48,7 +48,6 @@ class EnvPool:
             lo = int(self.action_space.start)
             self._action_kinds, self._action_range = "iu", (lo, lo + int(self.action_space.n))
         self._all = np.arange(self.num_envs)
-        self._no_reset = np.zeros(self.num_envs, np.bool_)
 
     @property
     def is_async(self) -> bool:
@@ -178,7 +177,10 @@ class EnvPool:
         return self._take(ids)
 
     def _batch(self, ids: np.ndarray) -> tuple:
-        obs, reward, term, trunc, elapsed = self._backend.gather(ids)
+        return self._format(ids, self._backend.gather(ids))
+
+    def _format(self, ids: np.ndarray, batch: tuple) -> tuple:
+        obs, reward, term, trunc, elapsed = batch
         info = {
             "env_id": ids.astype(np.int32),
             "elapsed_step": elapsed,
@@ -195,10 +197,8 @@ class EnvPool:
             # Sync step of every env, nothing else in flight: the same, minus the bookkeeping.
             self._check_open("step")
             self._backend.action[:] = self._actions(action, self.num_envs)
-            self._backend.submit(self._all, self._no_reset)
-            self._backend.drain()
             self._last_ids = self._all
-            return self._batch(self._all)
+            return self._format(self._all, self._backend.step_all())
         self.send(action, env_id)
         return self.recv()
 

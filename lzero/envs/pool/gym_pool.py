@@ -34,15 +34,20 @@ class GymRunner:
         self.needs_reset = [True] * len(envs)
         self.elapsed = [0] * len(envs)
 
-    def run(self, ids: np.ndarray, reset_now: np.ndarray) -> tuple:
-        """Steps ``ids`` (resetting where ``reset_now`` or the episode ended); returns the
-        batch ``(obs, reward, terminated, truncated, elapsed)`` (see ``Buffers.batch``)."""
+    def run(self, ids: np.ndarray, reset_now: np.ndarray, *, into_rows: bool = False):
+        """Steps ``ids`` (resetting where ``reset_now`` or the episode ended).
+
+        Returns:
+            The batch ``(obs, reward, terminated, truncated, elapsed)`` (``Buffers.batch``);
+            with ``into_rows``, None: the results are written into the envs' buffer rows.
+        """
         b, lo, limit, envs = self.buffers, self.lo, self.max_steps, self.envs
         needs_reset, elapsed, seeds = self.needs_reset, self.elapsed, self.seeds
         actions = b.action[ids]
         actions = list(actions)  # NumPy scalars: gymnasium checks them faster than ints
         obs_list, rewards, terms, truncs, steps = [], [], [], [], []
-        for i, force, action in zip(ids.tolist(), reset_now.tolist(), actions):
+        id_list = ids.tolist()
+        for i, force, action in zip(id_list, reset_now.tolist(), actions):
             j = i - lo
             if force or needs_reset[j]:
                 obs, _ = envs[j].reset(seed=seeds[j])
@@ -59,6 +64,8 @@ class GymRunner:
             terms.append(term)
             truncs.append(trunc)
             steps.append(elapsed[j])
+        if into_rows:
+            return b.write_rows(id_list, obs_list, rewards, terms, truncs, steps)
         return b.batch(obs_list, rewards, terms, truncs, steps)
 
     def close(self) -> None:
@@ -80,6 +87,7 @@ class InlineGymBackend:
         self.runner = GymRunner(envs, 0, seed, max_steps, self.buffers)
         self._finished: list[np.ndarray] = []
         self._pending: list[tuple] = []  # (ids, batch) not yet written into the buffers
+        self._all, self._no_reset = np.arange(num_envs), np.zeros(num_envs, np.bool_)
 
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
         self._pending.append((ids, self.runner.run(ids, reset_now)))
@@ -90,9 +98,9 @@ class InlineGymBackend:
         self._finished = []
         return done
 
-    def drain(self) -> None:
-        """Waits for every env submitted (here: none is ever left running)."""
-        self._finished = []
+    def step_all(self) -> tuple:
+        """Steps every env (nothing else in flight) and returns the batch, as ``gather``."""
+        return self.runner.run(self._all, self._no_reset)
 
     def gather(self, ids: np.ndarray) -> tuple:
         pending, self._pending = self._pending, []
@@ -138,8 +146,7 @@ def _worker(conn, parent_end, make_env, lo, hi, seed, max_steps, buffer_args) ->
             break
         arr = np.frombuffer(msg, np.int64)
         half = arr.shape[0] // 2
-        ids = arr[:half]
-        runner.buffers.write(ids, runner.run(ids, arr[half:].astype(bool)))
+        runner.run(arr[:half], arr[half:].astype(bool), into_rows=True)
         conn.send_bytes(msg[: 8 * half])
     runner.close()
 
@@ -185,12 +192,6 @@ class ProcGymBackend:
         ]
 
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
-        if ids.shape[0] == self.owner.shape[0] and not reset_now.any():  # every env: the
-            if (ids == self._all).all():  # sync step, whose messages never change
-                for w, msg in enumerate(self._step_all):
-                    self.conns[w].send_bytes(msg)
-                    self._busy[w] += 1
-                return
         owners = self.owner[ids]
         for w in np.unique(owners).tolist():
             sel = owners == w
@@ -198,11 +199,16 @@ class ProcGymBackend:
             self.conns[w].send_bytes(msg.tobytes())
             self._busy[w] += 1
 
-    def drain(self) -> None:
-        """Waits for every env submitted, forgetting which finished."""
+    def step_all(self) -> tuple:
+        """Steps every env (nothing else in flight) and returns the batch, as ``gather``."""
+        for w, msg in enumerate(self._step_all):
+            self.conns[w].send_bytes(msg)
+            self._busy[w] += 1
         for w in range(len(self.conns)):
-            while self._busy[w]:
-                self._recv(w)
+            self._recv(w)
+        b = self.buffers
+        obs = {k: v.copy() for k, v in b.obs.items()} if isinstance(b.obs, dict) else b.obs.copy()
+        return obs, b.reward.copy(), b.terminated.copy(), b.truncated.copy(), b.elapsed.copy()
 
     def _recv(self, w: int) -> np.ndarray:
         try:

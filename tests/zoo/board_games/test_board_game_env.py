@@ -148,7 +148,7 @@ def test_eval_mode_with_human(monkeypatch, capsys):
     assert obs["board"].flat[8] == 2
     out = capsys.readouterr().out
     assert "Invalid move: expected a cell 1-9" in out and "got 'x9'" in out
-    assert " . [X] . " in out  # the board was shown before each question
+    assert "1 [X] .  .  1" in out  # the board was shown before the question
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from lzero.envs.env_manager.base_env_manager import BaseEnvManager
 from lzero.envs.env_manager.env_handle import WorkerProcess
 
 # Fork starts a worker in milliseconds and needs no picklable factory; elsewhere, spawn.
-_DEFAULT_CONTEXT = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+DEFAULT_CONTEXT = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
 
 
 class SubprocessEnvManager(BaseEnvManager):
@@ -35,7 +35,7 @@ class SubprocessEnvManager(BaseEnvManager):
         # (float | None) Seconds a seed or reset may take before its env counts as hung.
         reset_timeout=120.0,
         # (str) multiprocessing start method of the workers: 'fork', 'spawn' or 'forkserver'.
-        context=_DEFAULT_CONTEXT,
+        context=DEFAULT_CONTEXT,
         # (bool) Pass array observations through shared memory instead of pickling them.
         shared_memory=True,
     )

@@ -17,6 +17,7 @@ import gymnasium
 import numpy as np
 
 from lzero.envs.config import unknown_name_message
+from lzero.envs.env_manager.subprocess_env_manager import DEFAULT_CONTEXT
 from lzero.envs.pool.adapters import BaseEnvAdapter, make_gymnasium_env
 from lzero.envs.pool.board_pool import BoardBackend, is_board_game
 from lzero.envs.pool.env_pool import EnvPool
@@ -116,28 +117,29 @@ def make_gym(task_id: str, **kwargs: Any) -> EnvPool:
     return make(task_id, env_type="gym", **kwargs)
 
 
-def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
-    """The :class:`EnvSpec` ``make(task_id, **kwargs)`` would use, without starting envs."""
-    kwargs.setdefault("env_type", "gym")
-    names = ("env_type", "num_envs", "batch_size", "num_threads", "seed", "max_episode_steps")
-    args = {n: kwargs.pop(n) for n in names if n in kwargs}
-    defaults = dict(num_envs=1, batch_size=None, num_threads=None, seed=42, max_episode_steps=None)
-    args = {**defaults, **args}
+def make_spec(
+    task_id: str,
+    env_type: str = "gym",
+    num_envs: int = 1,
+    batch_size: int | None = None,
+    num_threads: int | None = None,
+    seed: int = 42,
+    max_episode_steps: int | None = None,
+    **env_kwargs: Any,
+) -> EnvSpec:
+    """The :class:`EnvSpec` of ``make`` with the same arguments, without making the pool.
+
+    One env is built to read its spaces (and checks the env config).
+    """
     return _spec_and_backend(
-        task_id,
-        args["env_type"],
-        args["num_envs"],
-        args["batch_size"],
-        args["num_threads"],
-        args["seed"],
-        args["max_episode_steps"],
-        kwargs,
+        task_id, env_type, num_envs, batch_size, num_threads, seed, max_episode_steps, env_kwargs
     )[0]
 
 
 def _spec_and_backend(
     task_id, env_type, num_envs, batch_size, num_threads, seed, max_episode_steps, env_kwargs
 ):
+    """Checks ``make``'s arguments; returns the spec and a factory of the pool's backend."""
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type: expected one of {list(ENV_TYPES)}, got {env_type!r}")
     _positive("num_envs", num_envs)
@@ -151,33 +153,23 @@ def _spec_and_backend(
     kind, target, limit = _resolve(task_id, env_kwargs, max_episode_steps)
     if kind == "board":
         threads = 0
-        backend = BoardBackend(target, num_envs, seed, limit, env_kwargs)
-        obs_space, act_space = backend.observation_space, backend.action_space
+        probe = target(dict(env_kwargs))  # the env class checks its config here
 
         def factory():
-            return backend
+            return BoardBackend(target, num_envs, seed, limit, env_kwargs)
     else:
         if num_threads is None:
             num_threads = 0 if batch_size == num_envs else min(num_envs, os.cpu_count() or 1)
         threads = min(num_threads, num_envs)
         probe = target()
-        obs_space, act_space = probe.observation_space, probe.action_space
         example, _ = probe.reset(seed=seed)
         probe.close()
+        args = (target, num_envs, seed, limit or 0, example, probe.action_space)
 
         def factory():
             if threads == 0:
-                return InlineGymBackend(target, num_envs, seed, limit or 0, example, act_space)
-            return ProcGymBackend(
-                target,
-                num_envs,
-                seed,
-                limit or 0,
-                example,
-                act_space,
-                num_workers=threads,
-                context="fork",
-            )
+                return InlineGymBackend(*args)
+            return ProcGymBackend(*args, num_workers=threads, context=DEFAULT_CONTEXT)
 
     config = dict(
         task_id=task_id,
@@ -190,7 +182,16 @@ def _spec_and_backend(
         **env_kwargs,
     )
     spec = EnvSpec(
-        task_id, env_type, num_envs, batch_size, threads, seed, limit, obs_space, act_space, config
+        task_id,
+        env_type,
+        num_envs,
+        batch_size,
+        threads,
+        seed,
+        limit,
+        probe.observation_space,
+        probe.action_space,
+        config,
     )
     return spec, factory
 

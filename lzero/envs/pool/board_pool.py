@@ -43,7 +43,7 @@ def _class_function(env_cls: Any, name: str) -> Any:
 
 
 class BoardBackend:
-    """``num_envs`` envs of one board-game class, stepped in place by :func:`step_boards`.
+    """``num_envs`` envs of one board-game class, stepped by one :func:`make_stepper` kernel.
 
     Args:
         env_cls: a registered board env class (``Connect4Env``, ...).

@@ -44,6 +44,7 @@ class Buffers:
         obs_spec: from :func:`obs_fields`.
         action_shape, action_dtype: of one env's action.
         shared: back the arrays with shared memory (picklable to 'spawn' workers).
+        raw: the shared arrays of an existing instance (see :meth:`picklable`), in a worker.
     """
 
     def __init__(self, n, obs_spec, action_shape, action_dtype, *, shared=False, raw=None):
@@ -70,7 +71,6 @@ class Buffers:
                 arrays[name] = np.zeros((n, *shape), dtype)
             else:
                 arrays[name] = np.frombuffer(buf, dtype, count=size).reshape((n, *shape))
-        self.arrays = arrays
         self.action = arrays["action"]
         self.reward, self.terminated = arrays["reward"], arrays["terminated"]
         self.truncated, self.elapsed = arrays["truncated"], arrays["elapsed"]

@@ -1,9 +1,9 @@
 """Gym backends of the pool: envs stepped in the caller's process, or in worker processes.
 
-Both run the same :class:`GymRunner` over a slice of envs, writing each env's step into its
-row of the pool's :class:`~lzero.envs.pool.buffers.Buffers`. Workers each own a contiguous
-slice, share the buffers through shared memory, and are signalled with a few bytes per batch
-through a pipe; the pool waits on the pipes of the slices it needs.
+Both run the same :class:`GymRunner` over a slice of envs. In-process, a batch is handed
+out as the runner built it; workers each own a contiguous slice, write their envs' steps into
+their rows of the pool's :class:`~lzero.envs.pool.buffers.Buffers` (shared memory), and are
+signalled with a few bytes per batch through a pipe; the pool waits on the pipes it needs.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from multiprocessing.connection import wait
 
 import numpy as np
 
-from lzero.envs.pool.buffers import Buffers
+from lzero.envs.pool.buffers import Buffers, obs_fields
 
 
 class GymRunner:
@@ -119,8 +119,6 @@ def _same_ids(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _buffers(n, example, action_space, *, shared) -> Buffers:
-    from lzero.envs.pool.buffers import obs_fields
-
     shape = action_space.shape or ()
     dtype = action_space.dtype if action_space.dtype is not None else np.int64
     return Buffers(n, obs_fields(example), shape, dtype, shared=shared)

@@ -33,7 +33,7 @@ main_config = EasyDict(
                 head_hidden_size=32,
                 support_scale=50,
             ),
-            num_simulations=25,
+            num_simulations=50,
             batch_size=256,
             replay_ratio=0.25,
             num_unroll_steps=5,

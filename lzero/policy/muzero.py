@@ -53,7 +53,7 @@ class MuZeroPolicy:
         self.optimizer = torch.optim.Adam(
             self.model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay
         )
-        self.support = m.support_scale
+        self.support = int(getattr(self.model, "support_scale", m.support_scale))
         self.train_iter = 0
         self.mcts = MuZeroMCTS(
             num_simulations=cfg.num_simulations,

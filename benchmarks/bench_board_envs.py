@@ -1,11 +1,12 @@
 """Random-play env steps per second: our board envs against a plain-Python reference env,
 OpenSpiel (C++ game, ``observation_tensor()`` each move) and PettingZoo, in one run.
 
-Usage: ``python benchmarks/bench_board_envs.py [--seconds 2] [--rounds 3] [--games ...]``.
+Usage: ``python benchmarks/bench_board_envs.py [--seconds 0.5] [--rounds 7] [--games ...]``.
 OpenSpiel and PettingZoo are optional (``pip install -e .[bench]``); missing ones are skipped.
 Every contender plays uniformly random legal moves, resetting at the end of each game, and
-produces a full observation at every step. Rounds are interleaved and the best of each kept,
-because the machine is shared and noisy; compare the ratios, not absolute numbers.
+produces a full observation at every step. Each round times every contender back to back;
+the table shows each one's best round and the median over rounds of the per-round ratio,
+because the machine is shared and its load drifts: compare ratios, not absolute numbers.
 """
 
 from __future__ import annotations
@@ -173,8 +174,8 @@ def bench_pettingzoo(game: str, seconds: float) -> float | None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="per contender and round")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=0.5, help="per contender and round")
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     args = parser.parse_args(argv)
     contenders = {
@@ -183,17 +184,22 @@ def main(argv: list[str] | None = None) -> None:
         "openspiel": bench_openspiel,
         "pettingzoo": bench_pettingzoo,
     }
+    print(f"steps/s: best of {args.rounds} rounds; ratio: median over rounds of ours / other,")
+    print("each round timing every contender back to back (robust to a drifting machine load)")
     print(f"{'game':10} " + " ".join(f"{c:>12}" for c in contenders) + "   ratios (ours / other)")
     for game in args.games:
-        best: dict[str, float | None] = {c: None for c in contenders}
+        rates: dict[str, list[float]] = {c: [] for c in contenders}
         for _ in range(args.rounds):
             for name, bench in contenders.items():
                 rate = bench(game, args.seconds)
                 if rate is not None:
-                    best[name] = max(rate, best[name] or 0.0)
+                    rates[name].append(rate)
+        best = {c: max(r) if r else None for c, r in rates.items()}
         cells = " ".join(f"{best[c]:>12,.0f}" if best[c] else f"{'n/a':>12}" for c in contenders)
         ratios = ", ".join(
-            f"{best['ours'] / best[c]:.2f}x {c}" for c in contenders if c != "ours" and best[c]
+            f"{np.median(np.divide(rates['ours'], rates[c])):.2f}x {c}"
+            for c in contenders
+            if c != "ours" and rates[c]
         )
         print(f"{game:10} {cells}   {ratios}", flush=True)
 

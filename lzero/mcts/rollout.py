@@ -69,7 +69,7 @@ def mark_near_stones(board, radius, mark):
     return stones
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def candidate_actions(board, radius, scratch, out, legal_actions):
     """Writes the candidate moves (legal, near a stone if ``radius > 0``) into ``out``.
 
@@ -126,33 +126,34 @@ def placement_rollout(
     """
     height, width = board.shape
     flat = board.reshape(-1)
-    cand, pos = scratch[1], scratch[2]
+    # scratch[1] holds the candidate list, scratch[2] each cell's position in it (or -1);
+    # indexed in place, since taking row views costs reference counting per rollout.
     m = 0
     if radius <= 0 or num_moves == 0:
         for cell in range(height * width):
-            pos[cell] = -1
+            scratch[2, cell] = -1
             if flat[cell] == 0:
-                pos[cell] = m
-                cand[m] = cell
+                scratch[2, cell] = m
+                scratch[1, m] = cell
                 m += 1
     else:
-        mark_near_stones(board, radius, pos)
+        mark_near_stones(board, radius, scratch[2])
         for cell in range(height * width):
-            if pos[cell] != 0 and flat[cell] == 0:
-                pos[cell] = m
-                cand[m] = cell
+            if scratch[2, cell] != 0 and flat[cell] == 0:
+                scratch[2, cell] = m
+                scratch[1, m] = cell
                 m += 1
             else:
-                pos[cell] = -1
+                scratch[2, cell] = -1
     player = to_play
     while m > 0:
         i = randbelow_fast(rng, m)
-        cell = cand[i]
+        cell = scratch[1, i]
         m -= 1
-        last = cand[m]
-        cand[i] = last
-        pos[last] = i
-        pos[cell] = -1
+        last = scratch[1, m]
+        scratch[1, i] = last
+        scratch[2, last] = i
+        scratch[2, cell] = -1
         apply_action(board, cell, player)
         num_moves += 1
         result = result_after(board, cell, player, num_moves)
@@ -163,9 +164,9 @@ def placement_rollout(
             for r in range(max(0, row - radius), min(height, row + radius + 1)):
                 for c in range(max(0, col - radius), min(width, col + radius + 1)):
                     near = r * width + c
-                    if flat[near] == 0 and pos[near] < 0:
-                        pos[near] = m
-                        cand[m] = near
+                    if flat[near] == 0 and scratch[2, near] < 0:
+                        scratch[2, near] = m
+                        scratch[1, m] = near
                         m += 1
         player = 3 - player
     return 0.0

@@ -21,7 +21,7 @@ PUCT = 1
 RULES = {"ucb1": UCB1, "puct": PUCT}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ucb1_select(tree, node, c):
     """UCB1 (Auer, Cesa-Bianchi and Fischer 2002; UCT, Kocsis and Szepesvari 2006).
 
@@ -48,7 +48,7 @@ def ucb1_select(tree, node, c):
     return best_k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def puct_select(tree, node, c):
     """PUCT of AlphaZero (Silver et al. 2017): ``argmax_k Q_k + c * P_k * sqrt(N) / (1 + n_k)``.
 
@@ -69,7 +69,7 @@ def puct_select(tree, node, c):
     return best_k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select_slot(tree, node, rule, c):
     """The slot of ``node`` chosen by ``rule`` (``UCB1`` or ``PUCT``) with constant ``c``."""
     if rule == PUCT:

@@ -63,7 +63,7 @@ class NativeFunction(WrapperAddressProtocol):
         return self._signature
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def randbelow_fast(state, n):
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` by a multiply-shift instead of a
     division (Lemire, "Fast random integer generation in an interval", 2019; bias below
@@ -134,7 +134,7 @@ def make_tree(capacity: int, action_size: int, board_shape: tuple[int, int]) -> 
 TREE_T = numba.typeof(make_tree(1, 1, (1, 1)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_node(tree, parent, slot, to_play, result):
     """Appends the child of ``parent``'s ``slot`` and returns its index (capacity is checked
     by the caller)."""
@@ -154,7 +154,7 @@ def add_node(tree, parent, slot, to_play, result):
     return child
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def terminal_value(result, mover):
     """Value of a finished game for ``mover``: +1 win, -1 loss, 0 draw."""
     if result == mover:
@@ -164,7 +164,7 @@ def terminal_value(result, mover):
     return -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def backup(tree, node, value):
     """Adds one visit with ``value`` (view of the player who moved into ``node``) on the path
     to the root, flipping the sign at each level (the players alternate)."""

@@ -112,7 +112,7 @@ def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, 
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def expand(
     tree, node, board, num_moves, radius, tactics, rng, scratch,
     legal_actions, apply_action, result_after,

@@ -83,10 +83,8 @@ class Buffers:
         """Arguments that rebuild these buffers in a worker (shared memory only)."""
         return self.n, self.obs_spec, self.action_shape, self.action_dtype.str, self.raw
 
-    def batch(
-        self, obs: list, reward: list, terminated: list, truncated: list, elapsed: list
-    ) -> tuple:
-        """One step of some envs (lists, one item per env) as fresh arrays
+    def batch(self, obs, reward, terminated, truncated, elapsed) -> tuple:
+        """One step of some envs (sequences, one item per env) as fresh arrays
         ``(obs, reward, terminated, truncated, elapsed)``, with the buffers' dtypes."""
         if isinstance(self.obs, dict):
             obs = {k: np.array([o[k] for o in obs], buf.dtype) for k, buf in self.obs.items()}
@@ -95,9 +93,9 @@ class Buffers:
         return (
             obs,
             np.array(reward, np.float32),
-            np.array(terminated, np.bool_),
-            np.array(truncated, np.bool_),
-            np.array(elapsed, np.int32),
+            np.asarray(terminated, np.bool_),
+            np.asarray(truncated, np.bool_),
+            np.asarray(elapsed, np.int32),
         )
 
     def write(self, ids: np.ndarray, batch: tuple) -> None:
@@ -110,28 +108,22 @@ class Buffers:
             self.obs[ids] = obs
         self.reward[ids], self.terminated[ids], self.truncated[ids], self.elapsed[ids] = batch[1:]
 
-    def write_rows(
-        self,
-        ids: list[int],
-        obs: list,
-        reward: list,
-        terminated: list,
-        truncated: list,
-        elapsed: list,
-    ) -> None:
+    def write_rows(self, ids, obs, reward, terminated, truncated, elapsed) -> None:
         """Like ``write(ids, batch(...))``; row by row for a few envs, where that is cheaper."""
         if len(ids) > 16:
-            return self.write(
-                np.array(ids), self.batch(obs, reward, terminated, truncated, elapsed)
-            )
-        for k, i in enumerate(ids):
+            return self.write(ids, self.batch(obs, reward, terminated, truncated, elapsed))
+        for k, i in enumerate(ids.tolist()):
             if isinstance(self.obs, dict):
                 for key, buf in self.obs.items():
                     buf[i] = obs[k][key]
             else:
                 self.obs[i] = obs[k]
-            self.reward[i], self.terminated[i] = reward[k], terminated[k]
-            self.truncated[i], self.elapsed[i] = truncated[k], elapsed[k]
+            self.reward[i] = reward[k]
+        self.terminated[ids], self.truncated[ids], self.elapsed[ids] = (
+            terminated,
+            truncated,
+            elapsed,
+        )
         return None
 
     def gather(self, ids: np.ndarray) -> tuple:

@@ -31,8 +31,8 @@ class GymRunner:
     def __init__(self, envs, lo, seed, max_steps, buffers) -> None:
         self.envs, self.lo, self.max_steps, self.buffers = envs, lo, max_steps, buffers
         self.seeds: list[int | None] = [seed + lo + j for j in range(len(envs))]
-        self.needs_reset = [True] * len(envs)
-        self.elapsed = [0] * len(envs)
+        self.needs_reset = np.ones(len(envs), np.bool_)
+        self.elapsed = np.zeros(len(envs), np.int32)
 
     def run(self, ids: np.ndarray, reset_now: np.ndarray, *, into_rows: bool = False):
         """Steps ``ids`` (resetting where ``reset_now`` or the episode ended).
@@ -41,32 +41,28 @@ class GymRunner:
             The batch ``(obs, reward, terminated, truncated, elapsed)`` (``Buffers.batch``);
             with ``into_rows``, None: the results are written into the envs' buffer rows.
         """
-        b, lo, limit, envs = self.buffers, self.lo, self.max_steps, self.envs
-        needs_reset, elapsed, seeds = self.needs_reset, self.elapsed, self.seeds
-        actions = b.action[ids]
-        actions = list(actions)  # NumPy scalars: gymnasium checks them faster than ints
-        obs_list, rewards, terms, truncs, steps = [], [], [], [], []
-        id_list = ids.tolist()
-        for i, force, action in zip(id_list, reset_now.tolist(), actions):
-            j = i - lo
-            if force or needs_reset[j]:
-                obs, _ = envs[j].reset(seed=seeds[j])
-                seeds[j] = None
-                reward, term, trunc, elapsed[j] = 0.0, False, False, 0
+        b, envs = self.buffers, self.envs
+        js = ids - self.lo
+        resetting = reset_now | self.needs_reset[js]
+        actions = list(b.action[ids])  # NumPy scalars: gymnasium checks them faster than ints
+        steps = []  # the loop does no more per env than gymnasium's own vector env
+        for j, action, reset in zip(js.tolist(), actions, resetting.tolist()):
+            if reset:
+                obs, _ = envs[j].reset(seed=self.seeds[j])
+                self.seeds[j] = None
+                steps.append((obs, 0.0, False, False, None))
             else:
-                obs, reward, term, trunc, _ = envs[j].step(action)
-                elapsed[j] += 1
-                if limit and elapsed[j] >= limit:
-                    trunc = True
-            needs_reset[j] = term or trunc
-            obs_list.append(obs)
-            rewards.append(reward)
-            terms.append(term)
-            truncs.append(trunc)
-            steps.append(elapsed[j])
+                steps.append(envs[j].step(action))
+        obs, reward, term, trunc, _ = zip(*steps)
+        elapsed = np.where(resetting, 0, self.elapsed[js] + 1).astype(np.int32)
+        trunc = np.array(trunc, np.bool_)
+        if self.max_steps:
+            trunc |= elapsed >= self.max_steps
+        term = np.array(term, np.bool_)
+        self.elapsed[js], self.needs_reset[js] = elapsed, term | trunc
         if into_rows:
-            return b.write_rows(id_list, obs_list, rewards, terms, truncs, steps)
-        return b.batch(obs_list, rewards, terms, truncs, steps)
+            return b.write_rows(ids, obs, reward, term, trunc, elapsed)
+        return b.batch(obs, reward, term, trunc, elapsed)
 
     def close(self) -> None:
         for env in self.envs:

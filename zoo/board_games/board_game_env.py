@@ -38,6 +38,7 @@ from zoo.board_games.lightzero_methods import LightZeroBoardMethods
 BATTLE_MODES = ("self_play_mode", "play_with_bot_mode", "eval_mode")
 RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
 _REWARD = {r: np.array([r], dtype=np.float32) for r in (-1.0, 0.0, 1.0)}
+_REWARD_0, _empty, _FLOAT32 = _REWARD[0.0], np.empty, np.float32  # hot-path names
 _new_timestep = tuple.__new__  # BaseEnvTimestep(...) without namedtuple's Python __new__
 
 
@@ -105,6 +106,8 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._fill = (0.0, 0.5, 1.0) if cfg.scale else (0.0, 1.0, 2.0)  # plane 2, by player
         self._self_play = self.battle_mode == "self_play_mode"
         self._p_random, self._p_expert = cfg.prob_random_agent, cfg.prob_expert_agent
+        self._plain_self_play = self._self_play and not (self._p_random or self._p_expert)
+        self._num_actions = a
         self._bind_kernels()
         self._gravity, self._k = rules.gravity, rules.win_length
         self.board = np.zeros((h, w), np.int8)
@@ -244,24 +247,13 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
             raise GameOverError(
                 "step: expected a running game, got a finished one; call reset() first"
             )
-        if not self._self_play:
-            result = self._play(self._check_action(action))
-            if result == ONGOING:
-                result = self._play(self._opponent_action())
-            reward = self._player1_return(result)
-            info = {"eval_episode_return": reward} if self._done else {}
-            return BaseEnvTimestep(self._observe(), _REWARD[reward].copy(), self._done, info)
-        if self._p_random or self._p_expert:
-            action = self._maybe_replace(action)
-        if (
-            type(action) is not int
-            or not 0 <= action < self._mask.shape[0]
-            or not self._mask[action]
-        ):
+        if not self._plain_self_play:
+            return self._step_general(action)
+        if type(action) is not int or not 0 <= action < self._num_actions or not self._mask[action]:
             action = self._check_action(action)
         # Hot path: one fused kernel plays the move and writes the next player's planes.
         player = self._player
-        obs = np.empty(self._obs_shape, np.float32)
+        obs = _empty(self._obs_shape, _FLOAT32)
         code = self._play_observe(
             self.board,
             self._mask,
@@ -285,13 +277,28 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
             "to_play": 3 - player,
         }
         if result == ONGOING and self.render_mode is None:
-            return _new_timestep(BaseEnvTimestep, (observation, _REWARD[0.0].copy(), False, {}))
+            return _new_timestep(BaseEnvTimestep, (observation, _REWARD_0.copy(), False, {}))
         self._after_move()
         if result == ONGOING:
             return BaseEnvTimestep(observation, _REWARD[0.0].copy(), False, {})
         info = {"eval_episode_return": self._player1_return(result)}
         reward = _REWARD[1.0 if result == player else 0.0].copy()
         return BaseEnvTimestep(observation, reward, True, info)
+
+    def _step_general(self, action) -> BaseEnvTimestep:
+        """``step`` in the bot modes, or in self-play with ``prob_random_agent`` or
+        ``prob_expert_agent`` (the hot path above covers plain self-play)."""
+        if self._self_play:
+            mover = self._player
+            result = self._play(self._check_action(self._maybe_replace(action)))
+            reward = 1.0 if result == mover else 0.0
+        else:
+            result = self._play(self._check_action(action))
+            if result == ONGOING:
+                result = self._play(self._opponent_action())
+            reward = self._player1_return(result)
+        info = {"eval_episode_return": self._player1_return(result)} if self._done else {}
+        return BaseEnvTimestep(self._observe(), _REWARD[reward].copy(), self._done, info)
 
     def _maybe_replace(self, action):
         if self._p_random and uniform(self._rng_state) < self._p_random:

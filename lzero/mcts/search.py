@@ -17,13 +17,13 @@ import numpy as np
 
 from lzero.mcts import rollout, uct
 from lzero.mcts import selection as selection_rules
+from lzero.mcts.jit import NativeFunction
 from lzero.mcts.tree import (
     APPLY_ACTION_T,
     LEGAL_ACTIONS_T,
     RESULT_AFTER_T,
     ROOT_INDEX,
     UNVISITED,
-    NativeFunction,
     Tree,
     make_tree,
     reroot,

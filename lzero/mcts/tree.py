@@ -11,8 +11,7 @@ Values are stored from the view of the player who made the move *into* a node (t
 player to move), so a parent picks ``argmax`` of its children's mean values directly.
 
 Kernels called with game functions as arguments are compiled against the ``FunctionType``
-signatures below, not against each game's dispatcher: numba's on-disk cache cannot key a
-dispatcher argument (numba issues #6264, #9237), but it can key a ``FunctionType``.
+signatures below (see ``lzero.mcts.jit``).
 """
 
 from __future__ import annotations
@@ -23,8 +22,6 @@ from typing import NamedTuple
 import numba
 import numpy as np
 from numba import njit, types
-from numba.core.types.function_type import WrapperAddressProtocol
-from numba.experimental.function_type import _get_wrapper_address
 
 from lzero.utils.nbrng import next_u64
 
@@ -41,26 +38,6 @@ RNG_T = types.Array(types.uint64, 1, "C")
 LEGAL_ACTIONS_T = types.FunctionType(types.int64(BOARD_T, ACTIONS_T))
 APPLY_ACTION_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64))
 RESULT_AFTER_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64, types.int64))
-
-
-class NativeFunction(WrapperAddressProtocol):
-    """A jitted function bound to one ``FunctionType`` once, for passing to kernels.
-
-    Passing a dispatcher where a kernel expects a ``FunctionType`` makes numba look the
-    compiled address up on every call (about 25 us per function argument); this object looks
-    it up once (numba's wrapper-address protocol) and keeps the dispatcher alive.
-    """
-
-    def __init__(self, dispatcher, function_type: types.FunctionType) -> None:
-        self.dispatcher = dispatcher
-        self._signature = function_type.signature
-        self._address = _get_wrapper_address(dispatcher, self._signature)
-
-    def __wrapper_address__(self) -> int:
-        return self._address
-
-    def signature(self):
-        return self._signature
 
 
 @njit(cache=True, inline="always")

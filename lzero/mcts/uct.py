@@ -1,4 +1,4 @@
-"""The search kernels: root set-up with tactical filtering, and the simulation loop.
+"""The search kernels: root set-up and the simulation loop.
 
 One simulation (Browne et al., "A Survey of Monte Carlo Tree Search Methods", 2012):
 *select* slots with the selection rule from the root, replaying their moves on a copy of the
@@ -11,15 +11,14 @@ The game is reached only through the kernels passed in (``legal_actions``, ``app
 too and the selection rule a parameter, so every game and both UCT and AlphaZero-style
 search share this loop.
 The entry points are compiled on first use against explicit ``FunctionType`` signatures,
-which numba can cache on disk (see ``lzero.mcts.tree``).
+which numba can cache on disk (see ``lzero.mcts.jit``).
 """
 
 from __future__ import annotations
 
-import functools
-
 from numba import njit, types
 
+from lzero.mcts.jit import compiled_on_first_call
 from lzero.mcts.rollout import (
     EVALUATE_T,
     candidate_actions,
@@ -27,6 +26,7 @@ from lzero.mcts.rollout import (
     uniform_rollout,
 )
 from lzero.mcts.selection import select_slot
+from lzero.mcts.tactics import decisive_moves, filter_root
 from lzero.mcts.tree import (
     APPLY_ACTION_T,
     BOARD_T,
@@ -44,72 +44,6 @@ from lzero.mcts.tree import (
     randbelow_fast,
     terminal_value,
 )
-
-
-def _compiled_on_first_call(signature):
-    """Compiles ``py_func`` with ``signature`` (cached on disk) when it is first called, so
-    that importing the package compiles nothing.
-
-    Calls go straight to the compiled overload's entry point: with one fixed signature there
-    is nothing to dispatch, and numba's type dispatch of a ``Tree`` and five function
-    arguments costs 20-30 us per call, a few percent of a 1,000-simulation search. The
-    arguments must have the signature's types (``UCTSearch`` guarantees it); ``.compiled()``
-    returns the checking dispatcher.
-    """
-
-    def decorate(py_func):
-        @functools.cache
-        def compiled():
-            return njit(signature, cache=True)(py_func)
-
-        @functools.cache
-        def entry_point():
-            dispatcher = compiled()
-            return dispatcher.overloads[dispatcher.signatures[0]].entry_point
-
-        @functools.wraps(py_func)
-        def call(*args):
-            return entry_point()(*args)
-
-        call.compiled = compiled
-        return call
-
-    return decorate
-
-
-@njit(cache=True)
-def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, result_after):
-    """Decisive and anti-decisive moves (Teytaud and Teytaud, "On the huge benefit of decisive
-    moves in Monte-Carlo tree search algorithms", CIG 2010): if one of ``actions[:n]`` wins
-    at once, it alone is kept; else, if the opponent could win at once on some of them, only
-    those (the blocks) are kept. Returns the number kept, at the front of ``actions``.
-
-    Uses ``blocks`` (int64 `[>= n]`) as work space; restores ``board``. A placed stone is
-    undone by ``board.flat[cell] = 0``, and a block is the move onto the opponent's winning
-    cell, which holds for placement and gravity games alike.
-    """
-    flat = board.reshape(-1)
-    for i in range(n):
-        cell = apply_action(board, actions[i], to_play)
-        result = result_after(board, cell, to_play, num_moves + 1)
-        flat[cell] = 0
-        if result == to_play:
-            actions[0] = actions[i]
-            return 1
-    opponent = 3 - to_play
-    m = 0
-    for i in range(n):
-        cell = apply_action(board, actions[i], opponent)
-        result = result_after(board, cell, opponent, num_moves + 1)
-        flat[cell] = 0
-        if result == opponent:
-            blocks[m] = actions[i]
-            m += 1
-    if m == 0:
-        return n
-    for i in range(m):
-        actions[i] = blocks[i]
-    return m
 
 
 @njit(cache=True, inline="always")
@@ -138,56 +72,6 @@ def expand(
 
 
 @njit(cache=True)
-def _keep_root_slot(tree, src, dst):
-    tree.children_action[ROOT_INDEX, dst] = tree.children_action[ROOT_INDEX, src]
-    tree.children_index[ROOT_INDEX, dst] = tree.children_index[ROOT_INDEX, src]
-    tree.children_prior[ROOT_INDEX, dst] = tree.children_prior[ROOT_INDEX, src]
-
-
-@njit(cache=True)
-def _filter_root(tree, scratch, legal_actions, apply_action, result_after):
-    """Keeps only a winning move if the root has one, else only the moves after which the
-    opponent cannot win at once (when some but not all moves are such). Returns the count."""
-    board = tree.root_board
-    flat = board.reshape(-1)
-    num_moves = tree.meta[1]
-    to_play = tree.node_to_play[ROOT_INDEX]
-    opponent = 3 - to_play
-    n = tree.node_num_children[ROOT_INDEX]
-    actions = tree.children_action[ROOT_INDEX]
-    for k in range(n):
-        cell = apply_action(board, actions[k], to_play)
-        result = result_after(board, cell, to_play, num_moves + 1)
-        flat[cell] = 0
-        if result == to_play:
-            _keep_root_slot(tree, k, 0)
-            tree.node_num_children[ROOT_INDEX] = 1
-            return 1
-    safe, replies = scratch[1], scratch[0]
-    m = 0
-    for k in range(n):
-        cell = apply_action(board, actions[k], to_play)
-        is_safe = True
-        if result_after(board, cell, to_play, num_moves + 1) == ONGOING:
-            for j in range(legal_actions(board, replies)):
-                reply = apply_action(board, replies[j], opponent)
-                lost = result_after(board, reply, opponent, num_moves + 2) == opponent
-                flat[reply] = 0
-                if lost:
-                    is_safe = False
-                    break
-        flat[cell] = 0
-        if is_safe:
-            safe[m] = k
-            m += 1
-    if 0 < m < n:
-        for i in range(m):
-            _keep_root_slot(tree, safe[i], i)
-        tree.node_num_children[ROOT_INDEX] = m
-    return tree.node_num_children[ROOT_INDEX]
-
-
-@njit(cache=True)
 def _prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after):
     if tree.node_num_children[ROOT_INDEX] < 0:
         expand(
@@ -195,11 +79,11 @@ def _prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_acti
             legal_actions, apply_action, result_after,
         )  # fmt: skip
     if tactics:
-        return _filter_root(tree, scratch, legal_actions, apply_action, result_after)
+        return filter_root(tree, scratch, legal_actions, apply_action, result_after)
     return tree.node_num_children[ROOT_INDEX]
 
 
-@_compiled_on_first_call(
+@compiled_on_first_call(
     types.int64(
         TREE_T,
         types.int64,
@@ -223,7 +107,7 @@ def prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_actio
     )
 
 
-@_compiled_on_first_call(
+@compiled_on_first_call(
     types.int64(
         TREE_T,
         BOARD_T,
@@ -359,7 +243,7 @@ def simulate(
 
 #: The loop with the game's kernels and evaluator passed as ``FunctionType`` arguments:
 #: compiled once (first call) and cached on disk, for any game.
-run_simulations = _compiled_on_first_call(
+run_simulations = compiled_on_first_call(
     types.int64(
         TREE_T,
         types.int64,
@@ -404,4 +288,4 @@ def bind_simulations(py_func):
     on small games) and, as the kernels are globals rather than arguments, caches the result.
     Such a loop runs the same simulations as ``run_simulations`` with the same kernels.
     """
-    return _compiled_on_first_call(BOUND_SIMULATIONS_T)(py_func)
+    return compiled_on_first_call(BOUND_SIMULATIONS_T)(py_func)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from uct_test_games import board_from
 
 from lzero.mcts import UCTSearch
+from lzero.mcts.jit import NativeFunction
 from lzero.mcts.python_uct import PythonUCT
 from lzero.mcts.rollout import candidate_actions, placement_rollout, uniform_rollout
 from lzero.mcts.search import GameKernels
@@ -24,7 +25,6 @@ from lzero.mcts.tree import (
     RESULT_AFTER_T,
     ROOT_INDEX,
     UNVISITED,
-    NativeFunction,
     make_tree,
 )
 from lzero.utils.nbrng import make_rng_state

@@ -1,0 +1,99 @@
+"""Tactical move filters for k-in-a-row games: take a win, block a loss.
+
+Both hold for placement and gravity games alike: a stone is undone by ``board.flat[cell] = 0``,
+and blocking a winning move of the opponent means playing that same action (it lands on the
+same cell).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from lzero.mcts.tree import ONGOING, ROOT_INDEX
+
+__all__ = ["decisive_moves", "filter_root"]
+
+
+@njit(cache=True)
+def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, result_after):
+    """Decisive and anti-decisive moves (Teytaud and Teytaud, "On the huge benefit of decisive
+    moves in Monte-Carlo tree search algorithms", CIG 2010): if one of ``actions[:n]`` wins
+    at once, it alone is kept; else, if the opponent could win at once on some of them, only
+    those (the blocks) are kept. Returns the number kept, at the front of ``actions``.
+
+    Uses ``blocks`` (int64 `[>= n]`) as work space; restores ``board``. A placed stone is
+    undone by ``board.flat[cell] = 0``, and a block is the move onto the opponent's winning
+    cell, which holds for placement and gravity games alike.
+    """
+    flat = board.reshape(-1)
+    for i in range(n):
+        cell = apply_action(board, actions[i], to_play)
+        result = result_after(board, cell, to_play, num_moves + 1)
+        flat[cell] = 0
+        if result == to_play:
+            actions[0] = actions[i]
+            return 1
+    opponent = 3 - to_play
+    m = 0
+    for i in range(n):
+        cell = apply_action(board, actions[i], opponent)
+        result = result_after(board, cell, opponent, num_moves + 1)
+        flat[cell] = 0
+        if result == opponent:
+            blocks[m] = actions[i]
+            m += 1
+    if m == 0:
+        return n
+    for i in range(m):
+        actions[i] = blocks[i]
+    return m
+
+
+@njit(cache=True)
+def _keep_root_slot(tree, src, dst):
+    tree.children_action[ROOT_INDEX, dst] = tree.children_action[ROOT_INDEX, src]
+    tree.children_index[ROOT_INDEX, dst] = tree.children_index[ROOT_INDEX, src]
+    tree.children_prior[ROOT_INDEX, dst] = tree.children_prior[ROOT_INDEX, src]
+
+
+@njit(cache=True)
+def filter_root(tree, scratch, legal_actions, apply_action, result_after):
+    """Keeps only a winning move if the root has one, else only the moves after which the
+    opponent cannot win at once (when some but not all moves are such). Returns the count."""
+    board = tree.root_board
+    flat = board.reshape(-1)
+    num_moves = tree.meta[1]
+    to_play = tree.node_to_play[ROOT_INDEX]
+    opponent = 3 - to_play
+    n = tree.node_num_children[ROOT_INDEX]
+    actions = tree.children_action[ROOT_INDEX]
+    for k in range(n):
+        cell = apply_action(board, actions[k], to_play)
+        result = result_after(board, cell, to_play, num_moves + 1)
+        flat[cell] = 0
+        if result == to_play:
+            _keep_root_slot(tree, k, 0)
+            tree.node_num_children[ROOT_INDEX] = 1
+            return 1
+    safe, replies = scratch[1], scratch[0]
+    m = 0
+    for k in range(n):
+        cell = apply_action(board, actions[k], to_play)
+        is_safe = True
+        if result_after(board, cell, to_play, num_moves + 1) == ONGOING:
+            for j in range(legal_actions(board, replies)):
+                reply = apply_action(board, replies[j], opponent)
+                lost = result_after(board, reply, opponent, num_moves + 2) == opponent
+                flat[reply] = 0
+                if lost:
+                    is_safe = False
+                    break
+        flat[cell] = 0
+        if is_safe:
+            safe[m] = k
+            m += 1
+    if 0 < m < n:
+        for i in range(m):
+            _keep_root_slot(tree, safe[i], i)
+        tree.node_num_children[ROOT_INDEX] = m
+    return tree.node_num_children[ROOT_INDEX]

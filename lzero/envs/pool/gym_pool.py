@@ -29,10 +29,12 @@ class GymRunner:
     """
 
     def __init__(self, envs, lo, seed, max_steps, buffers) -> None:
-        self.envs, self.lo, self.max_steps, self.buffers = envs, lo, max_steps, buffers
+        self.envs, self.lo, self.buffers = envs, lo, buffers
+        self.limit = max_steps or float("inf")
         self.seeds: list[int | None] = [seed + lo + j for j in range(len(envs))]
-        self.needs_reset = np.ones(len(envs), np.bool_)
-        self.elapsed = np.zeros(len(envs), np.int32)
+        # Plain lists: per env, Python ints and bools cost less than NumPy scalars.
+        self.needs_reset = [True] * len(envs)
+        self.elapsed = [0] * len(envs)
 
     def run(self, ids: np.ndarray, reset_now: np.ndarray, *, into_rows: bool = False):
         """Steps ``ids`` (resetting where ``reset_now`` or the episode ended).
@@ -41,28 +43,25 @@ class GymRunner:
             The batch ``(obs, reward, terminated, truncated, elapsed)`` (``Buffers.batch``);
             with ``into_rows``, None: the results are written into the envs' buffer rows.
         """
-        b, envs = self.buffers, self.envs
-        js = ids - self.lo
-        resetting = reset_now | self.needs_reset[js]
+        b, envs, limit = self.buffers, self.envs, self.limit
+        needs_reset, elapsed, seeds = self.needs_reset, self.elapsed, self.seeds
         actions = list(b.action[ids])  # NumPy scalars: gymnasium checks them faster than ints
-        steps = []  # the loop does no more per env than gymnasium's own vector env
-        for j, action, reset in zip(js.tolist(), actions, resetting.tolist()):
-            if reset:
-                obs, _ = envs[j].reset(seed=self.seeds[j])
-                self.seeds[j] = None
-                steps.append((obs, 0.0, False, False, None))
+        steps = []
+        for j, action, force in zip((ids - self.lo).tolist(), actions, reset_now.tolist()):
+            if force or needs_reset[j]:
+                obs, _ = envs[j].reset(seed=seeds[j])
+                seeds[j], elapsed[j], needs_reset[j] = None, 0, False
+                steps.append((obs, 0.0, False, False, 0))
             else:
-                steps.append(envs[j].step(action))
-        obs, reward, term, trunc, _ = zip(*steps)
-        elapsed = np.where(resetting, 0, self.elapsed[js] + 1).astype(np.int32)
-        trunc = np.array(trunc, np.bool_)
-        if self.max_steps:
-            trunc |= elapsed >= self.max_steps
-        term = np.array(term, np.bool_)
-        self.elapsed[js], self.needs_reset[js] = elapsed, term | trunc
+                obs, reward, term, trunc, _ = envs[j].step(action)
+                t = elapsed[j] = elapsed[j] + 1
+                trunc = trunc or t >= limit
+                needs_reset[j] = term or trunc
+                steps.append((obs, reward, term, trunc, t))
+        batch = zip(*steps)
         if into_rows:
-            return b.write_rows(ids, obs, reward, term, trunc, elapsed)
-        return b.batch(obs, reward, term, trunc, elapsed)
+            return b.write_rows(ids, *batch)
+        return b.batch(*batch)
 
     def close(self) -> None:
         for env in self.envs:

@@ -18,6 +18,7 @@ import numpy as np
 from lzero.mcts import rollout, uct
 from lzero.mcts import selection as selection_rules
 from lzero.mcts.jit import NativeFunction
+from lzero.mcts.network import LeafEvaluator, run_with_evaluator
 from lzero.mcts.tree import (
     APPLY_ACTION_T,
     LEGAL_ACTIONS_T,
@@ -88,6 +89,9 @@ class UCTSearch:
         seed: seed of the search's random generator.
         selection: selection rule, ``'ucb1'`` or ``'puct'`` (``lzero.mcts.selection``).
         evaluate: leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``); random rollouts by default.
+        leaf_evaluator: a Python evaluator, ``(board, to_play) -> (priors [A], value)`` (a
+            network); then each leaf is expanded with its priors and valued by it, in Python
+            (``lzero.mcts.network``), instead of by ``evaluate``. Use ``selection='puct'``.
 
     Raises:
         ValueError: on a setting out of range.
@@ -107,6 +111,7 @@ class UCTSearch:
         seed: int = 0,
         selection: str = "ucb1",
         evaluate: Any = None,
+        leaf_evaluator: LeafEvaluator | None = None,
     ) -> None:
         if num_simulations is None and time_limit_s is None:
             raise ValueError("expected num_simulations or time_limit_s, got neither")
@@ -136,22 +141,23 @@ class UCTSearch:
         self._bound = kernels.simulations if evaluate is None else None
         if evaluate is None:
             evaluate = rollout.placement_rollout if kernels.placement else rollout.uniform_rollout
-        self._rule = selection_rules.RULES[selection]
+        self.rule = selection_rules.RULES[selection]
         self.evaluate = evaluate
+        self.leaf_evaluator = leaf_evaluator
         self._evaluate: NativeFunction | None = None  # bound on first use (compiles it)
-        self._kernels = (
+        self.native_kernels = (
             NativeFunction(kernels.legal_actions, LEGAL_ACTIONS_T),
             NativeFunction(kernels.apply_action, APPLY_ACTION_T),
             NativeFunction(kernels.result_after, RESULT_AFTER_T),
         )
         self.rng = make_rng_state(seed)
         a = kernels.action_size
-        self._board = np.zeros(kernels.board_shape, np.int8)
-        self._scratch = np.zeros((4, a), np.int64)
+        self.work_board = np.zeros(kernels.board_shape, np.int8)
+        self.work_scratch = np.zeros((4, a), np.int64)
         self.tree: Tree | None = None
         self._spare: Tree | None = None
 
-    def _ensure_capacity(self, needed: int) -> None:
+    def ensure_capacity(self, needed: int) -> None:
         """Grows the tree (keeping its nodes) to hold at least ``needed`` nodes."""
         old = self.tree
         if old is not None and old.node_visits.shape[0] >= needed:
@@ -211,12 +217,17 @@ class UCTSearch:
                 self.radius,
                 self.tactics,
                 self.rng,
-                self._scratch,
-                *self._kernels,
+                self.work_scratch,
+                *self.native_kernels,
             )
         else:
             uct.prepare_root(
-                self.tree, self.radius, self.tactics, self.rng, self._scratch, *self._kernels
+                self.tree,
+                self.radius,
+                self.tactics,
+                self.rng,
+                self.work_scratch,
+                *self.native_kernels,
             )
 
     def search(
@@ -251,12 +262,16 @@ class UCTSearch:
             limit = None
         start = time.perf_counter()
         reused = int(self.tree.meta[0]) if self.tree is not None else 0
-        self._ensure_capacity(reused + (sims or 1024) + 1)
+        self.ensure_capacity(reused + (sims or 1024) + 1)
         self._set_root(board, int(to_play))
+        if self.leaf_evaluator is not None:
+            deadline = None if limit is None else start + limit
+            run_with_evaluator(self, self.leaf_evaluator, sims, deadline)
+            return self._root_result()
         done, chunk = 0, 64
         while sims is None or done < sims:
             want = chunk if sims is None else min(sims - done, chunk if limit else sims)
-            self._ensure_capacity(int(self.tree.meta[0]) + want + 1)
+            self.ensure_capacity(int(self.tree.meta[0]) + want + 1)
             done += self._simulate(want)
             if limit is not None:
                 if time.perf_counter() - start >= limit:
@@ -270,15 +285,15 @@ class UCTSearch:
         return self._evaluate
 
     def _simulate(self, n: int) -> int:
-        common = (self.tree, n, self.c_uct, self._rule, self.radius, self.tree_tactics, self.rng)
+        common = (self.tree, n, self.c_uct, self.rule, self.radius, self.tree_tactics, self.rng)
         if self._bound is not None:
-            return self._bound(*common, self._board, self._scratch)
+            return self._bound(*common, self.work_board, self.work_scratch)
         return uct.run_simulations(
             *common,
-            self._board,
-            self._scratch,
+            self.work_board,
+            self.work_scratch,
             self._native_evaluate(),
-            *self._kernels,
+            *self.native_kernels,
             self.kernels.placement,
         )
 

@@ -153,6 +153,39 @@ def reset_root(
     )
 
 
+@njit(cache=True, inline="always")
+def descend(
+    tree, c, rule, radius, tree_tactics, rng, board, scratch,
+    legal_actions, apply_action, result_after,
+):  # fmt: skip
+    """Selects from the root, replaying moves on ``board``, until a finished game or a slot
+    without a child; adds that child. Nodes met for the second time are expanded first.
+
+    Returns:
+        ``(node, num_moves)``: the node reached (new unless it is a finished game) and the
+        stones on ``board``, which then holds its position.
+    """
+    board[:, :] = tree.root_board
+    num_moves = tree.meta[1]
+    node = ROOT_INDEX
+    while tree.node_result[node] == ONGOING:
+        if tree.node_num_children[node] < 0:
+            expand(
+                tree, node, board, num_moves, radius, tree_tactics, rng, scratch,
+                legal_actions, apply_action, result_after,
+            )  # fmt: skip
+        slot = select_slot(tree, node, rule, c)
+        player = tree.node_to_play[node]
+        cell = apply_action(board, tree.children_action[node, slot], player)
+        num_moves += 1
+        child = tree.children_index[node, slot]
+        if child == UNVISITED:
+            result = result_after(board, cell, player, num_moves)
+            return add_node(tree, node, slot, 3 - player, result), num_moves
+        node = child
+    return node, num_moves
+
+
 def simulate(
     tree,
     num_simulations,
@@ -196,47 +229,30 @@ def simulate(
     for sim in range(num_simulations):
         if tree.meta[0] >= capacity:
             return sim
-        board[:, :] = tree.root_board
-        num_moves = tree.meta[1]
-        node = ROOT_INDEX
-        while True:
-            result = tree.node_result[node]
-            if result != ONGOING:
-                value = terminal_value(result, 3 - tree.node_to_play[node])
-                break
-            if tree.node_num_children[node] < 0:
-                expand(
-                    tree, node, board, num_moves, radius, tree_tactics, rng, scratch,
+        node, num_moves = descend(
+            tree, c, rule, radius, tree_tactics, rng, board, scratch,
+            legal_actions, apply_action, result_after,
+        )  # fmt: skip
+        result = tree.node_result[node]
+        to_play = tree.node_to_play[node]
+        if result != ONGOING:
+            value = terminal_value(result, 3 - to_play)
+        elif evaluate is None:  # a bound loop: the built-in rollouts, inlined
+            if placement:
+                value = -placement_rollout(
+                    board, to_play, num_moves, radius, rng, scratch,
                     legal_actions, apply_action, result_after,
                 )  # fmt: skip
-            slot = select_slot(tree, node, rule, c)
-            player = tree.node_to_play[node]
-            cell = apply_action(board, tree.children_action[node, slot], player)
-            num_moves += 1
-            child = tree.children_index[node, slot]
-            if child == UNVISITED:
-                result = result_after(board, cell, player, num_moves)
-                node = add_node(tree, node, slot, 3 - player, result)
-                if result != ONGOING:
-                    value = terminal_value(result, player)
-                elif evaluate is None:  # a bound loop: the built-in rollouts, inlined
-                    if placement:
-                        value = -placement_rollout(
-                            board, 3 - player, num_moves, radius, rng, scratch,
-                            legal_actions, apply_action, result_after,
-                        )  # fmt: skip
-                    else:
-                        value = -uniform_rollout(
-                            board, 3 - player, num_moves, radius, rng, scratch,
-                            legal_actions, apply_action, result_after,
-                        )  # fmt: skip
-                else:
-                    value = -evaluate(
-                        board, 3 - player, num_moves, radius, rng, scratch,
-                        legal_actions, apply_action, result_after,
-                    )  # fmt: skip
-                break
-            node = child
+            else:
+                value = -uniform_rollout(
+                    board, to_play, num_moves, radius, rng, scratch,
+                    legal_actions, apply_action, result_after,
+                )  # fmt: skip
+        else:
+            value = -evaluate(
+                board, to_play, num_moves, radius, rng, scratch,
+                legal_actions, apply_action, result_after,
+            )  # fmt: skip
         backup(tree, node, value)
     return num_simulations
 

@@ -230,3 +230,28 @@ def test_invalid_settings_are_rejected(c4, kwargs, match):
 def test_invalid_positions_are_rejected(c4, board, to_play, match):
     with pytest.raises(ValueError, match=match):
         UCTSearch(c4).search(board, to_play)
+
+
+def test_a_python_leaf_evaluator_sets_priors_and_values(ttt):
+    calls = []
+
+    def evaluator(board, to_play):
+        calls.append(board.copy())
+        # All prior on the centre at the root, zero priors (so uniform) below it.
+        return (np.zeros(9) if board.any() else np.eye(9)[4]), 0.0
+
+    search = UCTSearch(ttt, num_simulations=200, seed=0, selection="puct", leaf_evaluator=evaluator)
+    result = search.search(np.zeros((3, 3), np.int8), 1)
+    tree = search.tree
+    n = int(tree.meta[0])
+    assert result.action_visits[4] >= 160 and result.action_visits.sum() == 200
+    assert tree.children_prior[0, list(tree.children_action[0, :9]).index(4)] == 1.0
+    ongoing = int((tree.node_result[1:n] == 0).sum())
+    assert len(calls) == 1 + ongoing  # the root, then each new unfinished leaf once
+    _check_tree(tree, 200)
+
+
+def test_leaf_evaluator_priors_must_cover_the_actions(ttt):
+    search = UCTSearch(ttt, num_simulations=5, leaf_evaluator=lambda b, p: (np.ones(4), 0.0))
+    with pytest.raises(ValueError, match=r"expected evaluator priors of shape \(9,\), got \(4,\)"):
+        search.search(np.zeros((3, 3), np.int8), 1)

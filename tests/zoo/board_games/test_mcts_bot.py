@@ -111,6 +111,25 @@ def test_solved_tictactoe_positions_keep_their_game_value():
         assert np.sign(values[move]) == np.sign(values.max()), (board, player, values, move)
 
 
+def test_a_value_network_plugs_into_the_same_search():
+    """AlphaZero-style: PUCT with a perfect value function (alpha-beta) and uniform priors."""
+
+    def evaluator(board, to_play):
+        return np.ones(9), float(np.sign(alpha_beta_values(board, to_play).max()))
+
+    for board, player in _tictactoe_positions(np.random.default_rng(1), 40):
+        values = alpha_beta_values(board, player)
+        search = UCTSearch(
+            kernels_of(TICTACTOE),
+            num_simulations=100,
+            selection="puct",
+            tactics=False,
+            leaf_evaluator=evaluator,
+        )
+        move = search.best_action(search.search(board, player))
+        assert np.sign(values[move]) == np.sign(values.max()), (board, player, values, move)
+
+
 def test_a_forced_win_backs_up_a_winning_value():
     # X to move has no immediate win but forks with 3 or 6; O's 8 blocks the diagonal.
     board = np.array([[1, 2, 0], [0, 1, 0], [0, 0, 2]], np.int8)

@@ -22,7 +22,6 @@ from lzero.envs import (
 )
 
 
-@ENV_REGISTRY.register("pool_test_counter")
 class CounterEnv(BaseEnv):
     """Dict observations with an int ``to_play``; episodes of 3 steps."""
 
@@ -130,8 +129,16 @@ def test_async_pool_returns_batches_with_env_ids(num_threads):
     pool.close()
 
 
-def test_gymnasium_api_and_dict_observations_stacked_per_key():
-    pool = make("pool_test_counter", env_type="gymnasium", num_envs=3, seed=0)
+@pytest.fixture
+def counter_task(monkeypatch):
+    """Registers ``CounterEnv`` as 'pool_test_counter' for one test only (the registry is
+    global: other tests, such as the conformance ones, must not see it)."""
+    monkeypatch.setitem(ENV_REGISTRY._items, "pool_test_counter", CounterEnv)
+    return "pool_test_counter"
+
+
+def test_gymnasium_api_and_dict_observations_stacked_per_key(counter_task):
+    pool = make(counter_task, env_type="gymnasium", num_envs=3, seed=0)
     obs, info = pool.reset()
     assert set(obs) == {"observation", "action_mask", "to_play"}
     assert obs["observation"].shape == (3, 2) and obs["to_play"].tolist() == [-1, -1, -1]

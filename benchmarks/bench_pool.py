@@ -43,6 +43,20 @@ def random_legal(mask, out, state):
 
 
 # ---------------------------------------------------------------------------------- CartPole
+def random_actions_runner(step, n: int):
+    """``run(deadline)`` calling ``step(actions)`` with random CartPole actions for ``n`` envs."""
+    acts = np.random.default_rng(0).integers(0, 2, (64, n))
+
+    def run(deadline):
+        steps, t = 0, 0
+        while time.perf_counter() < deadline:
+            step(acts[t % 64])
+            steps, t = steps + n, t + 1
+        return steps
+
+    return run
+
+
 def cartpole_ours(n: int, *, batch_size=None, num_threads=None):
     from lzero.envs import make
 
@@ -61,17 +75,9 @@ def cartpole_ours(n: int, *, batch_size=None, num_threads=None):
                 steps, t = steps + ids.shape[0], t + 1
             return steps
 
-    else:
-        pool.reset()
-
-        def run(deadline):
-            steps, t = 0, 0
-            while time.perf_counter() < deadline:
-                pool.step(acts[t % 64])
-                steps, t = steps + n, t + 1
-            return steps
-
-    return run, pool.close
+        return run, pool.close
+    pool.reset()
+    return random_actions_runner(pool.step, n), pool.close
 
 
 def cartpole_gymnasium(n: int, kind: str):
@@ -80,16 +86,7 @@ def cartpole_gymnasium(n: int, kind: str):
     cls = gymnasium.vector.SyncVectorEnv if kind == "sync" else gymnasium.vector.AsyncVectorEnv
     env = cls([lambda: gymnasium.make("CartPole-v1") for _ in range(n)])
     env.reset(seed=0)
-    acts = np.random.default_rng(0).integers(0, 2, (64, n))
-
-    def run(deadline):
-        steps, t = 0, 0
-        while time.perf_counter() < deadline:
-            env.step(acts[t % 64])
-            steps, t = steps + n, t + 1
-        return steps
-
-    return run, env.close
+    return random_actions_runner(env.step, n), env.close
 
 
 def cartpole_envpool(n: int):
@@ -97,16 +94,7 @@ def cartpole_envpool(n: int):
 
     env = envpool.make("CartPole-v1", env_type="gym", num_envs=n, batch_size=n)
     env.reset()
-    acts = np.random.default_rng(0).integers(0, 2, (64, n))
-
-    def run(deadline):
-        steps, t = 0, 0
-        while time.perf_counter() < deadline:
-            env.step(acts[t % 64])
-            steps, t = steps + n, t + 1
-        return steps
-
-    return run, env.close
+    return random_actions_runner(env.step, n), env.close
 
 
 # ---------------------------------------------------------------------------------- boards

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from multiprocessing import resource_tracker
 from typing import Any
 
+from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.env_manager.shm import ShmSlots, obs_layout
 
 
@@ -33,7 +34,7 @@ def run_command(env: Any, cmd: str, arg: Any) -> Any:
     """Executes one handle command on ``env`` (see the module docstring)."""
     if cmd == "step":
         action, auto_reset = arg
-        timestep = env.step(action)
+        timestep = BaseEnvTimestep(*env.step(action))  # any 4-tuple becomes the namedtuple
         reset_obs = env.reset() if timestep.done and auto_reset else None
         return timestep, reset_obs
     if cmd == "reset":

@@ -15,6 +15,7 @@ episode while the other envs' episodes go on untouched.
 from __future__ import annotations
 
 import copy
+import multiprocessing as mp
 import time
 import weakref
 from collections.abc import Callable, Mapping
@@ -26,6 +27,9 @@ from easydict import EasyDict
 from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.config import merge_config
 from lzero.envs.env_manager.env_handle import EnvFailure, InProcessEnv
+
+# Fork starts a worker in milliseconds and needs no picklable factory; elsewhere, spawn.
+DEFAULT_CONTEXT = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
 
 
 def _close_all(handles: list) -> None:
@@ -53,6 +57,16 @@ class BaseEnvManager:
         episode_num=float("inf"),
         # (int) Attempts to restart a failed env before the manager gives up and raises.
         max_retry=3,
+        # The keys below configure SubprocessEnvManager's workers; BaseEnvManager accepts and
+        # ignores them, so one config (LightZero's ``env.manager``) serves either manager.
+        # (float | None) Seconds a step may take before its env counts as hung (None: no limit).
+        step_timeout=60.0,
+        # (float | None) Seconds a seed or reset may take before its env counts as hung.
+        reset_timeout=120.0,
+        # (str) multiprocessing start method of the workers: 'fork', 'spawn' or 'forkserver'.
+        context=DEFAULT_CONTEXT,
+        # (bool) Pass array observations through shared memory instead of pickling them.
+        shared_memory=True,
     )
     _handle_cls: type = InProcessEnv
 

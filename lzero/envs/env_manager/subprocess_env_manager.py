@@ -16,29 +16,16 @@ import multiprocessing as mp
 from lzero.envs.env_manager.base_env_manager import BaseEnvManager
 from lzero.envs.env_manager.env_handle import WorkerProcess
 
-# Fork starts a worker in milliseconds and needs no picklable factory; elsewhere, spawn.
-DEFAULT_CONTEXT = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-
 
 class SubprocessEnvManager(BaseEnvManager):
     """Steps a list of envs in parallel worker processes, one env per worker.
 
     Args:
         env_fn: one factory per env; picklable when ``context`` is 'spawn' or 'forkserver'.
-        cfg: overrides of :attr:`config`; unknown keys raise ``ConfigError``.
+        cfg: overrides of :attr:`BaseEnvManager.config` (``step_timeout``, ``reset_timeout``,
+            ``context`` and ``shared_memory`` apply here); unknown keys raise ``ConfigError``.
     """
 
-    config: dict = dict(
-        BaseEnvManager.config,
-        # (float | None) Seconds a step may take before its env counts as hung (None: wait forever).
-        step_timeout=60.0,
-        # (float | None) Seconds a seed or reset may take before its env counts as hung.
-        reset_timeout=120.0,
-        # (str) multiprocessing start method of the workers: 'fork', 'spawn' or 'forkserver'.
-        context=DEFAULT_CONTEXT,
-        # (bool) Pass array observations through shared memory instead of pickling them.
-        shared_memory=True,
-    )
     _handle_cls = WorkerProcess
 
     def __init__(self, env_fn, cfg=None) -> None:

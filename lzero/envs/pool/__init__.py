@@ -17,7 +17,7 @@ import gymnasium
 import numpy as np
 
 from lzero.envs.config import unknown_name_message
-from lzero.envs.env_manager.subprocess_env_manager import DEFAULT_CONTEXT
+from lzero.envs.env_manager.base_env_manager import DEFAULT_CONTEXT
 from lzero.envs.pool.adapters import BaseEnvAdapter, make_gymnasium_env
 from lzero.envs.pool.board_pool import BoardBackend, is_board_game
 from lzero.envs.pool.env_pool import EnvPool

@@ -219,6 +219,15 @@ def test_bad_input_is_rejected_without_stepping(manager_cls):
         manager.step({0: 1})
 
 
+def test_one_config_serves_both_managers():
+    cfg = dict(shared_memory=False, step_timeout=5.0)  # LightZero's env.manager, say
+    with BaseEnvManager(_factories(1), cfg) as manager:
+        manager.launch()
+    with SubprocessEnvManager(_factories(1), cfg) as manager:
+        manager.launch()
+        assert manager._handles[0]._slots is None  # pickled, as asked
+
+
 def test_bad_construction_is_rejected():
     with pytest.raises(ConfigError, match="did you mean 'auto_reset'"):
         BaseEnvManager(_factories(1), dict(auto_rest=False))

@@ -151,7 +151,7 @@ def strength(n_games: int, sims: int = 2000) -> None:
                 mine = 1 if first else 2
                 counts[0 if result == mine else (1 if result == 3 else 2)] += 1
             per_game = (time.perf_counter() - start) / n_games
-            print(f"{name:10} {label:22} {counts[0]:5} {counts[1]:5} {counts[2]:5} {per_game:7.2f}")
+            print(f"{name:10} {label:22} {counts[0]:5} {counts[1]:5} {counts[2]:5} {per_game:7.3f}")
 
 
 _FIRST_CALL = """

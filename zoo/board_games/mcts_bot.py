@@ -142,14 +142,18 @@ class MCTSBot:
         )
 
     def search(self, board: np.ndarray, player_index: int) -> SearchResult:
-        """Searches ``board`` for player ``player_index + 1`` and returns the root statistics
-        (visits and mean values per action, from that player's view).
+        """Searches ``board`` (`[H, W]`, or flat `[H * W]`) for player ``player_index + 1`` and
+        returns the root statistics (visits and mean values per action, from that player's
+        view).
 
         Raises:
             ValueError: if ``player_index`` is not 0 or 1, or the board does not fit the game.
         """
         if player_index not in (0, 1):
             raise ValueError(f"expected player_index 0 or 1, got {player_index!r}")
+        board = np.asarray(board)
+        if board.ndim == 1 and board.size == self.rules.height * self.rules.width:
+            board = board.reshape(self.rules.height, self.rules.width)  # a flat LightZero state
         return self._search.search(board, int(player_index) + 1)
 
     def get_actions(self, board: np.ndarray, player_index: int) -> int:

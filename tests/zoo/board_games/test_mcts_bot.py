@@ -197,6 +197,7 @@ def test_lightzero_api_and_reproducibility():
     assert result.action_visits.sum() == 300 and result.action_visits[0] == 0
     moves = {MCTSBot(env, "mcts_player", 300, seed=5).get_actions(board, 1) for _ in range(3)}
     assert len(moves) == 1
+    assert MCTSBot(env, "mcts_player", 300, seed=5).get_actions(board.reshape(-1), 1) in moves
     with pytest.raises(ValueError, match="expected player_index 0 or 1, got 2"):
         bot.get_actions(board, 2)
     with pytest.raises(TypeError, match="expected a board-game env or BoardRules, got int"):

@@ -156,6 +156,9 @@ class MCTSBot:
             board = board.reshape(self.rules.height, self.rules.width)  # a flat LightZero state
         return self._search.search(board, int(player_index) + 1)
 
+    #: The most visited action of a ``search`` result (ties: higher value).
+    best_action = staticmethod(UCTSearch.best_action)
+
     def get_actions(self, board: np.ndarray, player_index: int) -> int:
         """The bot's move on ``board`` (the env's ``board`` format) for player index 0 or 1."""
         return self._search.best_action(self.search(board, player_index))

@@ -204,6 +204,24 @@ def test_lightzero_api_and_reproducibility():
         MCTSBot(3, "mcts_player", 10)
 
 
+def test_reuse_and_time_limit_in_a_game():
+    bot = MCTSBot(CONNECT4, num_simulations=500, seed=0, reuse_tree=True)
+    timed = MCTSBot(CONNECT4, time_limit_s=0.02, seed=0)
+    board, moves, reused = np.zeros((6, 7), np.int8), 0, []
+    for player in (1, 2) * 4:
+        searcher = bot if player == 1 else timed
+        result = searcher.search(board, player - 1)
+        action = searcher.best_action(result)
+        if player == 1:
+            reused.append(result.num_simulations - 500)
+        else:
+            assert result.num_simulations > 50  # 20 ms of search
+        cell = CONNECT4.apply_action(board, action, player)
+        moves += 1
+        assert CONNECT4.result_after(board, cell, player, moves) == 0
+    assert reused[0] == 0 and all(r > 0 for r in reused[1:])  # the played line was kept
+
+
 @pytest.mark.parametrize("bot_action_type", ["mcts", "alpha_beta"])
 def test_env_plays_against_the_bot(bot_action_type):
     env = TicTacToeEnv(dict(battle_mode="play_with_bot_mode", bot_action_type=bot_action_type))

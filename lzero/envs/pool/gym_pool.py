@@ -191,29 +191,36 @@ class ProcGymBackend:
         owners = self.owner[ids]
         for w in np.unique(owners).tolist():
             sel = owners == w
-            msg = np.concatenate([ids[sel], reset_now[sel].astype(np.int64)])
-            self.conns[w].send_bytes(msg.tobytes())
-            self._busy[w] += 1
+            self._send(w, np.concatenate([ids[sel], reset_now[sel].astype(np.int64)]).tobytes())
 
     def step_all(self) -> tuple:
         """Steps every env (nothing else in flight) and returns the batch, as ``gather``."""
         for w, msg in enumerate(self._step_all):
-            self.conns[w].send_bytes(msg)
-            self._busy[w] += 1
+            self._send(w, msg)
         for w in range(len(self.conns)):
             self._recv(w)
         b = self.buffers
         obs = {k: v.copy() for k, v in b.obs.items()} if isinstance(b.obs, dict) else b.obs.copy()
         return obs, b.reward.copy(), b.terminated.copy(), b.truncated.copy(), b.elapsed.copy()
 
+    def _send(self, w: int, msg: bytes) -> None:
+        try:
+            self.conns[w].send_bytes(msg)
+        except OSError as err:  # BrokenPipeError among them
+            raise self._died(w) from err
+        self._busy[w] += 1
+
     def _recv(self, w: int) -> np.ndarray:
         try:
             done = np.frombuffer(self.conns[w].recv_bytes(), np.int64)
         except (EOFError, OSError) as err:
-            code = self.procs[w].exitcode
-            raise RuntimeError(f"pool worker {w} died (exit code {code})") from err
+            raise self._died(w) from err
         self._busy[w] -= 1
         return done
+
+    def _died(self, w: int) -> RuntimeError:
+        self.procs[w].join(1.0)
+        return RuntimeError(f"pool worker {w} died (exit code {self.procs[w].exitcode})")
 
     def poll(self, block: bool = True) -> np.ndarray:
         busy = [w for w, n in enumerate(self._busy) if n]

@@ -205,3 +205,13 @@ def test_close_leaves_no_worker():
     pool.close()
     assert all(p.exitcode is not None for p in procs)  # ended and reaped
     pool.close()
+
+
+def test_a_dead_worker_is_reported():
+    pool = make("CartPole-v1", num_envs=2, num_threads=2)
+    pool.reset()
+    pool._backend.procs[1].kill()
+    pool._backend.procs[1].join()
+    with pytest.raises(RuntimeError, match=r"pool worker 1 died \(exit code -9\)"):
+        pool.step(np.zeros(2, np.int64))
+    pool.close()

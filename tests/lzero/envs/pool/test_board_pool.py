@@ -48,11 +48,26 @@ def _check_row(obs, k, expected):
         assert np.array_equal(obs[key][k], value), key
 
 
-@pytest.mark.parametrize("name,cfg", GAMES)
-@pytest.mark.parametrize("mode", ["self_play_mode", "play_with_bot_mode"])
-def test_batched_equals_sequential(name, cfg, mode):
+# Settings beyond the defaults: the env's random draws (bot noise, the agent's move replaced
+# by a random or an expert one), a random bot, and the other observation layout.
+VARIANTS = [
+    ("connect4", dict(battle_mode="play_with_bot_mode", prob_random_action_in_bot=0.3)),
+    ("connect4", dict(prob_random_agent=0.3, channel_last=True, scale=False)),
+    ("tictactoe", dict(prob_expert_agent=0.5, bot_action_type="random")),
+]
+
+
+@pytest.mark.parametrize(
+    "name,cfg",
+    [
+        (n, dict(c, battle_mode=m))
+        for n, c in GAMES
+        for m in ("self_play_mode", "play_with_bot_mode")
+    ]
+    + VARIANTS,
+)
+def test_batched_equals_sequential(name, cfg):
     n, seed = 5, 11
-    cfg = dict(cfg, battle_mode=mode, prob_random_action_in_bot=0.3 if name == "connect4" else 0.0)
     pool = make(name, num_envs=n, seed=seed, **cfg)
     ref = Reference(name, n, seed, cfg)
     obs = pool.reset()

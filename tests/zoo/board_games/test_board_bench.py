@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_board_envs.py"
@@ -16,7 +17,10 @@ def test_benchmark_runs_and_reference_env_agrees_on_game_ends(capsys):
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.startswith(("tictactoe", "connect4"))]
     assert [r[0] for r in rows] == ["tictactoe", "connect4"]
-    assert all(int(r[1].replace(",", "")) > 0 and "python-ref," in r for r in rows)
+    # The ratios column reads "9.1x python-ref" alone, or "9.1x python-ref, 0.8x openspiel, ..."
+    # when the bench extra is installed; this test runs without it (README's test command).
+    assert all(int(r[1].replace(",", "")) > 0 for r in rows)
+    assert all(re.search(r"\d+\.\d+x python-ref(,|$)", " ".join(r)) for r in rows)
     ref = bench.PyRefEnv("connect4")
     ref.reset()
     done, steps = False, 0

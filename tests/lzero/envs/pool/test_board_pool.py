@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -11,8 +9,6 @@ from hypothesis import strategies as st
 
 from lzero.envs import ENV_REGISTRY, make
 from lzero.errors import ConfigError, IllegalActionError
-
-warnings.filterwarnings("ignore", message="First-class function type")
 
 GAMES = [("tictactoe", {}), ("connect4", {}), ("gomoku", {"board_size": 6})]
 

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 
 from lzero.envs import ENV_REGISTRY, list_all_envs, make
-
-warnings.filterwarnings("ignore", message="First-class function type")
 
 
 def _actions(pool, obs, rng):

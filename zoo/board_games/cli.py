@@ -42,8 +42,12 @@ def make_env(args: argparse.Namespace):
     return env
 
 
+def _names_file(gif: str) -> bool:
+    return gif.lower().endswith(".gif")
+
+
 def _gif_folder(gif: str) -> str:
-    return os.path.dirname(os.path.abspath(gif)) if gif.endswith(".gif") else gif
+    return os.path.dirname(os.path.abspath(gif)) if _names_file(gif) else gif
 
 
 def _place_gif(env, gif: str | None) -> None:
@@ -51,7 +55,7 @@ def _place_gif(env, gif: str | None) -> None:
     if gif is None or env.last_replay_file is None:
         return
     path = env.last_replay_file
-    if gif.endswith(".gif"):
+    if _names_file(gif):
         os.replace(path, gif)
         path = gif
     env.last_replay_file = None
@@ -66,16 +70,21 @@ def _check_bot(env, bot: str) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Runs ``lzero play``: a person against a bot, the board printed after each move."""
-    env = make_env(args)
-    _check_bot(env, args.bot)
-    human = 1 if args.first == "human" else 2
-    env.reset()
-    print(
-        f"{args.game}: you are {'X (first)' if human == 1 else 'O (second)'} against the {args.bot} bot."
-    )
-    env.render("state_realtime_mode")
+    """Runs ``lzero play``: a person against a bot, the board printed after each move.
+
+    Ctrl-C or end of input, at any point, abandons the game and returns 0.
+    """
+    env = None
     try:
+        env = make_env(args)
+        _check_bot(env, args.bot)
+        human = 1 if args.first == "human" else 2
+        env.reset()
+        print(
+            f"{args.game}: you are {'X (first)' if human == 1 else 'O (second)'} "
+            f"against the {args.bot} bot."
+        )
+        env.render("state_realtime_mode")
         while True:
             if env.current_player == human:
                 action = env.human_to_action()
@@ -88,7 +97,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                 break
     except (EOFError, KeyboardInterrupt):
         print("\nGame abandoned.")
-        env.close()
+        if env is not None:
+            env.close()
         return 0
     winner = env.get_done_winner()[1]
     print("Draw." if winner == -1 else "You win!" if winner == human else "The bot wins.")
@@ -98,13 +108,34 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    """Runs ``lzero arena``: two bots, alternating colours; prints each bot's record."""
+    """Runs ``lzero arena``: two bots, alternating colours; prints each bot's record.
+
+    Ctrl-C stops the series and prints the record of the games finished so far (exit code 0).
+    """
     if args.games < 1:
         raise ValueError(f"--games: expected a positive number, got {args.games}")
-    env = make_env(args)
-    for bot in (args.bot1, args.bot2):
-        _check_bot(env, bot)
     record = {1: [0, 0, 0], 2: [0, 0, 0]}  # per bot: wins, draws, losses
+    env = None
+    try:
+        env = make_env(args)
+        for bot in (args.bot1, args.bot2):
+            _check_bot(env, bot)
+        print(f"Playing {args.games} games of {args.game}, {args.bot1} against {args.bot2}...")
+        _play_series(env, args, record)
+    except KeyboardInterrupt:
+        print(f"\nInterrupted after {sum(record[1])} of {args.games} games.")
+    played = sum(record[1])
+    if env is not None:
+        env.close()
+    print(f"{args.game}: {played} games, colours alternate")
+    for bot, name in ((1, args.bot1), (2, args.bot2)):
+        w, d, loss = record[bot]
+        print(f"bot{bot} {name:>10}: wins {w}  draws {d}  losses {loss}")
+    return 0
+
+
+def _play_series(env, args: argparse.Namespace, record: dict) -> None:
+    """Plays ``args.games`` games, adding each result to ``record`` as it ends."""
     for game in range(args.games):
         colour_of = {1: 1, 2: 2} if game % 2 == 0 else {1: 2, 2: 1}  # bot -> player id
         kind_of = {colour_of[1]: args.bot1, colour_of[2]: args.bot2}
@@ -120,12 +151,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
             record[bot][outcome] += 1
         if game == 0:
             _place_gif(env, args.gif)
-    print(f"{args.game}: {args.games} games, colours alternate")
-    for bot, name in ((1, args.bot1), (2, args.bot2)):
-        w, d, loss = record[bot]
-        print(f"bot{bot} {name:>10}: wins {w}  draws {d}  losses {loss}")
-    env.close()
-    return 0
 
 
 def _run(func):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
-import tempfile
+import secrets
 import time
 import warnings
 
@@ -120,8 +120,10 @@ def write_gif(frames: list[np.ndarray], path: str | os.PathLike, *, duration_ms:
 
     path = os.fspath(path)
     folder = check_replay_dir(os.path.dirname(os.path.abspath(path)))
-    fd, tmp = tempfile.mkstemp(suffix=".gif.tmp", dir=folder)
-    os.close(fd)
+    # Not tempfile.mkstemp: its file is 0600 and os.replace keeps that mode; mode 0o666 here
+    # goes through the umask like any new file's.
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
         iio.imwrite(tmp, np.stack(frames), extension=".gif", duration=duration_ms, loop=0)
         os.replace(tmp, path)

@@ -128,3 +128,37 @@ def test_lzero_console_script():
         cmd=[str(script)],
     )
     assert proc.returncode == 0 and "draws 2" in proc.stdout
+
+
+def test_ctrl_c_in_arena_prints_the_games_so_far():
+    proc = subprocess.Popen(
+        MODULE + ["arena", "gomoku", "--bot1", "rule", "--bot2", "rule", "--games", "100000"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    out, deadline = b"", time.time() + 60
+    while b"Playing 100000 games" not in out and time.time() < deadline:
+        if select.select([proc.stdout], [], [], 0.1)[0]:
+            out += os.read(proc.stdout.fileno(), 4096)
+    time.sleep(1.0)  # some games in
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=30)
+    out += rest
+    assert proc.returncode == 0, err
+    assert b"Traceback" not in err and b"Interrupted after" in out
+    assert re.search(rb"bot1 +rule: wins \d+  draws \d+  losses \d+", out)
+
+
+def test_gif_file_has_the_usual_permissions(tmp_path):
+    # A temporary file is created 0600; the saved GIF must be readable like any other file.
+    old = os.umask(0o022)
+    try:
+        gif = tmp_path / "first.GIF"  # the suffix is matched case-insensitively
+        proc = run(["arena", "tictactoe", "--games", "1", "--gif", str(gif)])
+    finally:
+        os.umask(old)
+    assert proc.returncode == 0, proc.stderr
+    assert os.listdir(tmp_path) == ["first.GIF"]
+    assert gif.stat().st_mode & 0o777 == 0o644

@@ -37,6 +37,15 @@ def move_hint(style: str, height: int, width: int) -> str:
     )
 
 
+def short_hint(style: str, height: int, width: int) -> str:
+    """What to type, short enough for a prompt on an 80-column terminal (19x19 included)."""
+    if style == "coordinate":
+        last = string.ascii_lowercase[width - 1]
+        example = f"{string.ascii_lowercase[width // 2]}{height - height // 2}"
+        return f"a coordinate a1-{last}{height} (e.g. {example})"
+    return move_hint(style, height, width)
+
+
 def parse_move(text: str, style: str, height: int, width: int) -> int:
     """Parses a typed move into an action (legality is checked by the caller).
 
@@ -46,14 +55,14 @@ def parse_move(text: str, style: str, height: int, width: int) -> int:
     raw = text.strip().lower()
     expected = f"expected {move_hint(style, height, width)}, got {text.strip()!r}"
     if style in ("cell", "column"):
-        if not raw.isdigit():
+        if not raw.isdecimal():  # isdigit() would let '\u00b2' through to int()
             raise ValueError(expected)
         n = int(raw)
         top = height * width if style == "cell" else width
         if not 1 <= n <= top:
             raise ValueError(expected)
         return n - 1
-    if len(raw) < 2 or raw[0] not in string.ascii_lowercase[:width] or not raw[1:].isdigit():
+    if len(raw) < 2 or raw[0] not in string.ascii_lowercase[:width] or not raw[1:].isdecimal():
         raise ValueError(expected)
     col = string.ascii_lowercase.index(raw[0])
     row_from_bottom = int(raw[1:])
@@ -75,12 +84,13 @@ def ask_move(
 ) -> int:
     """Asks at the terminal until a legal move is typed (``mask[action] == 1``); returns it.
 
-    Invalid text or an illegal move prints the reason and asks again.
+    The prompt is short; invalid text or an illegal move prints the reason, with the full
+    description of what to type, and asks again.
 
     Raises:
         EOFError, KeyboardInterrupt: input ended or was interrupted (the CLI exits cleanly).
     """
-    hint = move_hint(style, height, width)
+    hint = short_hint(style, height, width)
     while True:
         text = input(f"Player {player} ({symbol}), enter {hint}: ")
         if not sys.stdin.isatty():

@@ -142,3 +142,32 @@ def test_bad_typed_moves(text, style, shape):
     with pytest.raises(ValueError, match=f"expected .*, got {text.strip()!r}"):
         human_input.parse_move(text, style, *shape)
     assert human_input.parse_move("h8", "coordinate", 15, 15) == 7 * 15 + 7
+
+
+@pytest.mark.parametrize(
+    ("style", "shape"), [("cell", (3, 3)), ("column", (6, 7)), ("coordinate", (19, 19))]
+)
+def test_move_prompt_fits_an_80_column_terminal(style, shape, monkeypatch, capsys):
+    prompts = []
+    answers = iter(["nonsense", human_input.move_to_string(0, style, *shape)])
+
+    def fake_input(prompt):
+        prompts.append(prompt)
+        return next(answers)
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    mask = np.ones(shape[0] * shape[1], np.int8)
+    assert human_input.ask_move(mask, 1, "X", style, *shape) == 0
+    assert all(len(p) < 80 for p in prompts), prompts
+    # The full description of what to type still comes with the rejection.
+    assert (
+        f"expected {human_input.move_hint(style, *shape)}, got 'nonsense'"
+        in capsys.readouterr().out
+    )
+
+
+@pytest.mark.parametrize(("text", "style"), [("\u00b2", "cell"), ("h\u00b2", "coordinate")])
+def test_superscript_digits_are_rejected_with_the_expected_message(text, style):
+    # str.isdigit() accepts a superscript two, which int() then refuses with its own message.
+    with pytest.raises(ValueError, match=f"expected .*, got {text!r}"):
+        human_input.parse_move(text, style, 15, 15)

@@ -7,6 +7,7 @@ same cell).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from lzero.mcts.tree import ONGOING, ROOT_INDEX
@@ -63,12 +64,12 @@ def filter_root(tree, scratch, legal_actions, apply_action, result_after):
     board = tree.root_board
     flat = board.reshape(-1)
     num_moves = tree.meta[1]
-    to_play = tree.node_to_play[ROOT_INDEX]
+    to_play = np.int64(tree.node_to_play[ROOT_INDEX])
     opponent = 3 - to_play
     n = tree.node_num_children[ROOT_INDEX]
     actions = tree.children_action[ROOT_INDEX]
     for k in range(n):
-        cell = apply_action(board, actions[k], to_play)
+        cell = apply_action(board, np.int64(actions[k]), to_play)
         result = result_after(board, cell, to_play, num_moves + 1)
         flat[cell] = 0
         if result == to_play:
@@ -78,7 +79,7 @@ def filter_root(tree, scratch, legal_actions, apply_action, result_after):
     safe, replies = scratch[1], scratch[0]
     m = 0
     for k in range(n):
-        cell = apply_action(board, actions[k], to_play)
+        cell = apply_action(board, np.int64(actions[k]), to_play)
         is_safe = True
         if result_after(board, cell, to_play, num_moves + 1) == ONGOING:
             for j in range(legal_actions(board, replies)):

@@ -16,6 +16,7 @@ which numba can cache on disk (see ``lzero.mcts.jit``).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 
 from lzero.mcts.jit import compiled_on_first_call
@@ -56,7 +57,7 @@ def expand(
     actions = scratch[3]
     n = candidate_actions(board, radius, scratch, actions, legal_actions)
     if tactics:
-        to_play = tree.node_to_play[node]
+        to_play = np.int64(tree.node_to_play[node])
         n = decisive_moves(
             board, to_play, num_moves, actions, n, scratch[0], apply_action, result_after
         )
@@ -175,8 +176,9 @@ def descend(
                 legal_actions, apply_action, result_after,
             )  # fmt: skip
         slot = select_slot(tree, node, rule, c)
-        player = tree.node_to_play[node]
-        cell = apply_action(board, tree.children_action[node, slot], player)
+        # int64 throughout, so that each kernel is compiled for one signature only.
+        player = np.int64(tree.node_to_play[node])
+        cell = apply_action(board, np.int64(tree.children_action[node, slot]), player)
         num_moves += 1
         child = tree.children_index[node, slot]
         if child == UNVISITED:
@@ -234,7 +236,7 @@ def simulate(
             legal_actions, apply_action, result_after,
         )  # fmt: skip
         result = tree.node_result[node]
-        to_play = tree.node_to_play[node]
+        to_play = np.int64(tree.node_to_play[node])
         if result != ONGOING:
             value = terminal_value(result, 3 - to_play)
         elif evaluate is None:  # a bound loop: the built-in rollouts, inlined

@@ -94,7 +94,14 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
     def __init__(self, cfg: dict | None = None) -> None:
         super().__init__(cfg)
         cfg = self._cfg
-        cfg.bot_action_type = self.bot_aliases.get(cfg.bot_action_type, cfg.bot_action_type)
+        given = cfg.bot_action_type
+        cfg.bot_action_type = self.bot_aliases.get(given, given)
+        if cfg.bot_action_type != given and cfg.bot_action_type not in self.bot_types:
+            raise ConfigError(
+                f"bot_action_type: unknown bot type {given!r} (LightZero's name for "
+                f"{cfg.bot_action_type!r}, which {self.rules.name} has not); valid bot types: "
+                f"{sorted(self.bot_types)}"
+            )
         check_config(cfg, BATTLE_MODES, self.bot_types, RENDER_MODES)
         self.rules = rules = self.make_rules(cfg)
         self.battle_mode, self.bot_action_type = cfg.battle_mode, cfg.bot_action_type
@@ -201,7 +208,10 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         Raises:
             ValueError: ``start_player_index`` or ``init_state`` is invalid.
         """
-        if start_player_index not in (0, 1) or isinstance(start_player_index, bool):
+        index = start_player_index
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            index = None  # 1.0 == 1 would pass the test below, and a float player breaks indexing
+        if index not in (0, 1):
             raise ValueError(f"start_player_index: expected 0 or 1, got {start_player_index!r}")
         if init_state is None:
             self.board = np.zeros((self.rules.height, self.rules.width), np.int8)
@@ -212,7 +222,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         dynamic = self._dynamic_seed or self._seed is None
         self._streams_fn(self._seed_state, dynamic, self._static_seed, self._streams)
         self._player, self._result, self._last_cell, self._done = (
-            start_player_index + 1,
+            int(index) + 1,
             0,
             -1,
             False,
@@ -290,7 +300,8 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         ``prob_expert_agent`` (the hot path above covers plain self-play)."""
         if self._self_play:
             mover = self._player
-            result = self._play(self._check_action(self._maybe_replace(action)))
+            # Checked before the draw: an illegal action raises, never becomes a replaced move.
+            result = self._play(self._maybe_replace(self._check_action(action)))
             reward = 1.0 if result == mover else 0.0
         else:
             result = self._play(self._check_action(action))

@@ -84,7 +84,9 @@ def validate_init_state(init_state, rules: BoardRules) -> np.ndarray:
         raise ValueError(
             f"init_state: expected values in {{0, 1, 2}}, got {sorted(set(arr.ravel().tolist()))}"
         )
-    board = np.ascontiguousarray(arr, dtype=np.int8)  # the kernels take C-ordered int8
+    # A copy even when ``arr`` is already C-ordered int8 (ascontiguousarray would return it
+    # as is, and the game would play its moves into the caller's array).
+    board = np.array(arr, dtype=np.int8, order="C", copy=True)
     if rules.gravity:
         below_empty = (board[:-1] != 0) & (board[1:] == 0)
         if below_empty.any():

@@ -6,6 +6,7 @@ import builtins
 import copy
 import importlib.util
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -381,3 +382,69 @@ def test_copies_play_on_independently_and_stay_seeded(clone):
             pass
         boards.append(e.board.copy())
     assert np.array_equal(*boards)
+
+
+@pytest.mark.parametrize("index", [1.0, 0.0, "1", None, np.float64(1.0)])
+def test_start_player_index_must_be_an_int(index):
+    # 1.0 == 1, so a membership test let floats through; the float player then broke indexing.
+    env = Connect4Env()
+    with pytest.raises(ValueError, match=re.escape(f"expected 0 or 1, got {index!r}")):
+        env.reset(start_player_index=index)
+
+
+def test_start_player_index_as_numpy_int_gives_python_ints():
+    env = Connect4Env()
+    obs = env.reset(start_player_index=np.int64(1))
+    assert type(obs["to_play"]) is int and obs["to_play"] == 2
+    assert type(obs["current_player_index"]) is int and obs["current_player_index"] == 1
+    assert type(env.current_player) is int
+    obs = env.step(3).obs
+    assert type(obs["to_play"]) is int and obs["to_play"] == 1
+
+
+def test_alias_of_a_bot_the_game_lacks_names_what_was_given():
+    with pytest.raises(
+        ConfigError, match=r"bot_action_type: unknown bot type 'alpha_beta_pruning' \(LightZero's"
+    ):
+        Connect4Env({"bot_action_type": "alpha_beta_pruning"})
+
+
+@pytest.mark.parametrize("cfg", [{"prob_random_agent": 0.5}, {"prob_expert_agent": 0.5}])
+def test_illegal_action_with_prob_agent_draws_nothing(cfg):
+    # The illegal action is rejected before the env draws whether to replace it, so the
+    # rejected call leaves the env's generator where it was and the game replays the same.
+    full_first_column = np.zeros((6, 7), np.int8)
+    full_first_column[:, 0] = [2, 1, 2, 1, 2, 1]
+
+    def play(with_illegal_calls):
+        env = Connect4Env(cfg)
+        env.seed(3)
+        env.reset(init_state=full_first_column.copy())
+        boards = []
+        for _ in range(8):
+            if with_illegal_calls:
+                with pytest.raises(IllegalActionError, match="expected a legal action, got 0"):
+                    env.step(0)
+            ts = env.step(env.legal_actions[-1])
+            boards.append(ts.obs["board"].tobytes())
+            if ts.done:
+                break
+        return boards
+
+    assert play(True) == play(False)
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_init_state_array_is_copied_not_played_on(flat):
+    # An int8 C-ordered array came back from np.ascontiguousarray as itself, so the game
+    # wrote its moves into the caller's array.
+    init = np.zeros((6, 7), np.int8)
+    init[5, 3] = 1
+    given = init.reshape(-1) if flat else init
+    kept = given.copy()
+    env = Connect4Env()
+    env.reset(init_state=given)
+    env.step(3)
+    env.step(3)
+    assert np.array_equal(given, kept)
+    assert env.board[4, 3] == 1 and env.board[3, 3] == 2

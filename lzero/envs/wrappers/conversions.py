@@ -99,7 +99,7 @@ def to_gym_action(space: spaces.Space, action: Any) -> Any:
 
     Raises:
         IllegalActionError: a discrete index out of range or not an integer, or a
-            continuous action of the wrong shape.
+            continuous action of the wrong shape or not made of numbers.
     """
     if isinstance(space, spaces.Discrete):
         arr = np.asarray(action)
@@ -115,7 +115,13 @@ def to_gym_action(space: spaces.Space, action: Any) -> Any:
             )
         return index
     if isinstance(space, spaces.Box):
-        arr = np.array(action, dtype=space.dtype, copy=True)
+        raw = np.asarray(action) if not isinstance(action, str) else None
+        if raw is None or raw.dtype.kind not in "iuf":
+            # np.array(None, dtype=float32) is nan: refuse before the cast hides the mistake.
+            raise IllegalActionError(
+                f"action: expected an array of shape {space.shape} of numbers, got {action!r}"
+            )
+        arr = np.array(raw, dtype=space.dtype, copy=True)
         if arr.shape != space.shape:
             if arr.ndim == 0 and space.shape == (1,):
                 return arr.reshape(1)

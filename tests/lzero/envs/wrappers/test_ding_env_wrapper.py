@@ -219,3 +219,20 @@ def test_array_rewards_of_one_element_are_accepted(counter_env_cls):
     env.reset()
     ts = env.step(1)
     assert ts.reward.shape == (1,) and ts.info["eval_episode_return"] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (None, r"action: expected an array of shape \(1,\) of numbers, got None"),
+        ("x", r"action: expected an array of shape \(1,\) of numbers, got 'x'"),
+        ([None], r"action: expected an array of shape \(1,\) of numbers, got \[None\]"),
+    ],
+)
+def test_continuous_actions_must_be_numbers(action, message):
+    # np.array(None, dtype=float32) is nan: None used to reach the env as a nan torque.
+    env = DingEnvWrapper(gymnasium.make("Pendulum-v1"))
+    env.reset()
+    with pytest.raises(IllegalActionError, match=message):
+        env.step(action)
+    assert np.isfinite(env.step([0.3]).reward).all()

@@ -21,7 +21,7 @@ from lzero.envs.base_env import BaseEnv, BaseEnvTimestep
 from lzero.envs.utils import to_reward
 from lzero.envs.wrappers.conversions import contract_space, to_contract_obs, to_gym_action
 from lzero.envs.wrappers.legacy import LegacyGymAdapter
-from lzero.envs.wrappers.replay import ReplayRecorder, check_replay_format
+from lzero.envs.wrappers.replay import ReplayRecorder, check_replay_dir, check_replay_format
 from lzero.errors import ConfigError, GameOverError
 
 
@@ -190,8 +190,11 @@ class DingEnvWrapper(BaseEnv):
         given by the caller must already render ``rgb_array`` frames.
 
         Raises:
-            ConfigError: the env was given with another ``render_mode``.
+            ConfigError: ``replay_path`` is not a writable directory, or the env was given
+                with another ``render_mode``.
         """
+        if replay_path:
+            check_replay_dir(replay_path)  # now, not at the end of the first episode
         super().enable_save_replay(replay_path)
         self._recorder = None
         if not replay_path:

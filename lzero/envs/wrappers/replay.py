@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import secrets
 from typing import Any
 
 import numpy as np
@@ -26,11 +27,30 @@ def check_replay_format(fmt: str) -> None:
         )
 
 
+def check_replay_dir(path: str | os.PathLike) -> str:
+    """Creates ``path`` if needed and checks it is a writable directory; returns it.
+
+    Raises:
+        ConfigError: the directory cannot be created or written to.
+    """
+    path = os.fspath(path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as err:
+        raise ConfigError(
+            f"replay_path: expected a writable directory, got {path!r} ({err})"
+        ) from None
+    if not os.path.isdir(path) or not os.access(path, os.W_OK | os.X_OK):
+        raise ConfigError(f"replay_path: expected a writable directory, got {path!r}")
+    return path
+
+
 class ReplayRecorder:
     """Keeps the frames of the current episode and writes one file per finished episode.
 
     Files are named ``{name}_seed{seed}_episode{k:04d}.{fmt}`` under ``path``, ``k`` counting
-    the episodes this recorder wrote. A GIF holds the frame after ``reset`` plus one per step;
+    the episodes this recorder wrote. Each is written under a temporary name and renamed, so
+    it is either whole or absent. A GIF holds the frame after ``reset`` plus one per step;
     note that the GIF encoder (Pillow) merges consecutive identical frames into one longer
     frame, so a static scene plays the same but stores fewer frames.
 
@@ -39,10 +59,14 @@ class ReplayRecorder:
         name: the env's name, e.g. its gymnasium id.
         fmt: ``'gif'`` or ``'mp4'``.
         fps: frames per second of the written file.
+
+    Raises:
+        ConfigError: an unknown format, or ``path`` is not a writable directory.
     """
 
     def __init__(self, path: str, name: str, *, fmt: str = "gif", fps: int = 30) -> None:
         check_replay_format(fmt)
+        check_replay_dir(path)
         self.path, self.name, self.fmt, self.fps = path, name.replace("/", "_"), fmt, fps
         self.frames: list[np.ndarray] = []
         self.count = 0
@@ -72,13 +96,24 @@ class ReplayRecorder:
         """Writes the episode's frames and returns the file's path."""
         import imageio.v3 as iio
 
-        os.makedirs(self.path, exist_ok=True)
-        file = os.path.join(self.path, f"{self.name}_seed{seed}_episode{self.count:04d}.{self.fmt}")
+        folder = check_replay_dir(self.path)
+        base = f"{self.name}_seed{seed}_episode{self.count:04d}.{self.fmt}"
+        file = os.path.join(folder, base)
         frames = np.stack(self.frames)
-        if self.fmt == "gif":
-            iio.imwrite(file, frames, duration=1000 / self.fps, loop=0)
-        else:
-            iio.imwrite(file, frames, fps=self.fps)
+        # Created with mode 0o666 so the umask applies as to any new file (not mkstemp's 0600);
+        # the name keeps the extension imageio picks its writer by.
+        tmp = os.path.join(folder, f".tmp-{secrets.token_hex(6)}-{base}")
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        try:
+            if self.fmt == "gif":
+                iio.imwrite(tmp, frames, duration=1000 / self.fps, loop=0)
+            else:
+                iio.imwrite(tmp, frames, fps=self.fps)
+            os.replace(tmp, file)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+            raise
         self.count += 1
         self.frames = []
         return file

@@ -1,6 +1,7 @@
 """enable_save_replay writes one GIF per episode: the first frame plus one per step."""
 
 import importlib.util
+import os
 
 import gymnasium
 import imageio.v3 as iio
@@ -84,3 +85,42 @@ def test_enabling_replays_mid_episode_ends_that_episode(tmp_path):
         env.step(0)
     env.reset()
     assert env.env.render_mode == "rgb_array"
+
+
+def test_unwritable_replay_path_is_a_clear_error_at_once(tmp_path, counter_env_cls):
+    # It used to surface as a bare OSError from the last step() of the first episode.
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    env = DingEnvWrapper(counter_env_cls(goal=3, limit=10))
+    with pytest.raises(ConfigError, match=r"replay_path: expected a writable directory, got"):
+        env.enable_save_replay(str(blocker / "replays"))
+    assert os.listdir(tmp_path) == ["file"]
+
+
+def test_failed_replay_write_leaves_no_file(tmp_path, counter_env_cls, monkeypatch):
+    def broken(path, *args, **kwargs):
+        with open(path, "wb") as f:
+            f.write(b"GIF89a")  # a partial file, as a crash mid-write leaves
+        raise OSError("disk full")
+
+    env = DingEnvWrapper(counter_env_cls(goal=3, limit=10))
+    env.enable_save_replay(str(tmp_path))
+    env.reset()
+    monkeypatch.setattr(iio, "imwrite", broken)
+    with pytest.raises(OSError, match="disk full"):
+        for a in (1, 1, 1):
+            env.step(a)
+    assert os.listdir(tmp_path) == []
+
+
+def test_replay_file_mode_follows_the_umask(tmp_path, counter_env_cls):
+    old = os.umask(0o022)
+    try:
+        env = DingEnvWrapper(counter_env_cls(goal=2, limit=10))
+        env.enable_save_replay(str(tmp_path))
+        env.reset()
+        for a in (1, 1):
+            ts = env.step(a)
+    finally:
+        os.umask(old)
+    assert os.stat(ts.info["replay_path"]).st_mode & 0o777 == 0o644

@@ -57,7 +57,8 @@ def mark_near_stones(board, radius, mark):
     """
     height, width = board.shape
     flat = board.reshape(-1)
-    mark[: height * width] = 0
+    for cell in range(height * width):
+        mark[cell] = 0
     stones = 0
     for cell in range(height * width):
         if flat[cell] != 0:

@@ -112,6 +112,15 @@ TREE_T = numba.typeof(make_tree(1, 1, (1, 1)))
 
 
 @njit(cache=True, inline="always")
+def copy_board(src, dst):
+    """``dst[:, :] = src`` for boards of one shape, written as a loop: numba's slice copy
+    checks shapes and compiles its error message formatting, 3-4 s of a cold first call."""
+    for r in range(src.shape[0]):
+        for c in range(src.shape[1]):
+            dst[r, c] = src[r, c]
+
+
+@njit(cache=True, inline="always")
 def add_node(tree, parent, slot, to_play, result):
     """Appends the child of ``parent``'s ``slot`` and returns its index (capacity is checked
     by the caller)."""

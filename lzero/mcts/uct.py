@@ -42,6 +42,7 @@ from lzero.mcts.tree import (
     UNVISITED,
     add_node,
     backup,
+    copy_board,
     randbelow_fast,
     terminal_value,
 )
@@ -141,7 +142,7 @@ def reset_root(
     Returns:
         The number of root candidates.
     """
-    tree.root_board[:, :] = board
+    copy_board(board, tree.root_board)
     stones = 0
     for cell in range(board.size):
         if board.reshape(-1)[cell] != 0:
@@ -166,7 +167,7 @@ def descend(
         ``(node, num_moves)``: the node reached (new unless it is a finished game) and the
         stones on ``board``, which then holds its position.
     """
-    board[:, :] = tree.root_board
+    copy_board(tree.root_board, board)
     num_moves = tree.meta[1]
     node = ROOT_INDEX
     while tree.node_result[node] == ONGOING:

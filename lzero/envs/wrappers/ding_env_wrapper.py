@@ -43,6 +43,19 @@ def check_env_id(env_id: Any) -> str:
     return env_id
 
 
+def check_gym_like(env: Any) -> None:
+    """Raises TypeError unless ``env`` has what a gym-style env needs."""
+    needed = ("reset", "step", "observation_space", "action_space")
+    missing = [name for name in needed if not hasattr(env, name)]
+    if missing:
+        hint = " (to build from an id, pass cfg={'env_id': ...})" if isinstance(env, str) else ""
+        raise TypeError(
+            "DingEnvWrapper: expected a gymnasium env, a gym-style env (with "
+            f"{', '.join(needed)}) or a factory of one{hint}, got {env!r} (missing "
+            f"{', '.join(missing)})"
+        )
+
+
 class DingEnvWrapper(BaseEnv):
     """Turns a gym env into a BaseEnv.
 
@@ -62,6 +75,7 @@ class DingEnvWrapper(BaseEnv):
     Raises:
         ConfigError: an unknown config key, no env and no ``env_id``, or a bad
             ``env_wrapper`` or ``replay_format``.
+        TypeError: ``env`` (or what its factory returns) is not a gym-style env.
     """
 
     config = dict(
@@ -77,10 +91,12 @@ class DingEnvWrapper(BaseEnv):
 
     def __init__(self, env: Any = None, cfg: dict | None = None) -> None:
         super().__init__(cfg)
-        wrappers = self._wrappers()
-        if not isinstance(wrappers, (list, tuple)) or not all(callable(w) for w in wrappers):
+        given = self._cfg.get("env_wrapper", [])  # subclasses may build theirs in _wrappers()
+        if isinstance(given, (list, tuple)):
+            given = self._wrappers()
+        if not isinstance(given, (list, tuple)) or not all(callable(w) for w in given):
             raise ConfigError(
-                f"env_wrapper: expected a list of callables env -> env, got {wrappers!r}"
+                f"env_wrapper: expected a list of callables env -> env, got {given!r}"
             )
         check_replay_format(self._cfg.replay_format)
         if env is None:
@@ -91,6 +107,8 @@ class DingEnvWrapper(BaseEnv):
             check_env_id(self._cfg.env_id)
         self._source = env
         self._is_factory = env is None or (callable(env) and not isinstance(env, gymnasium.Env))
+        if not self._is_factory and not isinstance(env, gymnasium.Env):
+            check_gym_like(env)
         self._env: gymnasium.Env | None = None
         self._recorder: ReplayRecorder | None = None
         self._episode_seed: int | None = None
@@ -117,6 +135,7 @@ class DingEnvWrapper(BaseEnv):
         else:
             env = self._source
         if not isinstance(env, gymnasium.Env):
+            check_gym_like(env)
             env = LegacyGymAdapter(env)
         for wrap in self._wrappers():
             env = wrap(env)

@@ -236,3 +236,15 @@ def test_continuous_actions_must_be_numbers(action, message):
     with pytest.raises(IllegalActionError, match=message):
         env.step(action)
     assert np.isfinite(env.step([0.3]).reward).all()
+
+
+def test_env_wrapper_that_is_not_a_list_is_a_config_error(counter_env_cls):
+    # A single callable used to fail inside list() with "object is not iterable".
+    with pytest.raises(ConfigError, match=r"env_wrapper: expected a list of callables"):
+        DingEnvWrapper(counter_env_cls(), cfg={"env_wrapper": len})
+
+
+@pytest.mark.parametrize("env", [42, "CartPole-v1", object()])
+def test_something_that_is_not_an_env_is_a_type_error(env):
+    with pytest.raises(TypeError, match=r"expected a gymnasium env, a gym-style env .* got"):
+        DingEnvWrapper(env)

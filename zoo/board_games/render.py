@@ -107,10 +107,16 @@ def check_replay_dir(replay_path: str | os.PathLike) -> str:
     return path
 
 
-def write_gif(frames: list[np.ndarray], path: str | os.PathLike, *, duration_ms: int = 500) -> str:
+def write_gif(
+    frames: list[np.ndarray],
+    path: str | os.PathLike,
+    *,
+    duration_ms: int = 500,
+    final_ms: int = 2500,
+) -> str:
     """Writes ``frames`` (each `[Hpx, Wpx, 3]` uint8) as a looping GIF at ``path``.
 
-    The GIF is written to a temporary file in the same directory and renamed into place, so
+    Each frame shows for ``duration_ms``, the last one for ``final_ms``. The GIF is written to a temporary file in the same directory and renamed into place, so
     ``path`` is either the whole GIF or absent.
 
     Raises:
@@ -125,7 +131,9 @@ def write_gif(frames: list[np.ndarray], path: str | os.PathLike, *, duration_ms:
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
-        iio.imwrite(tmp, np.stack(frames), extension=".gif", duration=duration_ms, loop=0)
+        # The final position is held longer: the GIF loops, and the result is what one looks for.
+        durations = [duration_ms] * (len(frames) - 1) + [max(duration_ms, final_ms)]
+        iio.imwrite(tmp, np.stack(frames), extension=".gif", duration=durations, loop=0)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

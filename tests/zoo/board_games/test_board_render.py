@@ -171,3 +171,16 @@ def test_superscript_digits_are_rejected_with_the_expected_message(text, style):
     # str.isdigit() accepts a superscript two, which int() then refuses with its own message.
     with pytest.raises(ValueError, match=f"expected .*, got {text!r}"):
         human_input.parse_move(text, style, 15, 15)
+
+
+def test_gif_holds_the_final_position(tmp_path):
+    # A looping GIF that shows the final position as briefly as any move jumps back to the
+    # empty board before a viewer can see how the game ended.
+    env = TicTacToeEnv({"render_mode": "image_savefile_mode", "replay_path": str(tmp_path)})
+    env.reset()
+    for action in (0, 3, 1, 4, 2):
+        env.step(action)
+    path = env.last_replay_file
+    assert iio.imread(path, index=None).shape[0] == 6
+    durations = [iio.immeta(path, index=i)["duration"] for i in range(6)]
+    assert durations[:5] == [500] * 5 and durations[5] >= 2000

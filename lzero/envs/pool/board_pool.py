@@ -106,6 +106,7 @@ class BoardBackend:
             np.ones(n, np.bool_),
             np.zeros((n, rules.action_size), np.int8),
         )
+        self._spare: list[np.ndarray] = []  # planes arrays handed out, reusable once unheld
         self.out = self._new_outputs()
         self._all, self._no_reset = np.arange(n), np.zeros(n, np.bool_)
         self._fresh = np.zeros(n, np.bool_)  # rows written since the outputs were handed out
@@ -117,7 +118,7 @@ class BoardBackend:
     def _new_outputs(self) -> tuple:
         n = self.n
         return (
-            np.empty((n, *self._obs_shape), np.float32),
+            self._planes_buffer(),
             np.empty(n, np.int64),
             np.empty(n, np.int64),
             np.empty(n, np.float32),
@@ -125,6 +126,26 @@ class BoardBackend:
             np.empty(n, np.bool_),
             np.empty(n, np.int32),
         )
+
+    def _planes_buffer(self) -> np.ndarray:
+        """An `[N, ...]` float32 planes array: one handed out before that nobody holds any
+        more, else a new one.
+
+        The planes are most of an observation's bytes, and writing them into freshly mapped
+        memory costs a fifth of a Connect4 step at 1,024 envs. A handed-out array is reused
+        only once no reference to it (nor a view of it) is left outside this list.
+        """
+        for k in range(len(self._spare)):
+            # Unheld: referenced by the list and getrefcount's argument only.
+            if sys.getrefcount(self._spare[k]) <= 2:
+                planes = self._spare.pop(k)
+                break
+        else:
+            planes = np.empty((self.n, *self._obs_shape), np.float32)
+        self._spare.append(planes)
+        if len(self._spare) > 4:
+            del self._spare[0]
+        return planes
 
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
         """Steps (or resets) ``ids`` now; env ``i`` plays ``action[i]``.

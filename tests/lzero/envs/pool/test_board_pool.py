@@ -158,3 +158,28 @@ def test_async_board_pool_serves_envs_oldest_first():
             expected[i] = ref.step(i, a)[0]
         pool.send(actions, ids)
     assert order[:6] == [0, 1, 2, 3, 4, 0]  # first in, first out
+
+
+def _play(pool, steps, rng, on_step):
+    obs = pool.reset()
+    for t in range(steps):
+        obs = pool.step(_legal(rng, obs["action_mask"]))[0]
+        on_step(t, obs["observation"])
+
+
+def test_observation_arrays_are_recycled_once_dropped():
+    pool, addresses = make("connect4", num_envs=3), set()
+    _play(pool, 40, np.random.default_rng(0), lambda t, planes: addresses.add(planes.ctypes.data))
+    assert len(addresses) <= 4
+
+
+def test_observations_handed_out_are_never_overwritten_while_held():
+    pool, held = make("connect4", num_envs=3), []
+
+    def keep_some(t, planes):
+        if t % 7 == 0:  # keep an array or a view of one, with a copy to compare
+            kept = planes if t % 14 == 0 else planes[1:]
+            held.append((kept, kept.copy()))
+
+    _play(pool, 60, np.random.default_rng(0), keep_some)
+    assert len(held) == 9 and all(np.array_equal(a, copy) for a, copy in held)

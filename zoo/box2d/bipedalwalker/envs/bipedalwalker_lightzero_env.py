@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from lzero.envs import ENV_REGISTRY
-from lzero.envs.wrappers import LightZeroGymEnv
+from zoo.box2d.box2d_support import Box2DGymEnv
 
 
 @ENV_REGISTRY.register("bipedalwalker_lightzero")
-class BipedalWalkerEnv(LightZeroGymEnv):
+class BipedalWalkerEnv(Box2DGymEnv):
     """``BipedalWalker-v3`` through ``DingEnvWrapper`` and ``LightZeroEnvWrapper``.
 
     Observation `[24]` float32 (hull, joints, legs' contacts, 10 lidar readings); actions a
@@ -17,7 +17,7 @@ class BipedalWalkerEnv(LightZeroGymEnv):
     """
 
     config = dict(
-        LightZeroGymEnv.config,
+        Box2DGymEnv.config,
         env_id="BipedalWalker-v3",
         continuous=True,
     )

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from lzero.envs import ENV_REGISTRY
-from lzero.envs.wrappers import LightZeroGymEnv
+from zoo.box2d.box2d_support import Box2DGymEnv
 
 
 @ENV_REGISTRY.register("lunarlander_lightzero")
-class LunarLanderEnv(LightZeroGymEnv):
+class LunarLanderEnv(Box2DGymEnv):
     """``LunarLander-v3`` through ``DingEnvWrapper`` and ``LightZeroEnvWrapper``.
 
     Observation `[8]` float32. ``env_id='LunarLander-v3'``: ``Discrete(4)`` engines.
@@ -18,6 +18,6 @@ class LunarLanderEnv(LightZeroGymEnv):
     """
 
     config = dict(
-        LightZeroGymEnv.config,
+        Box2DGymEnv.config,
         env_id="LunarLander-v3",
     )

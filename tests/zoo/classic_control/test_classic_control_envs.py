@@ -71,3 +71,15 @@ def test_config_compiles_for_muzero(module):
 
 def test_entry_points_name_the_registering_modules():
     check_entry_points({name: module for name, module, *_ in CASES.values()})
+
+
+def test_cartpole_v0_is_built_without_gymnasiums_deprecation_warning():
+    # CartPole-v0 (200 steps, LightZero's task) is our choice, so gymnasium's "out of date,
+    # upgrade to v1" warning is noise on every build; other warnings still show.
+    import warnings
+
+    env = build("cartpole_lightzero", f"{PKG}.cartpole.envs.cartpole_lightzero_env", {})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset()
+    assert env.env.spec.id == "CartPole-v0" and env.env.spec.max_episode_steps == 200

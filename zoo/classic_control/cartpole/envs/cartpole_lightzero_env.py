@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
 from lzero.envs import ENV_REGISTRY
 from lzero.envs.wrappers import LightZeroGymEnv
 
@@ -19,3 +22,10 @@ class CartPoleEnv(LightZeroGymEnv):
         LightZeroGymEnv.config,
         env_id="CartPole-v0",
     )
+
+    def _make(self, render_mode: str | None) -> Any:
+        # v0 (200-step episodes, as in LightZero) is chosen on purpose: gymnasium's advice to
+        # upgrade to v1 would only be noise at every build.
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*CartPole-v0 is out of date")
+            return super()._make(render_mode)

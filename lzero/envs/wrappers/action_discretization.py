@@ -64,6 +64,8 @@ def discretize_box(space: spaces.Box, each_dim_disc_size: int) -> np.ndarray:
         for lo, hi in zip(low.astype(np.float64), high.astype(np.float64))
     ]
     table = np.array(list(itertools.product(*grids)), dtype=np.float64).reshape(n**m, *space.shape)
+    if np.issubdtype(space.dtype, np.integer):
+        table = np.rint(table)  # nearest grid value; astype alone would truncate
     return table.astype(space.dtype)
 
 

@@ -134,3 +134,9 @@ def test_unknown_config_key_is_an_error():
         ConfigError, match=r"unknown key 'each_dim_size'; did you mean 'each_dim_disc_size'"
     ):
         ActionDiscretizationEnvWrapper(RecordingEnv([-1.0], [1.0]), {"each_dim_size": 3})
+
+
+def test_integer_box_grid_is_rounded_not_truncated():
+    # linspace(0, 10, 4) is 0, 3.33, 6.67, 10; a cast to int64 truncated 6.67 to 6.
+    table = discretize_box(spaces.Box(0, 10, (1,), np.int64), 4)
+    assert table.dtype == np.int64 and table[:, 0].tolist() == [0, 3, 7, 10]

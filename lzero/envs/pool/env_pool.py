@@ -182,7 +182,7 @@ class EnvPool:
     def _format(self, ids: np.ndarray, batch: tuple) -> tuple:
         obs, reward, term, trunc, elapsed = batch
         info = {
-            "env_id": ids.astype(np.int32),
+            "env_id": ids.astype(np.int32),  # a new array: callers may keep or change it
             "elapsed_step": elapsed,
             "TimeLimit.truncated": trunc,
             "terminated": term,

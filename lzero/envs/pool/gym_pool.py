@@ -35,9 +35,12 @@ class GymRunner:
         # Plain lists: per env, Python ints and bools cost less than NumPy scalars.
         self.needs_reset = [True] * len(envs)
         self.elapsed = [0] * len(envs)
+        self.ids, self.js = np.arange(lo, lo + len(envs)), list(range(len(envs)))
+        self.no_reset = [False] * len(envs)
 
-    def run(self, ids: np.ndarray, reset_now: np.ndarray, *, into_rows: bool = False):
-        """Steps ``ids`` (resetting where ``reset_now`` or the episode ended).
+    def run(self, ids: np.ndarray | None, reset_now: np.ndarray | None, *, into_rows=False):
+        """Steps ``ids`` (resetting where ``reset_now`` or the episode ended); None for both:
+        every env of the slice, no forced reset.
 
         Returns:
             The batch ``(obs, reward, terminated, truncated, elapsed)`` (``Buffers.batch``);
@@ -45,9 +48,13 @@ class GymRunner:
         """
         b, envs, limit = self.buffers, self.envs, self.limit
         needs_reset, elapsed, seeds = self.needs_reset, self.elapsed, self.seeds
+        if ids is None:
+            ids, js, forced = self.ids, self.js, self.no_reset
+        else:
+            js, forced = (ids - self.lo).tolist(), reset_now.tolist()
         actions = list(b.action[ids])  # NumPy scalars: gymnasium checks them faster than ints
         steps = []
-        for j, action, force in zip((ids - self.lo).tolist(), actions, reset_now.tolist()):
+        for j, action, force in zip(js, actions, forced):
             if force or needs_reset[j]:
                 obs, _ = envs[j].reset(seed=seeds[j])
                 seeds[j], elapsed[j], needs_reset[j] = None, 0, False
@@ -82,7 +89,6 @@ class InlineGymBackend:
         self.runner = GymRunner(envs, 0, seed, max_steps, self.buffers)
         self._finished: list[np.ndarray] = []
         self._pending: list[tuple] = []  # (ids, batch) not yet written into the buffers
-        self._all, self._no_reset = np.arange(num_envs), np.zeros(num_envs, np.bool_)
 
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
         self._pending.append((ids, self.runner.run(ids, reset_now)))
@@ -95,7 +101,7 @@ class InlineGymBackend:
 
     def step_all(self) -> tuple:
         """Steps every env (nothing else in flight) and returns the batch, as ``gather``."""
-        return self.runner.run(self._all, self._no_reset)
+        return self.runner.run(None, None)
 
     def gather(self, ids: np.ndarray) -> tuple:
         pending, self._pending = self._pending, []
@@ -181,7 +187,6 @@ class ProcGymBackend:
         self._selector = selectors.DefaultSelector()  # built once: epoll costs less per wait
         for w, conn in enumerate(self.conns):
             self._selector.register(conn, selectors.EVENT_READ, w)
-        self._all = np.arange(num_envs)
         self._step_all = [  # the message of a step of every env, per worker
             np.concatenate([np.arange(lo, hi), np.zeros(hi - lo, np.int64)]).tobytes()
             for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist())

@@ -308,6 +308,8 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
             if result == ONGOING:
                 result = self._play(self._opponent_action())
             reward = self._player1_return(result)
+            if self._done and self.battle_mode == "eval_mode" and self.agent_vs_human:
+                self._show_result_to_human()
         info = {"eval_episode_return": self._player1_return(result)} if self._done else {}
         return BaseEnvTimestep(self._observe(), _REWARD[reward].copy(), self._done, info)
 

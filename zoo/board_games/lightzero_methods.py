@@ -56,6 +56,13 @@ class LightZeroBoardMethods:
             return self.human_to_action()
         return self._check_action(self.bot_action())
 
+    def _show_result_to_human(self) -> None:
+        """The person at the terminal (eval_mode, agent_vs_human) sees the end and who won."""
+        if self.render_mode != "state_realtime_mode":
+            self.render("state_realtime_mode")
+        winner = self._result if self._result in (1, 2) else 0
+        print(f"Player {winner} ({render.SYMBOLS[winner]}) wins." if winner else "Draw.")
+
     def human_to_action(self) -> int:
         """Asks at the terminal until a legal move is typed; returns it.
 

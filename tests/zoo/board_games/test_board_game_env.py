@@ -448,3 +448,26 @@ def test_init_state_array_is_copied_not_played_on(flat):
     env.step(3)
     assert np.array_equal(given, kept)
     assert env.board[4, 3] == 1 and env.board[3, 3] == 2
+
+
+@pytest.mark.parametrize(
+    ("agent", "typed", "last_line"),
+    [
+        ((0, 1, 2), ["4", "5"], "Player 1 (X) wins."),  # the agent's move ends the game
+        ((0, 1, 8), ["4", "5", "6"], "Player 2 (O) wins."),  # the person's move does
+    ],
+)
+def test_eval_mode_with_human_shows_the_final_board(agent, typed, last_line, monkeypatch, capsys):
+    # The board used to be shown only before the person's turn, so they never saw the move
+    # that ended the game, nor who won.
+    answers = iter(typed)
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers))
+    env = TicTacToeEnv({"battle_mode": "eval_mode", "agent_vs_human": True})
+    env.reset()
+    for action in agent:
+        ts = env.step(action)
+    assert ts.done
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1] == last_line
+    final = "\n".join(out[-6:-1])
+    assert final == env.render("state_realtime_mode")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 import secrets
 from typing import Any
@@ -12,6 +13,7 @@ import numpy as np
 from lzero.errors import ConfigError
 
 REPLAY_FORMATS = ("gif", "mp4")
+_RECORDERS = itertools.count()
 
 
 def check_replay_format(fmt: str) -> None:
@@ -48,8 +50,9 @@ def check_replay_dir(path: str | os.PathLike) -> str:
 class ReplayRecorder:
     """Keeps the frames of the current episode and writes one file per finished episode.
 
-    Files are named ``{name}_seed{seed}_episode{k:04d}.{fmt}`` under ``path``, ``k`` counting
-    the episodes this recorder wrote. Each is written under a temporary name and renamed, so
+    Files are named ``{name}_seed{seed}_pid{pid}_rec{r}_episode{k:04d}.{fmt}`` under ``path``:
+    ``pid`` and ``r`` (a per-process recorder number) keep envs that share a folder and a seed
+    from overwriting each other; ``k`` counts the episodes this recorder wrote. Each is written under a temporary name and renamed, so
     it is either whole or absent. A GIF holds the frame after ``reset`` plus one per step;
     note that the GIF encoder (Pillow) merges consecutive identical frames into one longer
     frame, so a static scene plays the same but stores fewer frames.
@@ -70,6 +73,7 @@ class ReplayRecorder:
         self.path, self.name, self.fmt, self.fps = path, name.replace("/", "_"), fmt, fps
         self.frames: list[np.ndarray] = []
         self.count = 0
+        self._tag = f"pid{os.getpid()}_rec{next(_RECORDERS)}"
 
     def start(self, frame: Any) -> None:
         """Drops any unfinished episode and records the first frame of a new one."""
@@ -97,7 +101,7 @@ class ReplayRecorder:
         import imageio.v3 as iio
 
         folder = check_replay_dir(self.path)
-        base = f"{self.name}_seed{seed}_episode{self.count:04d}.{self.fmt}"
+        base = f"{self.name}_seed{seed}_{self._tag}_episode{self.count:04d}.{self.fmt}"
         file = os.path.join(folder, base)
         frames = np.stack(self.frames)
         # Created with mode 0o666 so the umask applies as to any new file (not mkstemp's 0600);

@@ -2,6 +2,7 @@
 
 import importlib.util
 import os
+import re
 
 import gymnasium
 import imageio.v3 as iio
@@ -21,8 +22,11 @@ def test_gif_has_the_first_frame_plus_one_per_step(tmp_path, counter_env_cls):
         for a in actions:
             ts = env.step(a)
         assert ts.done
-        path = tmp_path / f"CounterEnv_seed4_episode{episode:04d}.gif"
-        assert ts.info["replay_path"] == str(path)
+        path = ts.info["replay_path"]
+        assert os.path.dirname(path) == str(tmp_path)
+        assert re.fullmatch(
+            rf"CounterEnv_seed4_pid\d+_rec\d+_episode{episode:04d}\.gif", os.path.basename(path)
+        )
         frames = iio.imread(path, index=None)
         assert frames.shape == (len(actions) + 1, 8, 8, 3)
         # Frame t lights pixel t: the frames are the env's renders, in order.
@@ -124,3 +128,19 @@ def test_replay_file_mode_follows_the_umask(tmp_path, counter_env_cls):
     finally:
         os.umask(old)
     assert os.stat(ts.info["replay_path"]).st_mode & 0o777 == 0o644
+
+
+def test_envs_sharing_a_folder_and_a_seed_never_overwrite_each_other(tmp_path, counter_env_cls):
+    # Names held only the id, the seed and a per-recorder count, so two envs seeded alike
+    # (or a recorder rebuilt by a second enable_save_replay) wrote the same file.
+    paths = []
+    for _ in range(2):
+        env = DingEnvWrapper(counter_env_cls(goal=2, limit=10))
+        env.seed(4, dynamic_seed=False)
+        for _ in range(2):
+            env.enable_save_replay(str(tmp_path))
+            env.reset()
+            for a in (1, 1):
+                ts = env.step(a)
+            paths.append(ts.info["replay_path"])
+    assert len(set(paths)) == 4 and len(os.listdir(tmp_path)) == 4

@@ -29,6 +29,13 @@ def _episode_return(info: dict, fallback: float) -> float:
     return float(info.get("eval_episode_return", fallback))
 
 
+def _abnormal(timestep: Any) -> bool:
+    # An env manager reports a worker that raised, died or hung as a done timestep with
+    # info['abnormal'] and no observation; the worker restarts and its new episode shows up
+    # in ready_obs. The broken episode is dropped: its data and return are not to be trusted.
+    return bool(timestep.info.get("abnormal", False))
+
+
 class MuZeroCollector:
     """Plays exploratory searches and cuts the episodes into game segments.
 
@@ -82,6 +89,10 @@ class MuZeroCollector:
             timesteps = self.env.step({i: int(a) for i, a in zip(ids, actions)})
             for n, i in enumerate(ids):
                 ts = timesteps[i]
+                if _abnormal(ts):
+                    del self.recorders[i]
+                    self.returns.pop(i)
+                    continue
                 rec = self.recorders[i]
                 reward = float(np.asarray(ts.reward).reshape(-1)[0])
                 self.returns[i] += reward
@@ -141,6 +152,9 @@ class MuZeroEvaluator:
             timesteps = self.env.step({i: int(a) for i, a in zip(ids, actions)})
             for i in ids:
                 ts = timesteps[i]
+                if _abnormal(ts):
+                    totals[i] = 0.0  # the episode is replayed from the restarted env
+                    continue
                 if on_step is not None:
                     on_step(i, ts)
                 totals[i] += float(np.asarray(ts.reward).reshape(-1)[0])

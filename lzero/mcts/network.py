@@ -29,14 +29,13 @@ from lzero.mcts.tree import (
     TREE_T,
     backup,
 )
-from lzero.mcts.uct import descend, expand
+from lzero.mcts.uct import expand, simulate_inline
 
 #: ``(board [H, W] int8, to_play) -> (priors [A], value for to_play in [-1, 1])``.
 LeafEvaluator = Callable[[np.ndarray, int], tuple[np.ndarray, float]]
 
 
-#: One descent for an evaluator outside numba (a network): see ``UCTSearch(leaf_evaluator=)``.
-descend_once = compiled_on_first_call(
+@compiled_on_first_call(
     types.UniTuple(types.int64, 2)(
         TREE_T,
         types.float64,
@@ -50,7 +49,18 @@ descend_once = compiled_on_first_call(
         APPLY_ACTION_T,
         RESULT_AFTER_T,
     )
-)(descend.py_func)
+)
+def descend_once(
+    tree, c, rule, radius, tree_tactics, rng, board, scratch,
+    legal_actions, apply_action, result_after,
+):  # fmt: skip
+    """One selection of the search loop (``simulate`` with ``descend_only``): returns the
+    leaf reached (a new node, or a finished game) and its stone count; ``board`` holds it."""
+    simulate_inline(
+        tree, 1, c, rule, radius, tree_tactics, rng, board, scratch, None,
+        legal_actions, apply_action, result_after, False, True,
+    )  # fmt: skip
+    return tree.meta[2], tree.meta[3]
 
 
 @compiled_on_first_call(

@@ -68,7 +68,8 @@ class Tree(NamedTuple):
         children_action: `[N, A]` int32, action of each slot.
         children_prior: `[N, A]` float32, prior probability of each slot (uniform for UCT).
         root_board: `[H, W]` int8, position at the root.
-        meta: `[2]` int64, ``[number of nodes, stones on the root board]``.
+        meta: `[4]` int64, ``[number of nodes, stones on the root board, last leaf, its
+            stones]`` (the last two for ``simulate(descend_only=True)``).
     """
 
     node_visits: np.ndarray
@@ -104,7 +105,7 @@ def make_tree(capacity: int, action_size: int, board_shape: tuple[int, int]) -> 
         children_action=np.zeros((n, a), np.int32),
         children_prior=np.zeros((n, a), np.float32),
         root_board=np.zeros(board_shape, np.int8),
-        meta=np.zeros(2, np.int64),
+        meta=np.zeros(4, np.int64),
     )
 
 
@@ -150,19 +151,26 @@ def terminal_value(result, mover):
     return -1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def backup(tree, node, value):
     """Adds one visit with ``value`` (view of the player who moved into ``node``) on the path
     to the root, flipping the sign at each level (the players alternate)."""
+    backup_arrays(
+        tree.node_visits, tree.node_value_sum, tree.node_mean, tree.node_rsqrt_visits,
+        tree.node_parent, node, value,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def backup_arrays(visits, value_sum, mean, rsqrt_visits, parent, node, value):
+    """``backup`` on the tree's arrays (what the search loop calls)."""
     while node != NO_PARENT:
-        visits = tree.node_visits[node] + 1
-        total = tree.node_value_sum[node] + value
-        tree.node_visits[node] = visits
-        tree.node_value_sum[node] = total
-        tree.node_mean[node] = total / visits
-        tree.node_rsqrt_visits[node] = 1.0 / math.sqrt(visits)
+        n = visits[node] + 1
+        total = value_sum[node] + value
+        visits[node], value_sum[node] = n, total
+        mean[node], rsqrt_visits[node] = total / n, 1.0 / math.sqrt(n)
         value = -value
-        node = tree.node_parent[node]
+        node = parent[node]
 
 
 @njit(cache=True)

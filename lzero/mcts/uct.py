@@ -16,6 +16,8 @@ which numba can cache on disk (see ``lzero.mcts.jit``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit, types
 
@@ -26,7 +28,7 @@ from lzero.mcts.rollout import (
     placement_rollout,
     uniform_rollout,
 )
-from lzero.mcts.selection import select_slot
+from lzero.mcts.selection import PUCT
 from lzero.mcts.tactics import decisive_moves, filter_root
 from lzero.mcts.tree import (
     APPLY_ACTION_T,
@@ -41,7 +43,7 @@ from lzero.mcts.tree import (
     TREE_T,
     UNVISITED,
     add_node,
-    backup,
+    backup_arrays,
     copy_board,
     randbelow_fast,
     terminal_value,
@@ -55,22 +57,34 @@ def expand(
 ):  # fmt: skip
     """Lists ``node``'s candidate moves in its slots, in random order, with uniform priors;
     with ``tactics``, only its decisive or anti-decisive moves if it has any."""
-    actions = scratch[3]
-    n = candidate_actions(board, radius, scratch, actions, legal_actions)
+    list_children(
+        tree.children_action, tree.children_index, tree.children_prior,
+        tree.node_num_children, node, np.int64(tree.node_to_play[node]), board, num_moves,
+        radius, tactics, rng, scratch, legal_actions, apply_action, result_after,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def list_children(
+    children_action, children_index, children_prior, node_num_children, node, to_play,
+    board, num_moves, radius, tactics, rng, scratch, legal_actions, apply_action, result_after,
+):  # fmt: skip
+    """``expand`` on the tree's arrays (the loop passes arrays, not the ``Tree``: see
+    ``simulate``)."""
+    n = candidate_actions(board, radius, scratch, scratch[3], legal_actions)
     if tactics:
-        to_play = np.int64(tree.node_to_play[node])
         n = decisive_moves(
-            board, to_play, num_moves, actions, n, scratch[0], apply_action, result_after
+            board, to_play, num_moves, scratch[3], n, scratch[0], apply_action, result_after
         )
     for i in range(n - 1, 0, -1):
         j = randbelow_fast(rng, i + 1)
-        actions[i], actions[j] = actions[j], actions[i]
+        scratch[3, i], scratch[3, j] = scratch[3, j], scratch[3, i]
     prior = 1.0 / max(n, 1)
     for k in range(n):
-        tree.children_action[node, k] = actions[k]
-        tree.children_index[node, k] = UNVISITED
-        tree.children_prior[node, k] = prior
-    tree.node_num_children[node] = n
+        children_action[node, k] = scratch[3, k]
+        children_index[node, k] = UNVISITED
+        children_prior[node, k] = prior
+    node_num_children[node] = n
 
 
 @njit(cache=True)
@@ -155,40 +169,6 @@ def reset_root(
     )
 
 
-@njit(cache=True, inline="always")
-def descend(
-    tree, c, rule, radius, tree_tactics, rng, board, scratch,
-    legal_actions, apply_action, result_after,
-):  # fmt: skip
-    """Selects from the root, replaying moves on ``board``, until a finished game or a slot
-    without a child; adds that child. Nodes met for the second time are expanded first.
-
-    Returns:
-        ``(node, num_moves)``: the node reached (new unless it is a finished game) and the
-        stones on ``board``, which then holds its position.
-    """
-    copy_board(tree.root_board, board)
-    num_moves = tree.meta[1]
-    node = ROOT_INDEX
-    while tree.node_result[node] == ONGOING:
-        if tree.node_num_children[node] < 0:
-            expand(
-                tree, node, board, num_moves, radius, tree_tactics, rng, scratch,
-                legal_actions, apply_action, result_after,
-            )  # fmt: skip
-        slot = select_slot(tree, node, rule, c)
-        # int64 throughout, so that each kernel is compiled for one signature only.
-        player = np.int64(tree.node_to_play[node])
-        cell = apply_action(board, np.int64(tree.children_action[node, slot]), player)
-        num_moves += 1
-        child = tree.children_index[node, slot]
-        if child == UNVISITED:
-            result = result_after(board, cell, player, num_moves)
-            return add_node(tree, node, slot, 3 - player, result), num_moves
-        node = child
-    return node, num_moves
-
-
 def simulate(
     tree,
     num_simulations,
@@ -204,8 +184,13 @@ def simulate(
     apply_action,
     result_after,
     placement,
+    descend_only,
 ):
     """Runs up to ``num_simulations`` simulations on ``tree`` (whose root is set).
+
+    The ``Tree``'s arrays are taken out once, and the loop and its inlined helpers work on
+    them: handing the ``Tree`` itself to a helper made numba adjust the reference counts of
+    all its arrays (atomic operations) at every call, about a third of a TicTacToe simulation.
 
     Args:
         tree: the ``Tree``; its root must be an ongoing, expanded position.
@@ -224,20 +209,79 @@ def simulate(
             cached).
         legal_actions, apply_action, result_after: the game's kernels.
         placement: whether the game is a placement game (see ``GameKernels``).
+        descend_only: stop after the first selection, leaving the leaf reached and its stone
+            count in ``tree.meta[2:4]`` and its position in ``board`` (for evaluators outside
+            numba, ``lzero.mcts.network``).
 
     Returns:
         The simulations run: fewer than asked only when the tree is full.
     """
-    capacity = tree.node_visits.shape[0]
+    visits, value_sum = tree.node_visits, tree.node_value_sum
+    mean, rsqrt_visits = tree.node_mean, tree.node_rsqrt_visits
+    parent, action_of, to_play_of = tree.node_parent, tree.node_action, tree.node_to_play
+    result_of, num_children = tree.node_result, tree.node_num_children
+    children_index, children_action = tree.children_index, tree.children_action
+    children_prior, root_board, meta = tree.children_prior, tree.root_board, tree.meta
+    capacity = visits.shape[0]
     for sim in range(num_simulations):
-        if tree.meta[0] >= capacity:
+        if meta[0] >= capacity:
             return sim
-        node, num_moves = descend(
-            tree, c, rule, radius, tree_tactics, rng, board, scratch,
-            legal_actions, apply_action, result_after,
-        )  # fmt: skip
-        result = tree.node_result[node]
-        to_play = np.int64(tree.node_to_play[node])
+        # Select, replaying the moves on a copy of the root board; add the node reached.
+        copy_board(root_board, board)
+        num_moves = meta[1]
+        node = ROOT_INDEX
+        while result_of[node] == ONGOING:
+            if num_children[node] < 0:
+                list_children(
+                    children_action, children_index, children_prior, num_children, node,
+                    np.int64(to_play_of[node]), board, num_moves, radius, tree_tactics, rng,
+                    scratch, legal_actions, apply_action, result_after,
+                )  # fmt: skip
+            # The selection rules of ``lzero.mcts.selection``, written out (see its doc).
+            slot, best = 0, -math.inf
+            if rule == PUCT:
+                sqrt_n = math.sqrt(max(visits[node], 1))
+                for k in range(num_children[node]):
+                    child = children_index[node, k]
+                    q, n = 0.0, 0
+                    if child != UNVISITED:
+                        q, n = mean[child], visits[child]
+                    score = q + c * children_prior[node, k] * sqrt_n / (1 + n)
+                    if score > best:
+                        slot, best = k, score
+            else:
+                scale = c * math.sqrt(math.log(max(visits[node], 1)))
+                for k in range(num_children[node]):
+                    child = children_index[node, k]
+                    if child == UNVISITED:
+                        slot = k
+                        break
+                    score = mean[child] + scale * rsqrt_visits[child]
+                    if score > best:
+                        slot, best = k, score
+            # int64 throughout, so that each kernel is compiled for one signature only.
+            player = np.int64(to_play_of[node])
+            action = np.int64(children_action[node, slot])
+            cell = apply_action(board, action, player)
+            num_moves += 1
+            child = children_index[node, slot]
+            if child == UNVISITED:
+                child = meta[0]
+                meta[0] = child + 1
+                visits[child], value_sum[child], mean[child], rsqrt_visits[child] = 0, 0, 0, 0
+                parent[child], action_of[child], to_play_of[child] = node, action, 3 - player
+                result_of[child] = result_after(board, cell, player, num_moves)
+                num_children[child] = -1
+                children_index[node, slot] = child
+                node = child
+                break
+            node = child
+        if descend_only:
+            meta[2], meta[3] = node, num_moves
+            return 1
+        # Evaluate: exactly if the game is over, else by the evaluator.
+        result = result_of[node]
+        to_play = np.int64(to_play_of[node])
         if result != ONGOING:
             value = terminal_value(result, 3 - to_play)
         elif evaluate is None:  # a bound loop: the built-in rollouts, inlined
@@ -256,13 +300,16 @@ def simulate(
                 board, to_play, num_moves, radius, rng, scratch,
                 legal_actions, apply_action, result_after,
             )  # fmt: skip
-        backup(tree, node, value)
+        backup_arrays(visits, value_sum, mean, rsqrt_visits, parent, node, value)
     return num_simulations
 
 
-#: The loop with the game's kernels and evaluator passed as ``FunctionType`` arguments:
-#: compiled once (first call) and cached on disk, for any game.
-run_simulations = compiled_on_first_call(
+#: The loop for kernels passed as dispatchers: not cached itself, it is specialised and inlined
+#: into the caller, which ``bind_simulations`` compiles and caches.
+simulate_inline = njit(simulate)
+
+
+@compiled_on_first_call(
     types.int64(
         TREE_T,
         types.int64,
@@ -279,7 +326,18 @@ run_simulations = compiled_on_first_call(
         RESULT_AFTER_T,
         types.boolean,
     )
-)(simulate)
+)
+def run_simulations(
+    tree, num_simulations, c, rule, radius, tree_tactics, rng, board, scratch, evaluate,
+    legal_actions, apply_action, result_after, placement,
+):  # fmt: skip
+    """``simulate`` with the game's kernels and evaluator passed as ``FunctionType``
+    arguments: compiled once (first call) and cached on disk, for any game."""
+    return simulate_inline(
+        tree, num_simulations, c, rule, radius, tree_tactics, rng, board, scratch, evaluate,
+        legal_actions, apply_action, result_after, placement, False,
+    )  # fmt: skip
+
 
 #: Signature of a loop bound to one game (see ``bind_simulations``).
 BOUND_SIMULATIONS_T = types.int64(
@@ -293,15 +351,13 @@ BOUND_SIMULATIONS_T = types.int64(
     BOARD_T,
     SCRATCH_T,
 )
-#: The loop for kernels passed as dispatchers: not cached itself, it is specialised and inlined
-#: into the caller, which ``bind_simulations`` compiles and caches.
-simulate_inline = njit(simulate)
 
 
 def bind_simulations(py_func):
     """Decorates a game's own loop, ``(tree, num_simulations, c, rule, radius, tree_tactics,
-    rng, board, scratch) -> simulations``, written as one call of ``simulate_inline`` with the game's
-    kernels named as module globals and ``evaluate=None`` (the built-in rollouts).
+    rng, board, scratch) -> simulations``, written as one call of ``simulate_inline`` with the
+    game's kernels named as module globals, ``evaluate=None`` (the built-in rollouts) and
+    ``descend_only=False``.
 
     numba inlines those kernels (a ``FunctionType`` call cannot be inlined, which costs 10-20%
     on small games) and, as the kernels are globals rather than arguments, caches the result.

@@ -33,7 +33,7 @@ DEFAULT_RADIUS = 2
 def _tictactoe_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
     return simulate_inline(
         tree, n, c, rule, radius, tactics, rng, board, scratch, None,
-        ttt.legal_actions, ttt.apply_action, ttt.result_after, True,
+        ttt.legal_actions, ttt.apply_action, ttt.result_after, True, False,
     )  # fmt: skip
 
 
@@ -41,7 +41,7 @@ def _tictactoe_simulations(tree, n, c, rule, radius, tactics, rng, board, scratc
 def _connect4_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
     return simulate_inline(
         tree, n, c, rule, radius, tactics, rng, board, scratch, None,
-        c4.legal_actions, c4.apply_action, c4.result_after, False,
+        c4.legal_actions, c4.apply_action, c4.result_after, False, False,
     )  # fmt: skip
 
 
@@ -49,7 +49,7 @@ def _connect4_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch
 def _gomoku_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
     return simulate_inline(
         tree, n, c, rule, radius, tactics, rng, board, scratch, None,
-        gomoku.legal_actions, gomoku.apply_action, gomoku.result_after, True,
+        gomoku.legal_actions, gomoku.apply_action, gomoku.result_after, True, False,
     )  # fmt: skip
 
 

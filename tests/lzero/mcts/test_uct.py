@@ -14,6 +14,7 @@ from uct_test_games import board_from
 
 from lzero.mcts import UCTSearch
 from lzero.mcts.jit import NativeFunction
+from lzero.mcts.network import descend_once
 from lzero.mcts.python_uct import PythonUCT
 from lzero.mcts.rollout import candidate_actions, placement_rollout, uniform_rollout
 from lzero.mcts.search import GameKernels
@@ -112,16 +113,47 @@ def _tree_with_children(visits, value_sums, priors, parent_visits):
     return tree
 
 
+def _ucb_arrays(tree):
+    return (tree.children_index, tree.node_mean, tree.node_rsqrt_visits, tree.node_visits,
+            tree.node_num_children)  # fmt: skip
+
+
+def _puct_arrays(tree):
+    return (tree.children_index, tree.node_mean, tree.children_prior, tree.node_visits,
+            tree.node_num_children)  # fmt: skip
+
+
 def test_ucb1_and_puct_pick_the_argmax_of_their_formulas():
     visits, sums, priors = [10, 3, 30, 5], [5.0, -1.0, 21.0, 4.5], [0.1, 0.6, 0.2, 0.1]
     tree = _tree_with_children(visits, sums, priors, 48)
     for c in (0.0, 0.5, 1.4, 4.0):
         ucb = [w / n + c * math.sqrt(math.log(48) / n) for n, w in zip(visits, sums)]
         puct = [w / n + c * p * math.sqrt(48) / (1 + n) for n, w, p in zip(visits, sums, priors)]
-        assert ucb1_select(tree, 0, c) == int(np.argmax(ucb))
-        assert puct_select(tree, 0, c) == int(np.argmax(puct))
+        assert ucb1_select(*_ucb_arrays(tree), 0, c) == int(np.argmax(ucb))
+        assert puct_select(*_puct_arrays(tree), 0, c) == int(np.argmax(puct))
     tree = _tree_with_children([4, 0, 2], [1.0, 0.0, 2.0], [0.3, 0.4, 0.3], 6)
-    assert ucb1_select(tree, 0, 1.4) == 1  # an unvisited move first
+    assert ucb1_select(*_ucb_arrays(tree), 0, 1.4) == 1  # an unvisited move first
+
+
+@pytest.mark.parametrize("selection", ["ucb1", "puct"])
+def test_the_loop_selects_as_the_selection_rules(ttt, selection):
+    rule, arrays = {"ucb1": (ucb1_select, _ucb_arrays), "puct": (puct_select, _puct_arrays)}[
+        selection
+    ]
+    rng = np.random.default_rng(0)
+    for seed in range(10):
+        search = UCTSearch(ttt, num_simulations=60, seed=seed, selection=selection, tactics=False)
+        search.search(np.zeros((3, 3), np.int8), 1)
+        tree = search.tree
+        tree.children_prior[0, :9] = rng.dirichlet(np.ones(9))
+        expected = tree.children_index[0, rule(*arrays(tree), 0, search.c_uct)]
+        node, _ = descend_once(
+            tree, search.c_uct, search.rule, 0, False, search.rng, search.work_board,
+            search.work_scratch, *search.native_kernels,
+        )  # fmt: skip
+        while tree.node_parent[node] != ROOT_INDEX:
+            node = tree.node_parent[node]
+        assert node == expected
 
 
 def test_rollouts_and_candidates_equal_their_python_functions(ttt, c4):

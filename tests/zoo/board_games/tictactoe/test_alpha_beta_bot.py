@@ -37,8 +37,9 @@ def _move_score(cells: tuple[int, ...], player: int, i: int) -> int:
 
 
 def _reachable() -> list[tuple[tuple[int, ...], int]]:
-    """Every unfinished position reachable from the empty board, with the player to move."""
-    seen, frontier = set(), [((0,) * 9, 1)]
+    """Every unfinished position reachable from the empty board, with the player to move,
+    whichever player opens."""
+    seen, frontier = set(), [((0,) * 9, 1), ((0,) * 9, 2)]
     while frontier:
         cells, player = frontier.pop()
         if (cells, player) in seen:
@@ -53,14 +54,23 @@ def _reachable() -> list[tuple[tuple[int, ...], int]]:
 
 
 def test_every_reachable_position_matches_exhaustive_minimax():
-    positions = _reachable()
-    assert len(positions) == 4520  # unfinished positions of TicTacToe (5478 with finished)
+    positions = _reachable()  # sorted by board: both openers' positions interleave
+    assert len(positions) == 2 * 4520  # unfinished positions (5478 with finished), per opener
     for cells, player in positions:
         board = np.array(cells, np.int8).reshape(3, 3)
         got = alpha_beta_values(board, player)
         want = [_move_score(cells, player, i) if cells[i] == 0 else -100 for i in range(9)]
         assert got.tolist() == want, (cells, player)
         assert _move_score(cells, player, alpha_beta_action(board, player)) == max(want)
+
+
+def test_the_same_board_with_either_player_to_move():
+    """Equal stone counts arise with either player to move when either may open."""
+    cells = (1, 0, 0, 0, 2, 0, 0, 0, 0)
+    board = np.array(cells, np.int8).reshape(3, 3)
+    for player in (2, 1, 2):  # the table must not mix the two positions up
+        want = [_move_score(cells, player, i) if cells[i] == 0 else -100 for i in range(9)]
+        assert alpha_beta_values(board, player).tolist() == want
 
 
 def test_a_fresh_table_gives_the_same_values_as_the_shared_one():

@@ -2,11 +2,13 @@
 
 Scores are from the view of the player to move: a win completed by the ``m``-th stone on the
 board scores ``10 - m`` (so faster wins score higher and slower losses lose less), a draw 0,
-a loss the negative. A position's score depends on the position alone (the stone count fixes
-the depth), so one table serves every search and persists between calls.
+a loss the negative. A position's score depends on the board and the player to move alone
+(the stone count fixes the depth), so one table serves every search and persists between
+calls, whichever player opened the game.
 
-The table is indexed by the base-3 code of the board, ``sum(board.flat[i] * 3**i)``, and holds
-a score and whether it is exact or a lower or upper bound (Knuth and Moore, "An analysis of
+The table is indexed by the base-3 code of the board, ``sum(board.flat[i] * 3**i)``, times two
+plus the player to move minus one (the same board arises with either player to move when
+either may open), and holds a score and whether it is exact or a lower or upper bound (Knuth and Moore, "An analysis of
 alpha-beta pruning", 1975; Marsland, "A review of game-tree pruning", 1986).
 """
 
@@ -28,8 +30,8 @@ __all__ = ["alpha_beta_action", "alpha_beta_values"]
 _EMPTY, _EXACT, _LOWER, _UPPER = 0, 1, 2, 3
 _INF = 100
 _NUM_CELLS = 9
-_TT_VALUE = np.zeros(3**_NUM_CELLS, np.int8)
-_TT_FLAG = np.zeros(3**_NUM_CELLS, np.int8)
+_TT_VALUE = np.zeros(2 * 3**_NUM_CELLS, np.int8)
+_TT_FLAG = np.zeros(2 * 3**_NUM_CELLS, np.int8)
 
 
 @njit(cache=True)
@@ -81,7 +83,7 @@ def _negamax(board, player, num_moves, alpha, beta, tt_value, tt_flag, actions):
     while True:
         if not returning:
             # Enter frame d: probe the table, else list the moves.
-            key = _code(board)
+            key = 2 * _code(board) + (player if d % 2 == 0 else 3 - player) - 1
             hit, value, alpha, beta = _probe(tt_value, tt_flag, key, alpha, beta)
             if hit:
                 ret, returning = value, True

@@ -1,4 +1,4 @@
-"""The ``lzero`` command line: ``lzero --help`` lists the subcommands.
+"""The lzero command line: train MuZero, play against the bots, list and check envs.
 
 Subcommands of the library itself are defined here; packages built on it (our ``zoo`` with
 ``play`` and ``arena``) add theirs through the ``lzero.commands`` entry-point group, whose
@@ -17,8 +17,10 @@ from lzero.envs import ENV_REGISTRY, check_env
 from lzero.errors import LZeroError
 
 COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
+#: Interactive subcommands, for which Ctrl-C is a normal way to leave (exit code 0).
+INTERACTIVE_COMMANDS = ("play", "arena")
 #: Subcommands of the library itself, as "module:function" adders.
-BUILTIN_COMMANDS = ("lzero.entry.cli_train:add_train_subcommand",)
+BUILTIN_COMMANDS = ("lzero.cli_train:add_train_subcommand",)
 
 
 def _cmd_envs(args: argparse.Namespace) -> int:
@@ -66,20 +68,29 @@ def build_parser() -> argparse.ArgumentParser:
     for spec in adders:
         try:
             adder = _load_adder(spec)
-        except ImportError:
-            continue  # an optional part (e.g. training without torch) is not installed
+        except ModuleNotFoundError:
+            continue  # the package declaring it is not installed any more
         adder(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Runs the command line; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    """Runs the command line; returns the exit code.
+
+    Errors the project raises on purpose (and unknown registry names) print one line and
+    exit 2; Ctrl-C exits without a traceback, with 0 in interactive commands and 130 elsewhere.
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        args = build_parser().parse_args(argv)
         return int(args.func(args) or 0)
     except (LZeroError, KeyError) as err:
-        print(f"lzero {args.command}: error: {err}", file=sys.stderr)
+        message = err.args[0] if isinstance(err, KeyError) and err.args else err
+        print(f"lzero {argv[0] if argv else ''}: error: {message}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 0 if argv and argv[0] in INTERACTIVE_COMMANDS else 130
 
 
 if __name__ == "__main__":

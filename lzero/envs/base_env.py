@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections import namedtuple
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,10 @@ class BaseEnv(ABC):
     open_config_keys: tuple = ()
 
     def __init__(self, cfg: dict | None = None) -> None:
+        if cfg is not None and not isinstance(cfg, Mapping):
+            raise ConfigError(
+                f"{type(self).__name__} config: expected a dict, got {type(cfg).__name__}"
+            )
         cfg = {k: v for k, v in (cfg or {}).items() if k not in ENV_MANAGER_KEYS}
         self._cfg = merge_config(
             self.default_config(),

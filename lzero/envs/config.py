@@ -42,7 +42,7 @@ def unknown_name_message(kind: str, name: str, valid) -> str:
     """Formats "unknown <kind> 'name'; did you mean 'x'? valid: [...]" for error messages."""
     valid = sorted(str(v) for v in valid)
     hint = closest_key(name, valid)
-    did_you_mean = f"; did you mean {hint!r}?" if hint else ""
+    did_you_mean = f"; did you mean {hint!r}?" if hint else "."
     return f"unknown {kind} {name!r}{did_you_mean} Valid {kind}s: {valid}"
 
 

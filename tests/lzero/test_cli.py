@@ -40,3 +40,27 @@ def test_envs_lists_registered(capsys):
     assert main(["envs"]) == 0
     assert "connect4" in capsys.readouterr().out.split()
     assert build_parser().prog == "lzero"
+
+
+def test_unknown_env_message_is_not_quoted_like_a_key_error(capsys):
+    assert main(["demo", "connect5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lzero demo: error: unknown env 'connect5'")
+
+
+def test_the_command_line_starts_without_importing_torch():
+    code = "import sys; from lzero.cli import build_parser; build_parser(); print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_ctrl_c_while_starting_exits_without_traceback(monkeypatch, capsys):
+    import lzero.cli as cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert main(["play", "connect4"]) == 0
+    assert main(["train", "x"]) == 130
+    assert "Traceback" not in capsys.readouterr().err

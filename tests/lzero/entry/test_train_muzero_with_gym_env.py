@@ -9,8 +9,8 @@ import csv
 import pytest
 
 torch = pytest.importorskip("torch")
+from lzero.cli_train import add_train_subcommand  # noqa: E402
 from lzero.entry import eval_muzero_with_gym_env, train_muzero_with_gym_env  # noqa: E402
-from lzero.entry.cli_train import add_train_subcommand  # noqa: E402
 from lzero.errors import ConfigError  # noqa: E402
 
 TINY_MAIN = dict(

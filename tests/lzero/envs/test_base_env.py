@@ -101,3 +101,8 @@ def test_to_ndarray_and_to_reward():
     assert to_ndarray(arr) is not arr
     r = to_reward(1)
     assert r.dtype == np.float32 and r.shape == (1,) and r[0] == 1.0
+
+
+def test_a_non_dict_config_is_rejected(walk_env_cls):
+    with pytest.raises(ConfigError, match="WalkEnv config: expected a dict, got list"):
+        walk_env_cls([1])

@@ -46,3 +46,8 @@ def test_merge_config_checks_nested_keys_but_not_open_ones():
 def test_merge_config_rejects_a_non_dict():
     with pytest.raises(ConfigError, match="expected a dict, got list"):
         merge_config({"a": 1}, [("a", 2)])
+
+
+def test_message_without_a_close_match_still_reads_as_sentences():
+    with pytest.raises(ConfigError, match=r"unknown key 'zzz'\. Valid keys: \['alpha'\]"):
+        merge_config({"alpha": 1}, {"zzz": 2})

@@ -1,4 +1,7 @@
-"""``lzero train <config>``: run a zoo config's MuZero training from the command line."""
+"""``lzero train <config>``: run a zoo config's MuZero training from the command line.
+
+It lives outside ``lzero.entry`` so that building the command line does not import torch.
+"""
 
 from __future__ import annotations
 
@@ -47,6 +50,11 @@ def load_config_module(spec: str) -> ModuleType:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("torch") is None:
+        raise ConfigError(
+            "training needs torch, which is not installed: pip install -e '.[train]' "
+            "(it pins the CPU build, torch==2.13.0)"
+        )
     from lzero.entry import train_muzero_with_gym_env
 
     module = load_config_module(args.config)

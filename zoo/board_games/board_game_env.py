@@ -23,6 +23,7 @@ from lzero.envs import BaseEnv, BaseEnvTimestep
 from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError, GameOverError, IllegalActionError
 from lzero.utils.nbrng import make_rng_state, uniform
+from lzero.utils.replay_io import check_replay_dir
 from zoo.board_games import human_input, render
 from zoo.board_games.common.fused import entry_points
 from zoo.board_games.common.planes import player_planes  # noqa: F401 (read by the pool)
@@ -232,7 +233,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._recorder.frames = []
         self._bots = {}  # bots holding state (MCTS) are rebuilt per episode from its seed
         if self.render_mode == "image_savefile_mode":
-            render.check_replay_dir(self._replay_dir())
+            check_replay_dir(self._replay_dir())
         self._mask_fn(self.board, self._mask)
         if self.render_mode is not None:
             self.render(self.render_mode)

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import itertools
 import os
-import secrets
 import time
 import warnings
 
 import numpy as np
 
-from lzero.errors import ConfigError
+from lzero.utils.replay_io import write_frames_atomic
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -89,24 +88,6 @@ def draw_board(board: np.ndarray, last_cell: int, gravity: bool, screen_scaling:
     return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2))
 
 
-def check_replay_dir(replay_path: str | os.PathLike) -> str:
-    """Creates ``replay_path`` if needed and checks it is a writable directory.
-
-    Raises:
-        ConfigError: the directory cannot be created or written to.
-    """
-    path = os.fspath(replay_path)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as err:
-        raise ConfigError(
-            f"replay_path: expected a writable directory, got {path!r} ({err})"
-        ) from None
-    if not os.path.isdir(path) or not os.access(path, os.W_OK | os.X_OK):
-        raise ConfigError(f"replay_path: expected a writable directory, got {path!r}")
-    return path
-
-
 def write_gif(
     frames: list[np.ndarray],
     path: str | os.PathLike,
@@ -122,24 +103,9 @@ def write_gif(
     Raises:
         ConfigError: the directory of ``path`` is not writable (nothing is left behind).
     """
-    import imageio.v3 as iio
-
-    path = os.fspath(path)
-    folder = check_replay_dir(os.path.dirname(os.path.abspath(path)))
-    # Not tempfile.mkstemp: its file is 0600 and os.replace keeps that mode; mode 0o666 here
-    # goes through the umask like any new file's.
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
-    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-    try:
-        # The final position is held longer: the GIF loops, and the result is what one looks for.
-        durations = [duration_ms] * (len(frames) - 1) + [max(duration_ms, final_ms)]
-        iio.imwrite(tmp, np.stack(frames), extension=".gif", duration=durations, loop=0)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-    return path
+    # The final position is held longer: the GIF loops, and the result is what one looks for.
+    durations = [duration_ms] * (len(frames) - 1) + [max(duration_ms, final_ms)]
+    return write_frames_atomic(frames, path, extension=".gif", duration=durations, loop=0)
 
 
 class RealtimeWindow:

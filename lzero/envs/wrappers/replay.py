@@ -5,12 +5,14 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import os
-import secrets
 from typing import Any
 
 import numpy as np
 
 from lzero.errors import ConfigError
+from lzero.utils.replay_io import check_replay_dir, write_frames_atomic
+
+__all__ = ["REPLAY_FORMATS", "ReplayRecorder", "check_replay_dir", "check_replay_format"]
 
 REPLAY_FORMATS = ("gif", "mp4")
 _RECORDERS = itertools.count()
@@ -27,24 +29,6 @@ def check_replay_format(fmt: str) -> None:
             "replay_format 'mp4': expected imageio-ffmpeg or av to be installed, got neither "
             "(pip install imageio-ffmpeg, or use 'gif')"
         )
-
-
-def check_replay_dir(path: str | os.PathLike) -> str:
-    """Creates ``path`` if needed and checks it is a writable directory; returns it.
-
-    Raises:
-        ConfigError: the directory cannot be created or written to.
-    """
-    path = os.fspath(path)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as err:
-        raise ConfigError(
-            f"replay_path: expected a writable directory, got {path!r} ({err})"
-        ) from None
-    if not os.path.isdir(path) or not os.access(path, os.W_OK | os.X_OK):
-        raise ConfigError(f"replay_path: expected a writable directory, got {path!r}")
-    return path
 
 
 class ReplayRecorder:
@@ -98,26 +82,12 @@ class ReplayRecorder:
 
     def finish(self, seed: int | None) -> str:
         """Writes the episode's frames and returns the file's path."""
-        import imageio.v3 as iio
-
-        folder = check_replay_dir(self.path)
         base = f"{self.name}_seed{seed}_{self._tag}_episode{self.count:04d}.{self.fmt}"
-        file = os.path.join(folder, base)
-        frames = np.stack(self.frames)
-        # Created with mode 0o666 so the umask applies as to any new file (not mkstemp's 0600);
-        # the name keeps the extension imageio picks its writer by.
-        tmp = os.path.join(folder, f".tmp-{secrets.token_hex(6)}-{base}")
-        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        try:
-            if self.fmt == "gif":
-                iio.imwrite(tmp, frames, duration=1000 / self.fps, loop=0)
-            else:
-                iio.imwrite(tmp, frames, fps=self.fps)
-            os.replace(tmp, file)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
+        file = os.path.join(check_replay_dir(self.path), base)
+        if self.fmt == "gif":
+            write_frames_atomic(self.frames, file, duration=1000 / self.fps, loop=0)
+        else:
+            write_frames_atomic(self.frames, file, fps=self.fps)
         self.count += 1
         self.frames = []
         return file

@@ -1,0 +1,42 @@
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lzero.utils.nbrng import make_rng_state, next_u64, randbelow, uniform
+
+
+def _splitmix64(seed_state, n):
+    """Plain-Python splitmix64 (Steele et al. 2014), the reference for the jitted one."""
+    mask = (1 << 64) - 1
+    s, out = int(seed_state), []
+    for _ in range(n):
+        s = (s + 0x9E3779B97F4A7C15) & mask
+        z = s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out.append(z ^ (z >> 31))
+    return out
+
+
+@given(st.integers(0, 2**63))
+def test_matches_the_reference_and_the_seed_fixes_the_stream(seed):
+    state = make_rng_state(seed)
+    expected = _splitmix64(state[0], 5)
+    assert [int(next_u64(state)) for _ in range(5)] == expected
+    again = make_rng_state(seed)
+    assert [int(next_u64(again)) for _ in range(5)] == expected
+
+
+def test_randbelow_is_uniform_and_in_range():
+    state = make_rng_state(7)
+    draws = np.array([randbelow(state, 7) for _ in range(70_000)])
+    assert draws.min() == 0 and draws.max() == 6
+    counts = np.bincount(draws, minlength=7)
+    chi2 = ((counts - 10_000) ** 2 / 10_000).sum()
+    assert chi2 < 22.46  # the 0.999 quantile of chi-square with 6 degrees of freedom
+
+
+def test_uniform_is_in_unit_interval_with_the_right_mean():
+    state = make_rng_state(3)
+    xs = np.array([uniform(state) for _ in range(20_000)])
+    assert 0.0 <= xs.min() and xs.max() < 1.0 and abs(xs.mean() - 0.5) < 0.01

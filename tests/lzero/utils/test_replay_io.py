@@ -1,0 +1,30 @@
+import os
+
+import imageio.v3 as iio
+import numpy as np
+import pytest
+
+from lzero.errors import ConfigError
+from lzero.utils.replay_io import check_replay_dir, write_frames_atomic
+
+
+def test_writes_every_frame_and_leaves_no_temporary(tmp_path):
+    frames = [np.full((8, 8, 3), 40 * i, np.uint8) for i in range(4)]
+    path = write_frames_atomic(frames, tmp_path / "a.gif", duration=100, loop=0)
+    assert os.listdir(tmp_path) == ["a.gif"] and path == str(tmp_path / "a.gif")
+    assert iio.imread(path, index=None).shape[0] == 4
+
+
+def test_a_failed_write_leaves_nothing(tmp_path):
+    with pytest.raises(OSError):  # imageio has no writer for the extension
+        write_frames_atomic([np.zeros((8, 8, 3), np.uint8)], tmp_path / "a.unknownext")
+    assert os.listdir(tmp_path) == []
+
+
+def test_unwritable_directory_is_a_config_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ConfigError, match="replay_path: expected a writable directory"):
+        check_replay_dir(blocker / "sub")
+    with pytest.raises(ConfigError, match="replay_path: expected a writable directory"):
+        write_frames_atomic([np.zeros((2, 2, 3), np.uint8)], blocker / "a.gif")

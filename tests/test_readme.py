@@ -27,6 +27,8 @@ def test_readme_snippets_run(tmp_path, monkeypatch):
     assert namespace["obs"]["action_mask"].shape == (1024, 7)
     assert namespace["env"].action_space.n == 11
     assert 0 <= namespace["action"] < 7
+    assert namespace["result"].action_visits.sum() > 0
+    assert namespace["best"] in range(9)
 
 
 def test_readme_commands_use_the_extras_setup_declares():

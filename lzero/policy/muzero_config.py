@@ -53,6 +53,10 @@ MUZERO_POLICY_CONFIG = dict(
 )
 
 
+def _is_number(value, types) -> bool:
+    return isinstance(value, types) and not isinstance(value, bool)
+
+
 def policy_config(user: dict | None) -> EasyDict:
     """Merges ``user`` over :data:`MUZERO_POLICY_CONFIG`, rejecting unknown or contradictory keys.
 
@@ -95,6 +99,23 @@ def policy_config(user: dict | None) -> EasyDict:
             raise ConfigError(
                 f"policy config: expected {key} to be a positive int, got {cfg[key]!r}"
             )
+    if cfg.update_per_collect is None and cfg.replay_ratio is None:
+        raise ConfigError(
+            "policy config: expected one of update_per_collect and replay_ratio, got neither"
+        )
+    upc = cfg.update_per_collect
+    if upc is not None and (not _is_number(upc, int) or upc < 1):
+        raise ConfigError(
+            f"policy config: expected update_per_collect to be a positive int or None, got {upc!r}"
+        )
+    for key, lowest in (("replay_ratio", None), ("learning_rate", None), ("weight_decay", 0.0)):
+        value = cfg[key]
+        if value is None and key == "replay_ratio":
+            continue
+        ok = _is_number(value, (int, float)) and (value > 0 if lowest is None else value >= 0)
+        if not ok:
+            kind = "a positive" if lowest is None else "a non-negative"
+            raise ConfigError(f"policy config: expected {key} to be {kind} number, got {value!r}")
     if not 0.0 < cfg.discount_factor <= 1.0:
         raise ConfigError(
             f"policy config: expected 0 < discount_factor <= 1, got {cfg.discount_factor}"

@@ -113,6 +113,21 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ({"cuda": True}, "expected cuda=False"),
         ({"num_simulations": 0}, "expected num_simulations to be a positive int, got 0"),
         ({"discount_factor": 1.5}, "expected 0 < discount_factor <= 1, got 1.5"),
+        # Neither set: the loop would crash computing 'env_steps * None' after a collect.
+        (
+            {"replay_ratio": None},
+            "expected one of update_per_collect and replay_ratio, got neither",
+        ),
+        # A zero or negative count silently trained nothing (or a ratio's 'max(1, ...)').
+        (
+            {"update_per_collect": 0, "replay_ratio": None},
+            "expected update_per_collect to be a positive int or None, got 0",
+        ),
+        ({"replay_ratio": -0.5}, "expected replay_ratio to be a positive number, got -0.5"),
+        ({"replay_ratio": "0.25"}, "expected replay_ratio to be a positive number, got '0.25'"),
+        # torch's own message ('Invalid learning rate: -1.0') came after the envs launched.
+        ({"learning_rate": -1.0}, "expected learning_rate to be a positive number, got -1.0"),
+        ({"weight_decay": -1e-4}, "expected weight_decay to be a non-negative number"),
     ],
 )
 def test_config_errors(user, match):

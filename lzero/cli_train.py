@@ -74,6 +74,19 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_as_main(config: str) -> None:
+    """Runs ``lzero train <config> <this process's arguments>`` and exits with its code.
+
+    A zoo config ends with ``run_as_main(__spec__.name if __spec__ else __file__)`` under
+    ``if __name__ == "__main__"``, so ``python -m <config>`` takes the same options
+    (``--seed``, ``--max-env-step``, ``--exp-name``) and Ctrl-C prints one line, not a
+    traceback.
+    """
+    from lzero.cli import main
+
+    sys.exit(main(["train", config, *sys.argv[1:]]))
+
+
 def add_train_subcommand(subparsers) -> None:
     """Registers ``train`` on an argparse subparsers object (handler in ``func``)."""
     p = subparsers.add_parser(

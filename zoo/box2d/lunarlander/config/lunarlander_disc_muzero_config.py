@@ -59,6 +59,7 @@ create_config = EasyDict(
 )
 
 if __name__ == "__main__":
-    from lzero.entry import train_muzero_with_gym_env
+    # `lzero train` on this module: the same options, and Ctrl-C without a traceback.
+    from lzero.cli_train import run_as_main
 
-    train_muzero_with_gym_env([main_config, create_config], seed=0, max_env_step=max_env_step)
+    run_as_main(__spec__.name if __spec__ else __file__)

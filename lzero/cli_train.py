@@ -10,6 +10,7 @@ import copy
 import importlib
 import importlib.util
 import sys
+import warnings
 from pathlib import Path
 from types import ModuleType
 
@@ -62,12 +63,16 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.exp_name:
         main_config.exp_name = args.exp_name
     max_env_step = args.max_env_step or getattr(module, "max_env_step", int(1e10))
-    policy = train_muzero_with_gym_env(
-        [main_config, module.create_config],
-        seed=args.seed,
-        max_env_step=max_env_step,
-        max_train_iter=args.max_train_iter,
-    )
+    with warnings.catch_warnings():
+        # The config names its gym version on purpose (CartPole-v0 is LightZero's task):
+        # gymnasium's advice to upgrade would only be noise in every run.
+        warnings.filterwarnings("ignore", message=r".* is out of date\. You should consider")
+        policy = train_muzero_with_gym_env(
+            [main_config, module.create_config],
+            seed=args.seed,
+            max_env_step=max_env_step,
+            max_train_iter=args.max_train_iter,
+        )
     print(
         f"trained {policy.train_iter} iterations; checkpoints and progress.csv in {main_config.exp_name}"
     )

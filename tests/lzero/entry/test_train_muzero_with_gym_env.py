@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import copy
 import csv
+import warnings
 
 import pytest
 
@@ -149,3 +150,18 @@ def test_cli_train_runs_a_config_file(tmp_path, capsys):
         parser.parse_args(["train", "no.such.module"]).func(
             parser.parse_args(["train", "no.such.module"])
         )
+
+
+def test_cli_train_does_not_warn_that_the_configured_gym_version_is_out_of_date(tmp_path):
+    # CartPole-v0 (LightZero's task) is chosen on purpose in the zoo config; gymnasium's
+    # 'out of date, consider upgrading to v1' came on stderr with every `lzero train`.
+    main, create = tiny(tmp_path)
+    path = tmp_path / "v0_config.py"
+    path.write_text(f"main_config = {main!r}\ncreate_config = {create!r}\n")
+    parser = argparse.ArgumentParser()
+    add_train_subcommand(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["train", str(path), "--max-env-step", "20"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert args.func(args) == 0
+    assert not [w for w in caught if "out of date" in str(w.message)]

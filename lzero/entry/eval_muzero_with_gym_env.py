@@ -53,6 +53,7 @@ def eval_muzero_with_gym_env(
         )
     cfg = compile_config(input_cfg)
     train = _train_module()
+    train.check_env_config(cfg)
     train.seed_everything(seed)
     policy = MuZeroPolicy(cfg.policy)
     if model_path is not None:
@@ -63,7 +64,6 @@ def eval_muzero_with_gym_env(
     manager.seed(seed, dynamic_seed=True)
     manager.launch()
     try:
-        train.check_spaces(cfg, manager.ready_obs)
         returns = MuZeroEvaluator(manager, policy).eval(num_episodes)
     finally:
         manager.close()

@@ -25,15 +25,8 @@ from lzero.policy import MuZeroPolicy
 from lzero.worker import MuZeroCollector, MuZeroEvaluator
 
 
-def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
-    """Builds an env manager of ``env_num`` wrapped gym envs (not launched).
-
-    Args:
-        cfg: the compiled config (see :func:`compile_config`).
-        env_num: number of envs.
-        is_train: collector envs (True) or evaluator envs (False).
-    """
-    from lzero.envs.env_manager import BaseEnvManager, SubprocessEnvManager
+def env_factory(cfg: Mapping, *, is_train: bool):
+    """The factory of one wrapped gym env of the compiled config ``cfg``."""
     from lzero.envs.get_wrapped_env import get_wrappered_env
 
     env = cfg.env
@@ -44,9 +37,38 @@ def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
         each_dim_disc_size=env.each_dim_disc_size,
         is_train=is_train,
     )
-    factory = get_wrappered_env(wrapper_cfg, env.env_id)
+    return get_wrappered_env(wrapper_cfg, env.env_id)
+
+
+def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
+    """Builds an env manager of ``env_num`` wrapped gym envs (not launched).
+
+    Args:
+        cfg: the compiled config (see :func:`compile_config`).
+        env_num: number of envs.
+        is_train: collector envs (True) or evaluator envs (False).
+    """
+    from lzero.envs.env_manager import BaseEnvManager, SubprocessEnvManager
+
+    factory = env_factory(cfg, is_train=is_train)
     manager = SubprocessEnvManager if cfg.env_manager.type == "subprocess" else BaseEnvManager
-    return manager([factory] * env_num, dict(env.manager))
+    return manager([factory] * env_num, dict(cfg.env.manager))
+
+
+def check_env_config(cfg: Mapping) -> None:
+    """Builds and resets one env in this process, then checks its spaces against the model.
+
+    A config the env rejects is deterministic: raised here once, as the env's own
+    ``ConfigError``, instead of by every manager env through its restarts.
+
+    Raises:
+        ConfigError: the env rejects its config, or its spaces disagree with the model.
+    """
+    env = env_factory(cfg, is_train=False)()
+    try:
+        check_spaces(cfg, {0: env.reset()})
+    finally:
+        env.close()
 
 
 def seed_everything(seed: int) -> None:
@@ -110,6 +132,7 @@ def train_muzero_with_gym_env(
         ConfigError: unknown or contradictory config keys, or spaces that do not match.
     """
     cfg = compile_config(input_cfg)
+    check_env_config(cfg)
     pc = cfg.policy
     seed_everything(seed)
     exp = Path(cfg.exp_name)
@@ -121,7 +144,6 @@ def train_muzero_with_gym_env(
     collector_env.launch()
     evaluator_env.launch()
     try:
-        check_spaces(cfg, collector_env.ready_obs)
         policy = MuZeroPolicy(pc, model)
         if model_path is not None:
             load_checkpoint(policy, model_path)

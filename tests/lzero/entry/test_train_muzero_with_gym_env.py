@@ -115,6 +115,11 @@ def test_eval_entry_loads_checkpoint_and_saves_gif(tmp_path):
             "expected manually_discretization=True for a continuous env",
         ),
         (
+            # Every env failed its reset, was restarted 3 times, then a RuntimeError.
+            lambda m, c: m["env"].update(continuous=True, manually_discretization=True),
+            r"expected a continuous \(Box\) action space, got Discrete\(2\)",
+        ),
+        (
             lambda m, c: m["policy"].update(update_per_collect=5, replay_ratio=0.1),
             "expected only one of",
         ),
@@ -165,3 +170,14 @@ def test_cli_train_does_not_warn_that_the_configured_gym_version_is_out_of_date(
         warnings.simplefilter("always")
         assert args.func(args) == 0
     assert not [w for w in caught if "out of date" in str(w.message)]
+
+
+def test_eval_rejects_a_config_the_env_refuses_before_launching(tmp_path):
+    main, create = tiny(tmp_path)
+    main["policy"]["model"]["action_space_size"] = 3
+    with pytest.raises(ConfigError, match=r"action_space_size: expected 2 \(the env's"):
+        eval_muzero_with_gym_env([main, create], seed=0, num_episodes=1)
+    main["policy"]["model"]["action_space_size"] = 2
+    main["env"].update(continuous=True, manually_discretization=True)
+    with pytest.raises(ConfigError, match=r"expected a continuous \(Box\) action space"):
+        eval_muzero_with_gym_env([main, create], seed=0, num_episodes=1)

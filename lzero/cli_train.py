@@ -62,7 +62,9 @@ def _cmd_train(args: argparse.Namespace) -> int:
     main_config = EasyDict(copy.deepcopy(dict(module.main_config)))
     if args.exp_name:
         main_config.exp_name = args.exp_name
-    max_env_step = args.max_env_step or getattr(module, "max_env_step", int(1e10))
+    max_env_step = args.max_env_step
+    if max_env_step is None:
+        max_env_step = getattr(module, "max_env_step", int(1e10))
     with warnings.catch_warnings():
         # The config names its gym version on purpose (CartPole-v0 is LightZero's task):
         # gymnasium's advice to upgrade would only be noise in every run.
@@ -92,20 +94,42 @@ def run_as_main(config: str) -> None:
     sys.exit(main(["train", config, *sys.argv[1:]]))
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive int, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"expected an int in [0, 2**32), got {text!r}")
+    return value
+
+
 def add_train_subcommand(subparsers) -> None:
     """Registers ``train`` on an argparse subparsers object (handler in ``func``)."""
     p = subparsers.add_parser(
         "train", help="train MuZero with a zoo config (module name or .py path)"
     )
     p.add_argument("config", help="e.g. zoo.classic_control.cartpole.config.cartpole_muzero_config")
-    p.add_argument("--seed", type=int, default=0, help="seed of envs, networks and search")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of envs, networks and search")
     p.add_argument(
         "--max-env-step",
-        type=int,
+        type=_positive_int,
         default=None,
         help="env-step budget (default: the config module's max_env_step)",
     )
-    p.add_argument("--max-train-iter", type=int, default=int(1e10), help="gradient-step budget")
+    p.add_argument(
+        "--max-train-iter", type=_positive_int, default=int(1e10), help="gradient-step budget"
+    )
     p.add_argument(
         "--exp-name", default=None, help="output directory (default: the config's exp_name)"
     )

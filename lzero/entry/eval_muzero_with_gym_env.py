@@ -51,8 +51,9 @@ def eval_muzero_with_gym_env(
         raise ConfigError(
             f"expected model_path to be a checkpoint file, got {model_path!r} (not found)"
         )
-    cfg = compile_config(input_cfg)
     train = _train_module()
+    train.check_seed(seed)
+    cfg = compile_config(input_cfg)
     train.check_env_config(cfg)
     train.seed_everything(seed)
     policy = MuZeroPolicy(cfg.policy)

@@ -71,6 +71,12 @@ def check_env_config(cfg: Mapping) -> None:
         env.close()
 
 
+def check_seed(seed: int) -> None:
+    """Raises ConfigError unless ``seed`` is an int NumPy can seed with, in ``[0, 2**32)``."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**32:
+        raise ConfigError(f"seed: expected an int in [0, 2**32), got {seed!r}")
+
+
 def seed_everything(seed: int) -> None:
     """Seeds Python, NumPy and torch."""
     random.seed(seed)
@@ -131,6 +137,7 @@ def train_muzero_with_gym_env(
     Raises:
         ConfigError: unknown or contradictory config keys, or spaces that do not match.
     """
+    check_seed(seed)
     cfg = compile_config(input_cfg)
     check_env_config(cfg)
     pc = cfg.policy

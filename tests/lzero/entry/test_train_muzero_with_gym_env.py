@@ -181,3 +181,33 @@ def test_eval_rejects_a_config_the_env_refuses_before_launching(tmp_path):
     main["env"].update(continuous=True, manually_discretization=True)
     with pytest.raises(ConfigError, match=r"expected a continuous \(Box\) action space"):
         eval_muzero_with_gym_env([main, create], seed=0, num_episodes=1)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        # 0 was read as 'not given' and ran the config's whole budget.
+        (["--max-env-step", "0"], "argument --max-env-step: expected a positive int, got '0'"),
+        # A negative budget trained nothing and reported success.
+        (["--max-env-step", "-5"], "argument --max-env-step: expected a positive int, got '-5'"),
+        (["--max-train-iter", "0"], "argument --max-train-iter: expected a positive int, got '0'"),
+        # NumPy's 'Seed must be between 0 and 2**32 - 1' traceback came from deep inside.
+        (["--seed", "-1"], "argument --seed: expected an int in [0, 2**32), got '-1'"),
+    ],
+)
+def test_cli_train_rejects_bad_budgets_and_seeds(argv, message, capsys):
+    parser = argparse.ArgumentParser(prog="lzero")
+    add_train_subcommand(parser.add_subparsers(dest="command"))
+    with pytest.raises(SystemExit) as exit_info:
+        parser.parse_args(
+            ["train", "zoo.classic_control.cartpole.config.cartpole_muzero_config", *argv]
+        )
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, 1.5, "0"])
+def test_train_rejects_a_bad_seed_before_starting(tmp_path, seed):
+    with pytest.raises(ConfigError, match=r"seed: expected an int in \[0, 2\*\*32\), got"):
+        train_muzero_with_gym_env(tiny(tmp_path), seed=seed, max_env_step=10)
+    assert not (tmp_path / "run").exists()

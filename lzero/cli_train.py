@@ -9,6 +9,7 @@ import argparse
 import copy
 import importlib
 import importlib.util
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -62,6 +63,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     main_config = EasyDict(copy.deepcopy(dict(module.main_config)))
     if args.exp_name:
         main_config.exp_name = args.exp_name
+    else:  # a zoo config's '..._seed0' would otherwise collect every seed's run
+        main_config.exp_name = re.sub(r"_seed\d+$", f"_seed{args.seed}", main_config.exp_name)
     max_env_step = args.max_env_step
     if max_env_step is None:
         max_env_step = getattr(module, "max_env_step", int(1e10))
@@ -131,6 +134,8 @@ def add_train_subcommand(subparsers) -> None:
         "--max-train-iter", type=_positive_int, default=int(1e10), help="gradient-step budget"
     )
     p.add_argument(
-        "--exp-name", default=None, help="output directory (default: the config's exp_name)"
+        "--exp-name",
+        default=None,
+        help="output directory (default: the config's exp_name, its _seedN suffix set to --seed)",
     )
     p.set_defaults(func=_cmd_train)

@@ -10,6 +10,7 @@ import warnings
 import pytest
 
 torch = pytest.importorskip("torch")
+import lzero.entry  # noqa: E402
 from lzero.cli_train import add_train_subcommand  # noqa: E402
 from lzero.entry import eval_muzero_with_gym_env, train_muzero_with_gym_env  # noqa: E402
 from lzero.errors import ConfigError  # noqa: E402
@@ -211,3 +212,28 @@ def test_train_rejects_a_bad_seed_before_starting(tmp_path, seed):
     with pytest.raises(ConfigError, match=r"seed: expected an int in \[0, 2\*\*32\), got"):
         train_muzero_with_gym_env(tiny(tmp_path), seed=seed, max_env_step=10)
     assert not (tmp_path / "run").exists()
+
+
+def test_cli_train_seed_names_its_own_output_directory(tmp_path, monkeypatch):
+    # Zoo configs name their output '..._seed0': `--seed 1` wrote into it, over seed 0's run.
+    calls = []
+
+    class Policy:
+        train_iter = 0
+
+    def train(cfg, **kwargs):
+        calls.append(cfg[0].exp_name)
+        return Policy()
+
+    monkeypatch.setattr(lzero.entry, "train_muzero_with_gym_env", train)
+    parser = argparse.ArgumentParser()
+    add_train_subcommand(parser.add_subparsers(dest="command"))
+    name = "zoo.classic_control.cartpole.config.cartpole_muzero_config"
+    for argv in (["--seed", "1"], [], ["--seed", "2", "--exp-name", str(tmp_path / "mine")]):
+        args = parser.parse_args(["train", name, "--max-env-step", "5", *argv])
+        assert args.func(args) == 0
+    assert calls == [
+        "data_muzero/cartpole_muzero_seed1",
+        "data_muzero/cartpole_muzero_seed0",
+        str(tmp_path / "mine"),
+    ]

@@ -108,8 +108,23 @@ def save_checkpoint(policy: MuZeroPolicy, path: Path, **extra) -> None:
 
 
 def load_checkpoint(policy: MuZeroPolicy, path: str | Path) -> None:
-    """Loads a checkpoint written by :func:`save_checkpoint` with ``weights_only=True``."""
-    policy.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+    """Loads a checkpoint written by :func:`save_checkpoint` with ``weights_only=True``.
+
+    Raises:
+        ConfigError: ``path`` is not a file, or its tensors do not fit the policy's model.
+    """
+    if not Path(path).is_file():
+        raise ConfigError(
+            f"expected model_path to be a checkpoint file, got {str(path)!r} (not found)"
+        )
+    state = torch.load(path, map_location="cpu", weights_only=True)
+    try:
+        policy.load_state_dict(state)
+    except (RuntimeError, KeyError) as err:  # torch's size mismatch / missing keys
+        raise ConfigError(
+            f"model_path: {str(path)!r} does not fit the configured model "
+            f"(policy.model sizes differ?): {str(err).splitlines()[-1].strip()}"
+        ) from err
 
 
 def train_muzero_with_gym_env(
@@ -140,8 +155,10 @@ def train_muzero_with_gym_env(
     check_seed(seed)
     cfg = compile_config(input_cfg)
     check_env_config(cfg)
-    pc = cfg.policy
     seed_everything(seed)
+    policy = MuZeroPolicy(cfg.policy, model)
+    if model_path is not None:
+        load_checkpoint(policy, model_path)
     exp = Path(cfg.exp_name)
     (exp / "ckpt").mkdir(parents=True, exist_ok=True)
     collector_env = make_env_manager(cfg, cfg.env.collector_env_num, is_train=True)
@@ -151,9 +168,6 @@ def train_muzero_with_gym_env(
     collector_env.launch()
     evaluator_env.launch()
     try:
-        policy = MuZeroPolicy(pc, model)
-        if model_path is not None:
-            load_checkpoint(policy, model_path)
         return _train_loop(
             cfg, policy, collector_env, evaluator_env, exp, seed, max_train_iter, max_env_step
         )

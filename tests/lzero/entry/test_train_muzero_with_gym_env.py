@@ -237,3 +237,19 @@ def test_cli_train_seed_names_its_own_output_directory(tmp_path, monkeypatch):
         "data_muzero/cartpole_muzero_seed0",
         str(tmp_path / "mine"),
     ]
+
+
+def test_train_checks_model_path_before_starting(tmp_path):
+    # A missing file was a FileNotFoundError, a checkpoint of another architecture torch's
+    # RuntimeError, both after the envs launched and the output directory was made.
+    cfg = tiny(tmp_path, name="first")
+    with pytest.raises(ConfigError, match=r"expected model_path to be a checkpoint file"):
+        train_muzero_with_gym_env(cfg, seed=0, max_env_step=10, model_path=str(tmp_path / "no"))
+    assert not (tmp_path / "first").exists()
+    train_muzero_with_gym_env(cfg, seed=0, max_env_step=10, max_train_iter=1)
+    ckpt = tmp_path / "first" / "ckpt" / "ckpt_best.pth.tar"
+    other = tiny(tmp_path, name="other")
+    other[0]["policy"]["model"]["latent_state_dim"] = 8
+    with pytest.raises(ConfigError, match=r"model_path: .* does not fit the configured model"):
+        train_muzero_with_gym_env(other, seed=0, max_env_step=10, model_path=str(ckpt))
+    assert not (tmp_path / "other").exists()

@@ -10,6 +10,12 @@ closure), shared by all pools of that process. The loop is serial: ``parallel=Tr
 ``prange`` over the envs ran 4x slower on our shared 2-core machine (1.2 against 4.7 million
 Connect4 steps per second at 1,024 envs), its threads waiting on cores other jobs held.
 
+The per-move kernels (``apply_action``, ``result_after``, ``legal_mask``, ``player_planes``)
+are compiled again from their Python source with ``inline="always"``, so numba inlines them
+into the step loop: called, each took and released the board and mask views it was handed
+with atomic reference counting (Connect4 at 1,024 envs: 149 -> 123 us per step, with our
+own helpers inlined too).
+
 State lives in arrays indexed by env id (``N`` envs); a call steps the envs of ``ids`` and
 writes env ``i``'s outputs into row ``i`` of each `[N, ...]` output array. Auto-reset as
 envpool documents it: an env whose episode ended is reset by its next step, whose action is
@@ -26,6 +32,15 @@ from lzero.utils.nbrng import uniform
 
 SELF_PLAY, WITH_BOT = 0, 1
 RULE_BOT, RANDOM_BOT = 0, 1
+
+
+def _inlined(fn):
+    """``fn``'s Python function jitted with ``inline="always"`` (``fn`` itself if it has none).
+
+    The game's code is unchanged and still written once; only where it is compiled differs.
+    """
+    py_func = getattr(fn, "py_func", None)
+    return fn if py_func is None else njit(inline="always")(py_func)
 
 
 @functools.cache
@@ -57,15 +72,18 @@ def make_stepper(fns: tuple, params: tuple):
     """
     apply_action, result_after, legal_mask, rule_bot, random_move, planes, episode_streams = fns
     mode, bot_kind, p_bot, p_rand, p_exp, scale, channel_last, gravity, max_steps = params
+    apply_action, result_after, legal_mask, planes = (
+        _inlined(f) for f in (apply_action, result_after, legal_mask, planes)
+    )
 
-    @njit
+    @njit(inline="always")
     def bot_move(board, player, rng):
         # Same draws, in the same order, as BoardGameEnv's bot_move.
         if bot_kind == RANDOM_BOT or (p_bot > 0 and uniform(rng) < p_bot):
             return random_move(board, gravity, rng)
         return rule_bot(board, player, rng)
 
-    @njit
+    @njit(inline="always")
     def play(board, mask, action, player, num_moves):
         cell = apply_action(board, action, player)
         result = result_after(board, cell, player, num_moves)

@@ -39,7 +39,7 @@ from zoo.board_games.lightzero_methods import LightZeroBoardMethods
 BATTLE_MODES = ("self_play_mode", "play_with_bot_mode", "eval_mode")
 RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
 _REWARD = {r: np.array([r], dtype=np.float32) for r in (-1.0, 0.0, 1.0)}
-_REWARD_0, _empty, _FLOAT32 = _REWARD[0.0], np.empty, np.float32  # hot-path names
+_REWARD_0, _empty, _FLOAT32 = _REWARD[0.0], np.empty, np.dtype(np.float32)  # hot-path names
 _new_timestep = tuple.__new__  # BaseEnvTimestep(...) without namedtuple's Python __new__
 
 
@@ -118,6 +118,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._num_actions = a
         self._bind_kernels()
         self._gravity, self._k = rules.gravity, rules.win_length
+        self._consts = (self._fill[1], self._channel_last, self._gravity, self._k)  # kinrow_step
         self.board = np.zeros((h, w), np.int8)
         self._mask = np.zeros(a, np.int8)
         self._player, self._num_moves, self._result, self._last_cell = 1, 0, ONGOING, -1
@@ -151,24 +152,13 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
     def _bind_kernels(self) -> None:
         # Compiled entry points, not dispatchers: see ``common/fused.py`` (about 0.3 us a call).
         fast = entry_points(self.rules)
-        self._play_fn, self._play_observe, self._random_fn = (
-            fast.play,
-            fast.play_observe,
-            fast.random_move,
-        )
+        self._play_fn, self._step_fn, self._random_fn = fast.play, fast.step, fast.random_move
         self._planes_fn, self._mask_fn = fast.planes, fast.legal_mask
         self._streams_fn = fast.episode_streams
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for key in (
-            "_play_fn",
-            "_play_observe",
-            "_random_fn",
-            "_planes_fn",
-            "_mask_fn",
-            "_streams_fn",
-        ):
+        for key in ("_play_fn", "_step_fn", "_random_fn", "_planes_fn", "_mask_fn", "_streams_fn"):
             state.pop(key, None)  # compiled wrappers do not pickle; rebound on load
         return state
 
@@ -210,7 +200,9 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
             ValueError: ``start_player_index`` or ``init_state`` is invalid.
         """
         index = start_player_index
-        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+        if type(index) is not int and (
+            isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer))
+        ):
             index = None  # 1.0 == 1 would pass the test below, and a float player breaks indexing
         if index not in (0, 1):
             raise ValueError(f"start_player_index: expected 0 or 1, got {start_player_index!r}")
@@ -254,51 +246,47 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
             IllegalActionError: ``action`` is not an integer or not legal now (nothing changes).
             GameOverError: the game is over; call ``reset`` first.
         """
+        if type(action) is int and self._plain_self_play:
+            # Hot path: one fused kernel checks the move, plays it and writes the next planes;
+            # anything else (illegal, finished, other types or modes) goes the general way.
+            player = self._player
+            obs = _empty(self._obs_shape, _FLOAT32)
+            try:
+                code = self._step_fn(
+                    self.board, self._mask, obs, action, player, self._num_moves, self._consts
+                )
+            except OverflowError:  # beyond int64: illegal, reported by _step_general
+                code = -1
+            if code >= 0:
+                result = code & 3
+                self._last_cell, self._result = code >> 2, result
+                self._player, self._num_moves = 3 - player, self._num_moves + 1
+                observation = {
+                    "observation": obs,
+                    "action_mask": self._mask.copy(),
+                    "board": self.board.copy(),
+                    "current_player_index": 2 - player,
+                    "to_play": 3 - player,
+                }
+                if result == ONGOING and self.render_mode is None:
+                    return _new_timestep(
+                        BaseEnvTimestep, (observation, _REWARD_0.copy(), False, {})
+                    )
+                self._after_move()
+                info = {"eval_episode_return": self._player1_return(result)} if self._done else {}
+                reward = _REWARD[1.0 if result == player else 0.0].copy()
+                return BaseEnvTimestep(observation, reward, self._done, info)
+        return self._step_general(action)
+
+    def _step_general(self, action) -> BaseEnvTimestep:
+        """``step`` in the bot modes, in self-play with ``prob_random_agent`` or
+        ``prob_expert_agent``, and for the actions the hot path above refused."""
         if self._done:
             raise GameOverError(
                 "step: expected a running game, got a finished one; call reset() first"
             )
-        if not self._plain_self_play:
-            return self._step_general(action)
-        if type(action) is not int or not 0 <= action < self._num_actions or not self._mask[action]:
-            action = self._check_action(action)
-        # Hot path: one fused kernel plays the move and writes the next player's planes.
-        player = self._player
-        obs = _empty(self._obs_shape, _FLOAT32)
-        code = self._play_observe(
-            self.board,
-            self._mask,
-            obs,
-            action,
-            player,
-            self._num_moves,
-            self._fill[3 - player],
-            self._channel_last,
-            self._gravity,
-            self._k,
-        )
-        result = code & 3
-        self._last_cell, self._result = code >> 2, result
-        self._player, self._num_moves = 3 - player, self._num_moves + 1
-        observation = {
-            "observation": obs,
-            "action_mask": self._mask.copy(),
-            "board": self.board.copy(),
-            "current_player_index": 2 - player,
-            "to_play": 3 - player,
-        }
-        if result == ONGOING and self.render_mode is None:
-            return _new_timestep(BaseEnvTimestep, (observation, _REWARD_0.copy(), False, {}))
-        self._after_move()
-        if result == ONGOING:
-            return BaseEnvTimestep(observation, _REWARD[0.0].copy(), False, {})
-        info = {"eval_episode_return": self._player1_return(result)}
-        reward = _REWARD[1.0 if result == player else 0.0].copy()
-        return BaseEnvTimestep(observation, reward, True, info)
-
-    def _step_general(self, action) -> BaseEnvTimestep:
-        """``step`` in the bot modes, or in self-play with ``prob_random_agent`` or
-        ``prob_expert_agent`` (the hot path above covers plain self-play)."""
+        if self._plain_self_play:
+            return self.step(self._check_action(action))  # legal now, so the hot path plays it
         if self._self_play:
             mover = self._player
             # Checked before the draw: an illegal action raises, never becomes a replaced move.
@@ -366,7 +354,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         return value
 
     def _observe(self) -> dict:
-        obs = np.empty(self._obs_shape, np.float32)
+        obs = _empty(self._obs_shape, _FLOAT32)
         self._planes_fn(self.board, self._player, self._fill[self._player], self._channel_last, obs)
         return {
             "observation": obs,

@@ -39,11 +39,12 @@ class LightZeroBoardMethods:
         return 3 - self._player
 
     def random_action(self) -> int:
-        """A uniformly random legal action for the caller, from its own seeded stream."""
-        return self._random_fn(self.board, self._gravity, self._agent_rng_state)
+        """A uniformly random legal action for the caller, from its own seeded stream (-1 once
+        the game is over)."""
+        return self._random_fn(self._mask, self._agent_rng_state)
 
     def _random_move(self, rng_state: np.ndarray) -> int:
-        return self._random_fn(self.board, self._gravity, rng_state)
+        return self._random_fn(self._mask, rng_state)
 
     def bot_action(self) -> int:
         """The configured bot's move for the player to move (``bot_action_type``)."""

@@ -14,6 +14,7 @@ from board_reference import DRAW, ONGOING, connect4, gomoku, tictactoe
 
 from lzero.envs import ENV_REGISTRY, check_env
 from lzero.errors import ConfigError, GameOverError, IllegalActionError
+from zoo.board_games.common.tactics import random_legal_action
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
 from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
 from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
@@ -158,6 +159,7 @@ def test_eval_mode_with_human(monkeypatch, capsys):
         (4, r"expected a legal action, got 4; legal actions: \[0, 1, 2, 3, 5"),
         (9, r"expected a legal action, got 9; legal actions"),
         (-1, r"expected a legal action, got -1"),
+        (2**64, r"expected a legal action, got 18446744073709551616"),  # beyond the kernel's int64
         (2.0, r"expected an action as int, NumPy integer or one-element integer array, got 2.0"),
         (True, r"got True"),
         ("3", r"got '3'"),
@@ -268,6 +270,22 @@ def test_static_seed_replays_and_dynamic_seed_varies():
             pass
         dynamic.add(env.board.tobytes())
     assert len(dynamic) > 1
+
+
+@pytest.mark.parametrize("env_cls", [TicTacToeEnv, Connect4Env])
+def test_random_action_draws_as_the_board_scan_and_is_minus_one_after_the_end(env_cls):
+    """``random_action`` reads the legal mask; it draws what a scan of the board would."""
+    env = env_cls()
+    env.seed(5)
+    for _ in range(20):
+        env.reset()
+        done = False
+        while not done:
+            state = env._agent_rng_state.copy()
+            action = env.random_action()
+            assert action == random_legal_action(env.board, env.rules.gravity, state)
+            done = env.step(action).done
+        assert env.random_action() == -1
 
 
 def test_prob_random_and_expert_agent():

@@ -247,7 +247,7 @@ def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
     rules = connect4_rules.RULES
     if own_kernels:
         rules = rules._replace(apply_action=_own_apply, legal_mask=_own_mask)
-    play, play_observe = step_kernels(rules)
+    play, step = step_kernels(rules)
     assert (play is kinrow_play) != own_kernels
     rng = np.random.default_rng(0)
     for _ in range(50):
@@ -260,7 +260,12 @@ def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
             cell = rules.apply_action(board, action, player)
             result = rules.result_after(board, cell, player, t + 1)
             fill = (3 - player) / 2
-            code = play_observe(fused_board, mask, obs, action, player, t, fill, False, True, 4)
+            taken = int(np.flatnonzero(mask == 0)[0]) if not mask.all() else -1
+            before = fused_board.copy(), mask.copy(), obs.copy()
+            for illegal in (taken, 7):  # a full column (or -1), out of range: nothing changes
+                assert step(fused_board, mask, obs, illegal, player, t, (0.5, False, True, 4)) == -1
+                assert all(np.array_equal(x, y) for x, y in zip(before, (fused_board, mask, obs)))
+            code = step(fused_board, mask, obs, action, player, t, (0.5, False, True, 4))
             assert code == cell * 4 + result and np.array_equal(board, fused_board)
             rules.legal_mask(board, expect_mask)
             assert np.array_equal(mask, expect_mask if result == ONGOING else 0 * expect_mask)

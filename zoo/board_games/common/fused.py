@@ -24,7 +24,7 @@ from zoo.board_games.common.kinrow import (
 )
 from zoo.board_games.common.planes import player_planes
 from zoo.board_games.common.rules import ONGOING, BoardRules
-from zoo.board_games.common.tactics import random_legal_action
+from zoo.board_games.common.tactics import random_masked_action
 from zoo.board_games.env_support import episode_streams
 
 
@@ -47,22 +47,32 @@ def kinrow_play(board, mask, action, player, num_moves, gravity, k):
 
 
 @njit(cache=True)
-def kinrow_play_observe(
-    board, mask, obs, action, player, num_moves, fill, channel_last, gravity, k
-):
-    """:func:`kinrow_play`, then the next player's planes into ``obs`` (``fill``: plane 2)."""
+def kinrow_step(board, mask, obs, action, player, num_moves, consts):
+    """Checks ``action``, then :func:`kinrow_play` and the next player's planes into ``obs``.
+
+    Args:
+        consts: ``(stone, channel_last, gravity, k)``: the planes' stone value (1.0, or 0.5
+            when scaled; plane 2 holds ``stone * player``), their layout, and the game.
+
+    Returns:
+        ``cell * 4 + result``, or -1 if ``action`` is not legal now (out of range, taken, or
+        the game is over: its mask is all zero); then nothing is written.
+    """
+    stone, channel_last, gravity, k = consts
+    if action < 0 or action >= mask.shape[0] or mask[action] == 0:
+        return -1
     code = kinrow_play(board, mask, action, player, num_moves, gravity, k)
-    player_planes(board, 3 - player, fill, channel_last, obs)
+    player_planes(board, 3 - player, stone * (3 - player), channel_last, obs)
     return code
 
 
 def step_kernels(rules: BoardRules):
-    """Returns ``(play, play_observe)`` for ``rules``, with the signatures of
-    :func:`kinrow_play` and :func:`kinrow_play_observe` (``gravity`` and ``k`` are passed as
-    ``rules.gravity`` and ``rules.win_length``; the closures of other games ignore them)."""
+    """Returns ``(play, step)`` for ``rules``, with the signatures of :func:`kinrow_play` and
+    :func:`kinrow_step` (``gravity`` and ``k`` are passed as ``rules.gravity`` and
+    ``rules.win_length``; the closures of other games ignore them)."""
     shared = (place_apply_action, place_legal_mask), (drop_apply_action, drop_legal_mask)
     if (rules.apply_action, rules.legal_mask) in shared:
-        return kinrow_play, kinrow_play_observe
+        return kinrow_play, kinrow_step
     return _closures(rules.apply_action, rules.result_after, rules.legal_mask)
 
 
@@ -79,12 +89,15 @@ def _closures(apply_action, result_after, legal_mask):
         return cell * 4 + result
 
     @njit
-    def play_observe(board, mask, obs, action, player, num_moves, fill, channel_last, gravity, k):
+    def step(board, mask, obs, action, player, num_moves, consts):
+        stone, channel_last, gravity, k = consts
+        if action < 0 or action >= mask.shape[0] or mask[action] == 0:
+            return -1
         code = play(board, mask, action, player, num_moves, gravity, k)
-        player_planes(board, 3 - player, fill, channel_last, obs)
+        player_planes(board, 3 - player, stone * (3 - player), channel_last, obs)
         return code
 
-    return play, play_observe
+    return play, step
 
 
 class EntryPoints(NamedTuple):
@@ -98,10 +111,8 @@ class EntryPoints(NamedTuple):
     """
 
     play: Callable  # (board, mask, action, player, num_moves, gravity, k) -> code
-    play_observe: (
-        Callable  # (board, mask, obs, action, player, num_moves, fill, channel_last, gravity, k)
-    )
-    random_move: Callable  # (board, gravity, rng_state) -> action
+    step: Callable  # (board, mask, obs, action, player, num_moves, consts) -> code or -1
+    random_move: Callable  # (mask, rng_state) -> action
     planes: Callable  # (board, player, fill, channel_last, obs)
     legal_mask: Callable  # (board, mask)
     episode_streams: Callable  # (seed_state, dynamic, static_seed, streams)
@@ -112,16 +123,17 @@ _MASK = types.Array(types.int8, 1, "C")
 _OBS = types.Array(types.float32, 3, "C")
 _RNG = types.Array(types.uint64, 1, "C")
 _I, _F, _B = types.int64, types.float64, types.boolean
+_CONSTS = types.Tuple((_F, _B, _B, _I))  # kinrow_step's (stone, channel_last, gravity, k)
 
 
 @functools.cache
 def entry_points(rules: BoardRules) -> EntryPoints:
     """Returns the :class:`EntryPoints` of ``rules`` (compiled or loaded from numba's cache)."""
-    play, play_observe = step_kernels(rules)
+    play, step = step_kernels(rules)
     return EntryPoints(
         play=play.compile((_BOARD, _MASK, _I, _I, _I, _B, _I)),
-        play_observe=play_observe.compile((_BOARD, _MASK, _OBS, _I, _I, _I, _F, _B, _B, _I)),
-        random_move=random_legal_action.compile((_BOARD, _B, _RNG)),
+        step=step.compile((_BOARD, _MASK, _OBS, _I, _I, _I, _CONSTS)),
+        random_move=random_masked_action.compile((_MASK, _RNG)),
         planes=player_planes.compile((_BOARD, _I, _F, _B, _OBS)),
         legal_mask=rules.legal_mask.compile((_BOARD, _MASK)),
         episode_streams=episode_streams.compile((_RNG, _B, _I, _RNG)),

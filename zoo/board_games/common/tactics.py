@@ -76,6 +76,25 @@ def random_legal_action(board, gravity, rng_state):
 
 
 @njit(cache=True)
+def random_masked_action(mask, rng_state):
+    """A uniformly random index where ``mask`` `[A]` is nonzero (one draw from ``rng_state``),
+    or -1 if there is none. Same draw as :func:`random_legal_action` when ``mask`` is the
+    legal mask, without rescanning the board."""
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a] != 0
+    if n == 0:
+        return -1
+    k = randbelow(rng_state, n)
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
 def argmax_random_tie(scores, valid, rng_state):
     """Index of the largest ``scores[i]`` among ``valid[i] != 0``, ties broken at random.
 

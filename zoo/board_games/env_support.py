@@ -105,43 +105,21 @@ def validate_init_state(init_state, rules: BoardRules) -> np.ndarray:
 
 def bot_move(env, kind: str) -> int:
     """The move of a ``kind`` bot for ``env``'s player to move (``prob_random_action_in_bot``
-    first gives a random move).
-
-    Raises:
-        NotImplementedError: the bot's module (issue 4) has not landed in this tree yet.
-    """
+    first gives a random move)."""
     p = env._cfg.prob_random_action_in_bot
     if kind == "random" or (p > 0 and uniform(env._rng_state) < p):
         return env._random_move(env._rng_state)
     if kind == "rule":
         return int(env.rule_bot(env.board, env.current_player, env._rng_state))
-    if kind == "alpha_beta":
-        try:
-            from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_action
-        except ImportError as err:
-            raise NotImplementedError(
-                "bot_action_type='alpha_beta' needs zoo/board_games/tictactoe/envs/alpha_beta_bot.py "
-                f"(issue 4, pending): {err}"
-            ) from None
-        board, player = env.board, env.current_player
-        # The solver's table is keyed by the board alone, i.e. it assumes player 1 opened; if
-        # player 2 did (start_player_index=1), ask about the colour-swapped position instead.
-        if (board == player).sum() != (board == 3 - player).sum():
-            opener = 3 - player
-        else:
-            opener = player
-        if opener == 2:
-            board, player = np.where(board == 0, 0, 3 - board).astype(np.int8), 3 - player
-        return int(alpha_beta_action(board, player))
+    if kind == "alpha_beta":  # imported here, as MCTSBot below: only the games that use them
+        from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_action
+
+        return alpha_beta_action(env.board, env.current_player)
     if kind == "mcts":
         bot = env._bots.get("mcts")
         if bot is None:
-            try:
-                from zoo.board_games.mcts_bot import MCTSBot
-            except ImportError as err:
-                raise NotImplementedError(
-                    f"bot_action_type='mcts' needs zoo/board_games/mcts_bot.py (issue 4, pending): {err}"
-                ) from None
+            from zoo.board_games.mcts_bot import MCTSBot
+
             # A new bot per episode, seeded from the episode's stream: same seed, same games.
             seed = int(randbelow(env._rng_state, 2**62))
             sims = int(env._cfg.mcts_bot_num_simulations)

@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from lzero.envs.pool.gym_pool import PoolWorkerDied
+
 
 class EnvPool:
     """A batch of envs behind envpool's interface (built by :func:`lzero.envs.make`).
@@ -42,6 +44,7 @@ class EnvPool:
         self._last_ids: np.ndarray | None = None  # returned by the last recv
         self._last_sent = np.zeros(0, np.int64)
         self._closed = False
+        self._broken: str | None = None  # why a backend failure left the pool unusable
         self._action_shape = backend.action.shape[1:]
         self._action_kinds, self._action_range = "iuf", None
         if isinstance(self.action_space, spaces.Discrete):
@@ -57,6 +60,16 @@ class EnvPool:
     def _check_open(self, what: str) -> None:
         if self._closed:
             raise RuntimeError(f"{what}: expected an open pool, got a closed one")
+        if self._broken is not None:
+            raise RuntimeError(f"{what}: {self._broken}; close this pool and make a new one")
+
+    def _backend_call(self, fn, *args):
+        """Calls the backend; a dead worker leaves the pool unusable, and every call says so."""
+        try:
+            return fn(*args)
+        except PoolWorkerDied as err:
+            self._broken = str(err)
+            raise
 
     def _ids(self, env_id: Any, what: str) -> np.ndarray:
         if env_id is None:
@@ -135,7 +148,7 @@ class EnvPool:
     def _submit(self, ids: np.ndarray, reset_now: np.ndarray, actions: np.ndarray | None) -> None:
         if actions is not None:
             self._backend.action[ids] = actions  # read by the envs, not part of their state
-        self._backend.submit(ids, reset_now)  # raises before any env changes
+        self._backend_call(self._backend.submit, ids, reset_now)  # raises before any env changes
         self._last_sent = ids
         self._in_flight[ids] = True
         self._seq[ids] = np.arange(self._sent, self._sent + ids.shape[0])
@@ -144,7 +157,7 @@ class EnvPool:
 
     def _wait(self, enough) -> None:
         while not enough():
-            done = self._backend.poll(block=True)
+            done = self._backend_call(self._backend.poll, True)
             self._finished[done] = True
             self._n_finished += done.shape[0]
 
@@ -198,7 +211,7 @@ class EnvPool:
             self._check_open("step")
             self._backend.action[:] = self._actions(action, self.num_envs)
             self._last_ids = self._all
-            return self._format(self._all, self._backend.step_all())
+            return self._format(self._all, self._backend_call(self._backend.step_all))
         self.send(action, env_id)
         return self.recv()
 

@@ -17,6 +17,10 @@ import numpy as np
 from lzero.envs.pool.buffers import Buffers, obs_fields
 
 
+class PoolWorkerDied(RuntimeError):
+    """A worker process of the pool is gone; the envs it stepped are lost."""
+
+
 class GymRunner:
     """Steps envs ``lo .. lo + len(envs) - 1`` with envpool's auto-reset and time limit.
 
@@ -223,9 +227,9 @@ class ProcGymBackend:
         self._busy[w] -= 1
         return done
 
-    def _died(self, w: int) -> RuntimeError:
+    def _died(self, w: int) -> PoolWorkerDied:
         self.procs[w].join(1.0)
-        return RuntimeError(f"pool worker {w} died (exit code {self.procs[w].exitcode})")
+        return PoolWorkerDied(f"pool worker {w} died (exit code {self.procs[w].exitcode})")
 
     def poll(self, block: bool = True) -> np.ndarray:
         busy = [w for w, n in enumerate(self._busy) if n]

@@ -215,3 +215,25 @@ def test_a_dead_worker_is_reported():
     with pytest.raises(RuntimeError, match=r"pool worker 1 died \(exit code -9\)"):
         pool.step(np.zeros(2, np.int64))
     pool.close()
+
+
+@pytest.mark.parametrize("batch_size", [2, 4])
+def test_a_pool_with_a_dead_worker_keeps_saying_so(batch_size):
+    # After the first error, the other worker's envs stayed in flight for the backend but not
+    # for the pool: later calls said 'nothing in flight' or 'recv first'. Each must name the
+    # dead worker.
+    pool = make("CartPole-v1", num_envs=4, batch_size=batch_size, num_threads=2)
+    pool._backend.procs[1].kill()
+    pool._backend.procs[1].join()
+    ids = np.arange(batch_size)
+    for call in (
+        pool.async_reset,
+        pool.recv,
+        lambda: pool.send(np.zeros(batch_size, np.int64), ids),
+        lambda: pool.step(np.zeros(batch_size, np.int64), ids),
+        pool.reset,
+    ):
+        with pytest.raises(RuntimeError, match=r"pool worker 1 died \(exit code -9\)"):
+            call()
+    pool.close()
+    pool.close()

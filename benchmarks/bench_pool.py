@@ -34,19 +34,19 @@ warnings.filterwarnings("ignore")
 @njit(cache=True)
 def random_legal(mask, out, state):
     """One uniformly random legal action per row of ``mask`` `[B, A]` (any action if none)."""
+    x = state[0]  # in a register: ``out`` might alias ``state`` for all numba knows
     for i in range(mask.shape[0]):
         count = 0
         for a in range(mask.shape[1]):
             count += mask[i, a]
-        state[0] = state[0] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
-        k = (state[0] >> np.uint64(33)) % np.uint64(max(count, 1))
-        out[i] = 0
-        for a in range(mask.shape[1]):
-            if mask[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
+        x = x * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+        k = np.int64((x >> np.uint64(33)) % np.uint64(max(count, 1)))
+        chosen = 0
+        for a in range(mask.shape[1]):  # the k-th legal action, without branching on k
+            chosen = a if mask[i, a] and k == 0 else chosen
+            k -= mask[i, a]
+        out[i] = chosen
+    state[0] = x
 
 
 # ---------------------------------------------------------------------------------- CartPole

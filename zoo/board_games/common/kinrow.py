@@ -50,7 +50,7 @@ def place_apply_action(board, action, player):
     return action
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run_length(board, row, col, dr, dc, player):
     """Length of ``player``'s line through ``(row, col)`` along ``(dr, dc)`` and its opposite.
 
@@ -73,7 +73,7 @@ def run_length(board, row, col, dr, dc, player):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def longest_line(board, row, col, player):
     """Longest line of ``player`` through ``(row, col)`` over the four directions."""
     best = 0
@@ -84,7 +84,7 @@ def longest_line(board, row, col, player):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def result_after_k(board, cell, player, num_moves, k):
     """Result after ``player`` played flat ``cell``, with ``k`` (or more) in a row winning.
 

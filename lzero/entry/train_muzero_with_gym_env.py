@@ -160,7 +160,12 @@ def train_muzero_with_gym_env(
     if model_path is not None:
         load_checkpoint(policy, model_path)
     exp = Path(cfg.exp_name)
-    (exp / "ckpt").mkdir(parents=True, exist_ok=True)
+    try:
+        (exp / "ckpt").mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ConfigError(
+            f"exp_name: expected a directory it can create, got {str(exp)!r} ({err.strerror})"
+        ) from err
     collector_env = make_env_manager(cfg, cfg.env.collector_env_num, is_train=True)
     evaluator_env = make_env_manager(cfg, cfg.env.evaluator_env_num, is_train=False)
     collector_env.seed(seed)

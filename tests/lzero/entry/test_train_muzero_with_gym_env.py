@@ -253,3 +253,12 @@ def test_train_checks_model_path_before_starting(tmp_path):
     with pytest.raises(ConfigError, match=r"model_path: .* does not fit the configured model"):
         train_muzero_with_gym_env(other, seed=0, max_env_step=10, model_path=str(ckpt))
     assert not (tmp_path / "other").exists()
+
+
+def test_an_output_directory_that_cannot_be_made_is_a_config_error(tmp_path):
+    # It was a NotADirectoryError traceback from pathlib, under `lzero train` too.
+    (tmp_path / "a_file").write_text("")
+    cfg = tiny(tmp_path)
+    cfg[0]["exp_name"] = str(tmp_path / "a_file" / "run")
+    with pytest.raises(ConfigError, match=r"exp_name: expected a directory it can create, got"):
+        train_muzero_with_gym_env(cfg, seed=0, max_env_step=10)

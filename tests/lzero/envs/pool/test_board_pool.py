@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -183,3 +185,14 @@ def test_observations_handed_out_are_never_overwritten_while_held():
 
     _play(pool, 60, np.random.default_rng(0), keep_some)
     assert len(held) == 9 and all(np.array_equal(a, copy) for a, copy in held)
+
+
+def test_stepping_leaves_the_state_arrays_reference_counts_alone():
+    # The kernel takes per-env views of arrays it uses without their owner (no atomic
+    # reference counting): a miscount would leak them or free them under the pool.
+    pool = make("connect4", num_envs=4)
+    backend = pool._backend
+    arrays = [*backend.state, backend.seed_states, backend.rngs]
+    before = [sys.getrefcount(a) for a in arrays]
+    _play(pool, 50, np.random.default_rng(1), lambda t, planes: None)
+    assert [sys.getrefcount(a) for a in arrays] == before

@@ -55,6 +55,15 @@ def eval_muzero_with_gym_env(
     train.check_seed(seed)
     cfg = compile_config(input_cfg)
     train.check_env_config(cfg)
+    replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
+    if save_replay_gif:
+        try:
+            replay_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise ConfigError(
+                f"replay_path: expected a directory it can create, got {str(replay_dir)!r} "
+                f"({err.strerror})"
+            ) from err
     train.seed_everything(seed)
     policy = MuZeroPolicy(cfg.policy)
     if model_path is not None:
@@ -69,7 +78,7 @@ def eval_muzero_with_gym_env(
     finally:
         manager.close()
     if save_replay_gif:
-        gif = record_gif(cfg, policy, seed, Path(replay_path or Path(cfg.exp_name) / "replay"))
+        gif = record_gif(cfg, policy, seed, replay_dir)
         print(f"replay GIF: {gif}")
     print(
         f"eval over {num_episodes} episodes: mean return {returns.mean():.2f} "

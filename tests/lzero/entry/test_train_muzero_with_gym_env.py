@@ -262,3 +262,22 @@ def test_an_output_directory_that_cannot_be_made_is_a_config_error(tmp_path):
     cfg[0]["exp_name"] = str(tmp_path / "a_file" / "run")
     with pytest.raises(ConfigError, match=r"exp_name: expected a directory it can create, got"):
         train_muzero_with_gym_env(cfg, seed=0, max_env_step=10)
+
+
+def test_eval_checks_the_replay_folder_before_playing(tmp_path, monkeypatch):
+    # The folder was made only after every eval episode, and failed as pathlib's traceback.
+    import importlib
+
+    ev = importlib.import_module("lzero.entry.eval_muzero_with_gym_env")  # not the function
+    played = []
+    monkeypatch.setattr(ev.MuZeroEvaluator, "eval", lambda self, n: played.append(n))
+    (tmp_path / "a_file").write_text("")
+    with pytest.raises(ConfigError, match=r"replay_path: expected a directory it can create"):
+        eval_muzero_with_gym_env(
+            tiny(tmp_path),
+            seed=0,
+            num_episodes=1,
+            save_replay_gif=True,
+            replay_path=str(tmp_path / "a_file" / "gifs"),
+        )
+    assert played == []

@@ -6,9 +6,11 @@ mover and episode seeding its env class uses) and the settings are closed over, 
 compile-time constants, the calls are direct, and a step's call passes arrays only (numba's
 fast dispatch path). This file serves every game without importing ``zoo``; the price is a
 compilation per game and setting in each process (a few seconds; numba cannot disk-cache a
-closure), shared by all pools of that process. The loop is serial: ``parallel=True`` with
-``prange`` over the envs ran 4x slower on our shared 2-core machine (1.2 against 4.7 million
-Connect4 steps per second at 1,024 envs), its threads waiting on cores other jobs held.
+closure), shared by all pools of that process. The loop is serial, so there is no
+``num_threads`` knob: ``parallel=True`` with ``prange`` over the envs lost on our shared 2-core
+machine every time it was measured (Connect4 at 1,024 envs, load 2.8, same run: 9.9 million
+steps per second serial against 0.37 million with numba's OpenMP threads spinning for a core
+another job held, 8.8 million with ``OMP_WAIT_POLICY=passive``).
 
 The per-move kernels (``apply_action``, ``result_after``, ``legal_mask``, ``player_planes``)
 are compiled again from their Python source with ``inline="always"``, so numba inlines them

@@ -115,7 +115,6 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._self_play = self.battle_mode == "self_play_mode"
         self._p_random, self._p_expert = cfg.prob_random_agent, cfg.prob_expert_agent
         self._plain_self_play = self._self_play and not (self._p_random or self._p_expert)
-        self._num_actions = a
         self._bind_kernels()
         self._gravity, self._k = rules.gravity, rules.win_length
         self._consts = (self._fill[1], self._channel_last, self._gravity, self._k)  # kinrow_step
@@ -200,9 +199,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
             ValueError: ``start_player_index`` or ``init_state`` is invalid.
         """
         index = start_player_index
-        if type(index) is not int and (
-            isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer))
-        ):
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
             index = None  # 1.0 == 1 would pass the test below, and a float player breaks indexing
         if index not in (0, 1):
             raise ValueError(f"start_player_index: expected 0 or 1, got {start_player_index!r}")

@@ -19,7 +19,7 @@ import numpy as np
 from lzero.envs.config import unknown_name_message
 from lzero.envs.env_manager.base_env_manager import DEFAULT_CONTEXT
 from lzero.envs.pool.adapters import BaseEnvAdapter, make_gymnasium_env
-from lzero.envs.pool.board_pool import BoardBackend, is_board_game
+from lzero.envs.pool.board_pool import BoardBackend, is_board_game, probe_vectorisable
 from lzero.envs.pool.env_pool import EnvPool
 from lzero.envs.pool.gym_pool import InlineGymBackend, ProcGymBackend
 from lzero.envs.registry import ENV_REGISTRY
@@ -153,7 +153,7 @@ def _spec_and_backend(
     kind, target, limit = _resolve(task_id, env_kwargs, max_episode_steps)
     if kind == "board":
         threads = 0
-        probe = target(dict(env_kwargs))  # the env class checks its config here
+        probe = probe_vectorisable(target, env_kwargs)  # as make's backend will
 
         def factory():
             return BoardBackend(target, num_envs, seed, limit, env_kwargs)

@@ -42,6 +42,30 @@ def _class_function(env_cls: Any, name: str) -> Any:
     raise ConfigError(f"{env_cls.__name__}: expected its module to use a kernel {name!r}, got none")
 
 
+def probe_vectorisable(env_cls: Any, env_kwargs: dict) -> Any:
+    """Builds one env of ``env_cls`` (which checks the config) and checks the pool can run it.
+
+    Raises:
+        ConfigError: an invalid config, or a setting the vectorised backend cannot run (a
+            human, rendering, or a bot other than 'rule' and 'random'); the message quotes the
+            value as the user gave it.
+    """
+    probe = env_cls(dict(env_kwargs))
+    cfg = probe._cfg
+    for key, ok in (
+        ("render_mode", cfg.render_mode is None),
+        ("agent_vs_human", not cfg.agent_vs_human),
+        ("bot_action_type", cfg.bot_action_type in _BOTS),
+    ):
+        if not ok:
+            raise ConfigError(
+                f"{key}: expected a setting the vectorised pool runs "
+                f"(no rendering, no human, bot in {sorted(_BOTS)}), "
+                f"got {env_kwargs.get(key, cfg[key])!r}"
+            )
+    return probe
+
+
 class BoardBackend:
     """``num_envs`` envs of one board-game class, stepped by one :func:`make_stepper` kernel.
 
@@ -58,18 +82,8 @@ class BoardBackend:
     """
 
     def __init__(self, env_cls, num_envs, seed, max_episode_steps, env_kwargs) -> None:
-        probe = env_cls(dict(env_kwargs))
+        probe = probe_vectorisable(env_cls, env_kwargs)
         cfg = probe._cfg
-        for key, ok in (
-            ("render_mode", cfg.render_mode is None),
-            ("agent_vs_human", not cfg.agent_vs_human),
-            ("bot_action_type", cfg.bot_action_type in _BOTS),
-        ):
-            if not ok:
-                raise ConfigError(
-                    f"{key}: expected a setting the vectorised pool runs "
-                    f"(no rendering, no human, bot in {sorted(_BOTS)}), got {cfg[key]!r}"
-                )
         rules = probe.rules
         self.observation_space, self.action_space = probe.observation_space, probe.action_space
         self.fns = (

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lzero.envs import ENV_REGISTRY, make
+from lzero.envs import ENV_REGISTRY, make, make_spec
 from lzero.errors import ConfigError, IllegalActionError
 
 GAMES = [("tictactoe", {}), ("connect4", {}), ("gomoku", {"board_size": 6})]
@@ -120,6 +120,12 @@ def test_unsupported_settings_are_rejected():
         make("connect4", battle_mode="play_with_bot_mode", bot_action_type="mcts")
     with pytest.raises(ConfigError, match="did you mean 'battle_mode'"):
         make("connect4", battle_mod="self_play_mode")
+
+
+@pytest.mark.parametrize("build", [make, make_spec])
+def test_make_and_make_spec_reject_the_same_settings_quoting_the_users_value(build):
+    with pytest.raises(ConfigError, match=r"bot_action_type: .* got 'alpha_beta_pruning'"):
+        build("tictactoe", battle_mode="play_with_bot_mode", bot_action_type="alpha_beta_pruning")
 
 
 @settings(max_examples=8, deadline=None)

@@ -21,7 +21,12 @@ from lzero.envs.base_env import BaseEnv, BaseEnvTimestep
 from lzero.envs.utils import to_reward
 from lzero.envs.wrappers.conversions import contract_space, to_contract_obs, to_gym_action
 from lzero.envs.wrappers.legacy import LegacyGymAdapter
-from lzero.envs.wrappers.replay import ReplayRecorder, check_replay_dir, check_replay_format
+from lzero.envs.wrappers.replay import (
+    ReplayRecorder,
+    check_replay_dir,
+    check_replay_format,
+    quiet_offscreen_rendering,
+)
 from lzero.errors import ConfigError, GameOverError
 
 
@@ -131,6 +136,8 @@ class DingEnvWrapper(BaseEnv):
 
     def _build(self) -> None:
         if self._is_factory:
+            if self._replay_path:
+                quiet_offscreen_rendering()
             env = self._make("rgb_array" if self._replay_path else None)
         else:
             env = self._source

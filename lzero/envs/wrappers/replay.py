@@ -12,10 +12,26 @@ import numpy as np
 from lzero.errors import ConfigError
 from lzero.utils.replay_io import check_replay_dir, write_frames_atomic
 
-__all__ = ["REPLAY_FORMATS", "ReplayRecorder", "check_replay_dir", "check_replay_format"]
+__all__ = [
+    "REPLAY_FORMATS",
+    "ReplayRecorder",
+    "check_replay_dir",
+    "check_replay_format",
+    "quiet_offscreen_rendering",
+]
 
 REPLAY_FORMATS = ("gif", "mp4")
 _RECORDERS = itertools.count()
+
+
+def quiet_offscreen_rendering() -> None:
+    """Points SDL (pygame, used by gymnasium's renderers) at its dummy drivers where it has no
+    screen, unless the user chose drivers: recording ``rgb_array`` frames needs no window and
+    no sound, and on a headless machine SDL otherwise prints display and ALSA errors."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
 def check_replay_format(fmt: str) -> None:

@@ -3,6 +3,8 @@
 import importlib.util
 import os
 import re
+import subprocess
+import sys
 
 import gymnasium
 import imageio.v3 as iio
@@ -144,3 +146,25 @@ def test_envs_sharing_a_folder_and_a_seed_never_overwrite_each_other(tmp_path, c
                 ts = env.step(a)
             paths.append(ts.info["replay_path"])
     assert len(set(paths)) == 4 and len(os.listdir(tmp_path)) == 4
+
+
+def test_recording_on_a_headless_machine_prints_nothing(tmp_path):
+    """gymnasium renders with pygame; without a screen SDL used to print display and ALSA errors."""
+    code = (
+        "from lzero.envs import DingEnvWrapper\n"
+        "env = DingEnvWrapper(cfg={'env_id': 'CartPole-v1'})\n"
+        f"env.enable_save_replay({str(tmp_path)!r})\n"
+        "env.seed(0)\n"
+        "env.reset()\n"
+        "while not env.step(env.random_action()).done:\n"
+        "    pass\n"
+    )
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("SDL_", "PYGAME_")) and k not in ("DISPLAY", "WAYLAND_DISPLAY")
+    }
+    proc = subprocess.run([sys.executable, "-c", code], env=clean, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "" and proc.stdout == ""
+    assert len(list(tmp_path.glob("*.gif"))) == 1

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from easydict import EasyDict
 
-from lzero.envs.config import merge_config
+from lzero.envs.config import check_positive_ints, merge_config
 from lzero.errors import ConfigError
 from lzero.policy.muzero_config import MUZERO_POLICY_CONFIG, policy_config
 
@@ -84,16 +84,11 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             "main_config.env: expected manually_discretization=False for a discrete "
             "env (continuous=False), got True"
         )
-    for key in (
-        "collector_env_num",
-        "evaluator_env_num",
-        "n_evaluator_episode",
-        "each_dim_disc_size",
-    ):
-        if not isinstance(env[key], int) or env[key] < 1:
-            raise ConfigError(
-                f"main_config.env: expected {key} to be a positive int, got {env[key]!r}"
-            )
+    check_positive_ints(
+        env,
+        ("collector_env_num", "evaluator_env_num", "n_evaluator_episode", "each_dim_disc_size"),
+        where="main_config.env",
+    )
     main.policy = policy
     main.env_manager = create.env_manager
     return main

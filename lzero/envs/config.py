@@ -76,3 +76,13 @@ def merge_config(
         if key not in open_keys and isinstance(sub, Mapping) and sub and isinstance(value, Mapping):
             merge_config(sub, value, where=f"{where}.{key}")
     return deep_merge_dicts(default, user)
+
+
+def check_positive_ints(cfg: Mapping, keys: tuple[str, ...], *, where: str) -> None:
+    """Raises ConfigError unless every ``cfg[key]`` for ``key`` in ``keys`` is an int >= 1.
+
+    The message reads ``"<where>: expected <key> to be a positive int, got <value>"``.
+    """
+    for key in keys:
+        if not isinstance(cfg[key], int) or cfg[key] < 1:
+            raise ConfigError(f"{where}: expected {key} to be a positive int, got {cfg[key]!r}")

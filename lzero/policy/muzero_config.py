@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from easydict import EasyDict
 
-from lzero.envs.config import merge_config
+from lzero.envs.config import check_positive_ints, merge_config
 from lzero.errors import ConfigError
 
 MUZERO_POLICY_CONFIG = dict(
@@ -83,22 +83,22 @@ def policy_config(user: dict | None) -> EasyDict:
         raise ConfigError(
             f"policy config: expected env_type 'not_board_games', got {cfg.env_type!r}"
         )
-    for key in (
-        "num_simulations",
-        "batch_size",
-        "num_unroll_steps",
-        "td_steps",
-        "game_segment_length",
-        "replay_buffer_size",
-        "n_episode",
-        "eval_freq",
-        "target_update_freq",
-        "save_ckpt_freq",
-    ):
-        if not isinstance(cfg[key], int) or cfg[key] < 1:
-            raise ConfigError(
-                f"policy config: expected {key} to be a positive int, got {cfg[key]!r}"
-            )
+    check_positive_ints(
+        cfg,
+        (
+            "num_simulations",
+            "batch_size",
+            "num_unroll_steps",
+            "td_steps",
+            "game_segment_length",
+            "replay_buffer_size",
+            "n_episode",
+            "eval_freq",
+            "target_update_freq",
+            "save_ckpt_freq",
+        ),
+        where="policy config",
+    )
     if cfg.update_per_collect is None and cfg.replay_ratio is None:
         raise ConfigError(
             "policy config: expected one of update_per_collect and replay_ratio, got neither"

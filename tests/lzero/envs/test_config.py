@@ -51,3 +51,12 @@ def test_merge_config_rejects_a_non_dict():
 def test_message_without_a_close_match_still_reads_as_sentences():
     with pytest.raises(ConfigError, match=r"unknown key 'zzz'\. Valid keys: \['alpha'\]"):
         merge_config({"alpha": 1}, {"zzz": 2})
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.0, "4", None])
+def test_check_positive_ints_names_the_key_and_value(bad):
+    from lzero.envs.config import check_positive_ints
+
+    check_positive_ints({"a": 1, "b": 7}, ("a", "b"), where="cfg")
+    with pytest.raises(ConfigError, match=rf"cfg: expected b to be a positive int, got {bad!r}"):
+        check_positive_ints({"a": 1, "b": bad}, ("a", "b"), where="cfg")

@@ -73,16 +73,25 @@ def run_benchmark(
     return ok
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--max-env-step", type=int, default=30_000)
-    parser.add_argument("--target", type=float, default=195.0)
-    parser.add_argument("--max-minutes", type=float, default=20.0)
+def cli(
+    config: str,
+    *,
+    description: str,
+    seeds: list[int],
+    max_env_step: int,
+    target: float,
+    max_minutes: float,
+) -> None:
+    """Parses the benchmark's options (defaults as given), runs it and exits 0 if it passed."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seeds", type=int, nargs="+", default=seeds)
+    parser.add_argument("--max-env-step", type=int, default=max_env_step)
+    parser.add_argument("--target", type=float, default=target)
+    parser.add_argument("--max-minutes", type=float, default=max_minutes)
     parser.add_argument("--out-dir", default="data_muzero/bench")
     args = parser.parse_args()
     ok = run_benchmark(
-        "zoo.classic_control.cartpole.config.cartpole_muzero_config",
+        config,
         seeds=args.seeds,
         max_env_step=args.max_env_step,
         target=args.target,
@@ -90,6 +99,17 @@ def main() -> None:
         out_dir=args.out_dir,
     )
     raise SystemExit(0 if ok else 1)
+
+
+def main() -> None:
+    cli(
+        "zoo.classic_control.cartpole.config.cartpole_muzero_config",
+        description=__doc__.splitlines()[0],
+        seeds=[0, 1, 2],
+        max_env_step=30_000,
+        target=195.0,
+        max_minutes=20.0,
+    )
 
 
 if __name__ == "__main__":

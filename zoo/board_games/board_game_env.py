@@ -16,6 +16,9 @@ Modes (``battle_mode``), as in LightZero:
 
 from __future__ import annotations
 
+import sys
+import sysconfig
+
 import numpy as np
 from gymnasium import spaces
 
@@ -31,7 +34,7 @@ from zoo.board_games.common.rules import ONGOING, BoardRules
 from zoo.board_games.common.tactics import random_legal_action  # noqa: F401 (read by the pool)
 from zoo.board_games.env_support import (
     check_config,
-    episode_streams,
+    episode_streams,  # noqa: F401 (read by the pool)
     validate_init_state,
 )
 from zoo.board_games.lightzero_methods import LightZeroBoardMethods
@@ -39,8 +42,24 @@ from zoo.board_games.lightzero_methods import LightZeroBoardMethods
 BATTLE_MODES = ("self_play_mode", "play_with_bot_mode", "eval_mode")
 RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
 _REWARD = {r: np.array([r], dtype=np.float32) for r in (-1.0, 0.0, 1.0)}
-_REWARD_0, _empty, _FLOAT32 = _REWARD[0.0], np.empty, np.dtype(np.float32)  # hot-path names
+_empty, _FLOAT32, _INT8 = np.empty, np.dtype(np.float32), np.dtype(np.int8)  # hot-path names
 _new_timestep = tuple.__new__  # BaseEnvTimestep(...) without namedtuple's Python __new__
+
+
+def _always_held(array) -> int:
+    return 3
+
+
+# The arrays of an observation (and the reward) are handed out from two alternating sets and
+# rewritten in place, two steps or resets later, when nobody holds them any more: their only
+# references are then the set's list and getrefcount's argument (CPython's own ``s += t`` and
+# NumPy's temporary elision reuse memory on the same test). Two sets, because a loop like
+# ``obs, reward, done, info = env.step(agent(obs))`` still holds the last observation during
+# the step, not the one before. A held array is replaced by a fresh one. Builds whose
+# reference counts are not exact (free-threaded, or no getrefcount) always hand out fresh ones.
+_refs = getattr(sys, "getrefcount", None)
+if _refs is None or sysconfig.get_config_var("Py_GIL_DISABLED"):
+    _refs = _always_held
 
 
 class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
@@ -118,8 +137,11 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         self._bind_kernels()
         self._gravity, self._k = rules.gravity, rules.win_length
         self._consts = (self._fill[1], self._channel_last, self._gravity, self._k)  # kinrow_step
+        self._board_shape, self._mask_shape = (h, w), (a,)
         self.board = np.zeros((h, w), np.int8)
         self._mask = np.zeros(a, np.int8)
+        # The two sets of observation arrays ``[planes, board, mask, reward]``: see ``_refs``.
+        self._outs, self._slot = [self._new_outputs(), self._new_outputs()], 0
         self._player, self._num_moves, self._result, self._last_cell = 1, 0, ONGOING, -1
         self._done, self._episode, self._replay_suffix = True, 0, None
         # Two generator streams, views of one array: the env's own draws (bots, prob_*) and the
@@ -151,13 +173,12 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
     def _bind_kernels(self) -> None:
         # Compiled entry points, not dispatchers: see ``common/fused.py`` (about 0.3 us a call).
         fast = entry_points(self.rules)
-        self._play_fn, self._step_fn, self._random_fn = fast.play, fast.step, fast.random_move
-        self._planes_fn, self._mask_fn = fast.planes, fast.legal_mask
-        self._streams_fn = fast.episode_streams
+        self._play_fn, self._step_fn, self._reset_fn = fast.play, fast.step, fast.reset
+        self._random_fn, self._planes_fn = fast.random_move, fast.planes
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for key in ("_play_fn", "_step_fn", "_random_fn", "_planes_fn", "_mask_fn", "_streams_fn"):
+        for key in ("_play_fn", "_step_fn", "_reset_fn", "_random_fn", "_planes_fn"):
             state.pop(key, None)  # compiled wrappers do not pickle; rebound on load
         return state
 
@@ -199,36 +220,69 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
             ValueError: ``start_player_index`` or ``init_state`` is invalid.
         """
         index = start_player_index
-        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
-            index = None  # 1.0 == 1 would pass the test below, and a float player breaks indexing
-        if index not in (0, 1):
-            raise ValueError(f"start_player_index: expected 0 or 1, got {start_player_index!r}")
+        if type(index) is not int or not 0 <= index <= 1:  # type(): bool is not accepted
+            if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+                index = None  # 1.0 == 1 would pass the test below; a float player breaks indexing
+            if index not in (0, 1):
+                raise ValueError(f"start_player_index: expected 0 or 1, got {start_player_index!r}")
+            index = int(index)
         if init_state is None:
-            self.board = np.zeros((self.rules.height, self.rules.width), np.int8)
-            self._num_moves = 0
+            if _refs(self.board) > 2:  # someone kept ``env.board``: it keeps the last position
+                self.board = _empty(self._board_shape, _INT8)
+            clear, self._num_moves = True, 0
         else:
             self.board = validate_init_state(init_state, self.rules)
-            self._num_moves = int(np.count_nonzero(self.board))
+            clear, self._num_moves = False, int(np.count_nonzero(self.board))
+        obs, board, mask, _ = self._next_outputs()
+        player = index + 1
         dynamic = self._dynamic_seed or self._seed is None
-        self._streams_fn(self._seed_state, dynamic, self._static_seed, self._streams)
-        self._player, self._result, self._last_cell, self._done = (
-            int(index) + 1,
-            0,
-            -1,
-            False,
-        )
+        self._reset_fn(
+            self.board, self._mask, clear, player, self._consts, self._seed_state, dynamic,
+            self._static_seed, self._streams, obs, board, mask,
+        )  # fmt: skip
+        self._player, self._result, self._last_cell, self._done = player, 0, -1, False
         self._episode += 1
         self._replay_suffix = replay_name_suffix
-        self._recorder.frames = []
-        self._bots = {}  # bots holding state (MCTS) are rebuilt per episode from its seed
-        if self.render_mode == "image_savefile_mode":
-            check_replay_dir(self._replay_dir())
-        self._mask_fn(self.board, self._mask)
+        if self._recorder.frames:  # a game abandoned while recording
+            self._recorder.frames = []
+        if self._bots:
+            self._bots = {}  # bots holding state (MCTS) are rebuilt per episode from its seed
         if self.render_mode is not None:
+            if self.render_mode == "image_savefile_mode":
+                check_replay_dir(self._replay_dir())
             self.render(self.render_mode)
-        if not self._self_play and self._player == 2:
+        if not self._self_play and player == 2:
             self._play(self._opponent_action())
-        return self._observe()
+            return self._observe()
+        return {
+            "observation": obs,
+            "action_mask": mask,
+            "board": board,
+            "current_player_index": index,
+            "to_play": player if self._self_play else -1,
+        }
+
+    def _new_outputs(self) -> list[np.ndarray]:
+        return [
+            _empty(self._obs_shape, _FLOAT32),
+            _empty(self._board_shape, _INT8),
+            _empty(self._mask_shape, _INT8),
+            _empty(1, _FLOAT32),
+        ]
+
+    def _next_outputs(self) -> list[np.ndarray]:
+        """The next set of output arrays, its held arrays replaced (see ``_refs``)."""
+        out = self._outs[self._slot]
+        self._slot ^= 1
+        if _refs(out[0]) > 2:  # referenced by more than the list and this argument
+            out[0] = _empty(self._obs_shape, _FLOAT32)
+        if _refs(out[1]) > 2:
+            out[1] = _empty(self._board_shape, _INT8)
+        if _refs(out[2]) > 2:
+            out[2] = _empty(self._mask_shape, _INT8)
+        if _refs(out[3]) > 2:
+            out[3] = _empty(1, _FLOAT32)
+        return out
 
     def seed(self, seed: int, dynamic_seed: bool = True) -> None:
         """Fixes the seed of the following episodes (see ``BaseEnv.seed``); bots included."""
@@ -246,32 +300,41 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         if type(action) is int and self._plain_self_play:
             # Hot path: one fused kernel checks the move, plays it and writes the next planes;
             # anything else (illegal, finished, other types or modes) goes the general way.
+            # _next_outputs, inlined: a call costs a tenth of a step.
+            out = self._outs[self._slot]
+            if _refs(out[0]) > 2:
+                out[0] = _empty(self._obs_shape, _FLOAT32)
+            if _refs(out[1]) > 2:
+                out[1] = _empty(self._board_shape, _INT8)
+            if _refs(out[2]) > 2:
+                out[2] = _empty(self._mask_shape, _INT8)
+            if _refs(out[3]) > 2:
+                out[3] = _empty(1, _FLOAT32)
+            obs, board, mask, reward = out
             player = self._player
-            obs = _empty(self._obs_shape, _FLOAT32)
             try:
                 code = self._step_fn(
-                    self.board, self._mask, obs, action, player, self._num_moves, self._consts
-                )
+                    self.board, self._mask, action, player, self._num_moves, self._consts,
+                    obs, board, mask, reward,
+                )  # fmt: skip
             except OverflowError:  # beyond int64: illegal, reported by _step_general
                 code = -1
             if code >= 0:
+                self._slot ^= 1
                 result = code & 3
                 self._last_cell, self._result = code >> 2, result
                 self._player, self._num_moves = 3 - player, self._num_moves + 1
                 observation = {
                     "observation": obs,
-                    "action_mask": self._mask.copy(),
-                    "board": self.board.copy(),
+                    "action_mask": mask,
+                    "board": board,
                     "current_player_index": 2 - player,
                     "to_play": 3 - player,
                 }
                 if result == ONGOING and self.render_mode is None:
-                    return _new_timestep(
-                        BaseEnvTimestep, (observation, _REWARD_0.copy(), False, {})
-                    )
+                    return _new_timestep(BaseEnvTimestep, (observation, reward, False, {}))
                 self._after_move()
                 info = {"eval_episode_return": self._player1_return(result)} if self._done else {}
-                reward = _REWARD[1.0 if result == player else 0.0].copy()
                 return BaseEnvTimestep(observation, reward, self._done, info)
         return self._step_general(action)
 

@@ -17,7 +17,7 @@ are compiled again from their Python source with ``inline="always"``, so numba i
 into the step loop: called, each took and released the board and mask views it was handed
 with atomic reference counting (Connect4 at 1,024 envs: 149 -> 123 us per step, with our
 own helpers inlined too). The arrays it takes views of are used "borrowed" (see
-:func:`_borrowed`): 123 -> 106 us.
+:func:`~lzero.utils.nbarrays.borrowed`): 123 -> 106 us.
 
 State lives in arrays indexed by env id (``N`` envs); a call steps the envs of ``ids`` and
 writes env ``i``'s outputs into row ``i`` of each `[N, ...]` output array. Auto-reset as
@@ -30,28 +30,12 @@ from __future__ import annotations
 import functools
 
 from numba import njit
-from numba.core import cgutils
-from numba.extending import intrinsic
 
+from lzero.utils.nbarrays import borrowed
 from lzero.utils.nbrng import uniform
 
 SELF_PLAY, WITH_BOT = 0, 1
 RULE_BOT, RANDOM_BOT = 0, 1
-
-
-@intrinsic
-def _borrowed(typingctx, arr):
-    """``arr`` without its owner (a NULL meminfo): views of it, ``boards[i]`` and the like, are
-    then made and dropped without numba's atomic reference counting (four atomics per env
-    step otherwise). Only for use inside the call that received ``arr``, which keeps it alive.
-    """
-
-    def codegen(context, builder, sig, args):
-        view = context.make_array(arr)(context, builder, args[0])
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        return view._getvalue()
-
-    return arr(arr), codegen
 
 
 def _inlined(fn):
@@ -119,8 +103,8 @@ def make_stepper(fns: tuple, params: tuple):
         seed_states, rngs, obs, pidx, to_play, reward, term, trunc, el_out,
     ):  # fmt: skip
         n_actions = masks.shape[1]
-        boards, masks, seed_states = _borrowed(boards), _borrowed(masks), _borrowed(seed_states)
-        rngs, obs = _borrowed(rngs), _borrowed(obs)
+        boards, masks, seed_states = borrowed(boards), borrowed(masks), borrowed(seed_states)
+        rngs, obs = borrowed(rngs), borrowed(obs)
         for k in range(ids.shape[0]):
             i = ids[k]
             a = actions[i]

@@ -241,19 +241,31 @@ def _own_mask(board, out):
 @pytest.mark.parametrize("own_kernels", [False, True])
 def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
     """The env's fused kernels (shared k-in-a-row fast path, or closures over a game's own
-    functions) give the same cells, results, masks and planes as the contract functions."""
+    functions) give the same cells, results, masks and planes as the contract functions, and
+    write their outputs (planes, board and mask copies, reward) apart from the state."""
     from zoo.board_games.common.fused import kinrow_play, step_kernels
+    from zoo.board_games.env_support import episode_streams
 
     rules = connect4_rules.RULES
     if own_kernels:
         rules = rules._replace(apply_action=_own_apply, legal_mask=_own_mask)
-    play, step = step_kernels(rules)
+    play, step, reset = step_kernels(rules)
     assert (play is kinrow_play) != own_kernels
+    consts = (0.5, False, True, 4)
     rng = np.random.default_rng(0)
-    for _ in range(50):
-        board, fused_board = np.zeros((6, 7), np.int8), np.zeros((6, 7), np.int8)
-        mask, expect_mask = np.ones(7, np.int8), np.empty(7, np.int8)
-        obs = np.empty((3, 6, 7), np.float32)
+    for game in range(50):
+        board, fused_board = np.zeros((6, 7), np.int8), rng.integers(0, 3, (6, 7), dtype=np.int8)
+        mask = np.zeros(7, np.int8)
+        obs, board_out = np.empty((3, 6, 7), np.float32), np.empty((6, 7), np.int8)
+        mask_out, reward = np.empty(7, np.int8), np.empty(1, np.float32)
+        seed_state, streams = np.array([game], np.uint64), np.zeros(2, np.uint64)
+        expect_seed, expect_streams = seed_state.copy(), np.zeros(2, np.uint64)
+        episode_streams(expect_seed, True, 0, expect_streams)
+        reset(fused_board, mask, True, 1, consts, seed_state, True, 0, streams, obs, board_out,
+              mask_out)  # fmt: skip
+        assert not fused_board.any() and not board_out.any() and (mask == 1).all()
+        assert (mask_out == 1).all() and not obs[:2].any() and (obs[2] == 0.5).all()
+        assert np.array_equal(streams, expect_streams) and seed_state == expect_seed
         player = 1
         for t in range(42):
             action = int(rng.choice(np.flatnonzero(mask)))
@@ -261,16 +273,22 @@ def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
             result = rules.result_after(board, cell, player, t + 1)
             fill = (3 - player) / 2
             taken = int(np.flatnonzero(mask == 0)[0]) if not mask.all() else -1
-            before = fused_board.copy(), mask.copy(), obs.copy()
+            outs = obs, board_out, mask_out, reward
+            before = [x.copy() for x in (fused_board, mask, *outs)]
             for illegal in (taken, 7):  # a full column (or -1), out of range: nothing changes
-                assert step(fused_board, mask, obs, illegal, player, t, (0.5, False, True, 4)) == -1
-                assert all(np.array_equal(x, y) for x, y in zip(before, (fused_board, mask, obs)))
-            code = step(fused_board, mask, obs, action, player, t, (0.5, False, True, 4))
+                assert step(fused_board, mask, illegal, player, t, consts, *outs) == -1
+                assert all(np.array_equal(x, y) for x, y in zip(before, (fused_board, mask, *outs)))
+            code = step(fused_board, mask, action, player, t, consts, *outs)
             assert code == cell * 4 + result and np.array_equal(board, fused_board)
-            rules.legal_mask(board, expect_mask)
+            rules.legal_mask(board, expect_mask := np.empty(7, np.int8))
             assert np.array_equal(mask, expect_mask if result == ONGOING else 0 * expect_mask)
+            assert np.array_equal(mask_out, mask) and np.array_equal(board_out, board)
             assert np.array_equal(obs[0], 0.5 * (board == 3 - player))
             assert np.array_equal(obs[1], 0.5 * (board == player)) and (obs[2] == fill).all()
+            assert reward[0] == (1.0 if result == player else 0.0)
+            board_out[:] = 9  # the outputs are copies: writing them leaves the state alone
+            mask_out[:] = 9
+            assert np.array_equal(board, fused_board) and (mask <= 1).all()
             if result != ONGOING:
                 break
             player = 3 - player

@@ -1,0 +1,136 @@
+"""The board env's observation arrays: reused only when nobody holds them, never changed while
+held, and never an alias of the env's own state."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from board_reference import ONGOING, connect4, tictactoe
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zoo.board_games import board_game_env
+from zoo.board_games.connect4.envs.connect4_env import Connect4Env
+from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
+
+GAMES = {"tictactoe": (TicTacToeEnv, tictactoe), "connect4": (Connect4Env, connect4)}
+KEYS = ("observation", "board", "action_mask")  # in the order of the env's output sets
+# What the caller does with each step's timestep before the next step.
+USES = ("drop", "keep_timestep", "keep_dict", "keep_one_array", "keep_view", "scribble_and_drop")
+
+
+def _arrays(ts) -> list[np.ndarray]:
+    return [ts.obs[k] for k in KEYS] + [ts.reward]
+
+
+def _expected_planes(board: list[list[int]], player: int) -> np.ndarray:
+    b = np.array(board)
+    return np.stack([0.5 * (b == player), 0.5 * (b == 3 - player), np.full(b.shape, player / 2)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from(sorted(GAMES)),
+    seed=st.integers(0, 2**32 - 1),
+    uses=st.lists(st.sampled_from(USES), min_size=1, max_size=60),
+)
+def test_outputs_match_the_reference_and_held_ones_never_change(game, seed, uses):
+    """Whatever the caller holds, drops or scribbles on, every step's observation is the
+    plain-Python reference's, and everything still held keeps the values it was handed with."""
+    env_cls, new_ref = GAMES[game]
+    env = env_cls()
+    env.seed(seed)
+    env.reset()
+    ref, player, held = new_ref(), 1, []  # held: (array, its values when handed out)
+    for use in uses:
+        action = env.random_action()
+        ref.play(action, player)
+        result = ref.result()
+        ts = env.step(action)
+        player = 3 - player
+        assert ts.obs["board"].tolist() == ref.board
+        assert np.array_equal(ts.obs["observation"], _expected_planes(ref.board, player))
+        legal = ref.legal() if result == ONGOING else []
+        assert np.flatnonzero(ts.obs["action_mask"]).tolist() == legal
+        assert ts.reward[0] == (1.0 if result == 3 - player else 0.0)
+        arrays = _arrays(ts)
+        if use == "keep_timestep":
+            held += [(a, a.copy()) for a in arrays]
+            held.append((ts, None))
+        elif use == "keep_dict":
+            held += [(a, a.copy()) for a in arrays[:3]]
+            held.append((ts.obs, None))
+        elif use == "keep_one_array":
+            a = arrays[len(held) % 4]
+            held.append((a, a.copy()))
+        elif use == "keep_view":
+            view = arrays[0][1:]  # holds the planes through its base
+            held.append((view, view.copy()))
+        elif use == "scribble_and_drop":
+            for a in arrays:
+                a[...] = 7
+        del ts, arrays
+        for value, snapshot in held:
+            assert snapshot is None or np.array_equal(value, snapshot)
+        if result != ONGOING:
+            env.reset()
+            ref, player = new_ref(), 1
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_unheld_outputs_are_reused_and_held_ones_replaced(game):
+    """The arrays of a step are written again two steps later once unheld (the loop
+    ``obs, ... = env.step(...)`` still holds the last one), and never while held."""
+    env = GAMES[game][0]()
+    env.seed(0)
+    env.reset()
+    ids = []
+    for _ in range(3):
+        obs, reward, _, _ = env.step(env.random_action())
+        ids.append([id(a) for a in (*[obs[k] for k in KEYS], reward)])
+    assert ids[2] == ids[0] and ids[1] != ids[0]  # obs of step 1 was dropped when rebound
+    kept = env.step(env.random_action())  # step 4 reuses step 2's arrays: obs still holds them
+    assert [id(a) for a in _arrays(kept)] == ids[1]
+    values = [a.copy() for a in _arrays(kept)]
+    env.step(env.random_action())
+    env.step(env.random_action())  # would reuse step 4's arrays: kept holds them
+    assert all(np.array_equal(a, v) for a, v in zip(_arrays(kept), values))
+
+
+def test_without_exact_reference_counts_every_output_is_fresh(monkeypatch):
+    """On builds without exact reference counts nothing is reused, and the games are the same."""
+    games = []
+    for refs in (board_game_env._refs, board_game_env._always_held):
+        monkeypatch.setattr(board_game_env, "_refs", refs)
+        env = Connect4Env()
+        env.seed(5)
+        env.reset()
+        reused, moves = [], []
+        for _ in range(30):
+            # The set this step writes: a fresh array is made while the old one is alive, so
+            # it has another id.
+            before = [id(a) for a in env._outs[env._slot]]
+            ts = env.step(env.random_action())
+            reused.append([id(a) for a in _arrays(ts)] == before)
+            moves.append(ts.obs["board"].copy())
+            if ts.done:
+                env.reset()
+            del ts
+        assert all(reused) if refs is not board_game_env._always_held else not any(reused)
+        games.append(np.array(moves))
+    assert np.array_equal(*games)
+
+
+def test_a_kept_env_board_keeps_the_final_position():
+    """``env.board`` held across a reset keeps the last game's position (a new board starts)."""
+    env = TicTacToeEnv()
+    env.seed(0)
+    env.reset()
+    for action in (0, 3, 1, 4, 2):
+        env.step(action)
+    final = env.board
+    snapshot = final.copy()
+    env.reset()
+    assert np.array_equal(final, snapshot) and not env.board.any()
+    env.step(4)
+    assert np.array_equal(final, snapshot)

@@ -23,24 +23,26 @@ import numpy as np
 from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep
-from lzero.envs.config import unknown_name_message
-from lzero.errors import ConfigError, GameOverError, IllegalActionError
+from lzero.errors import ConfigError, GameOverError
 from lzero.utils.nbrng import make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
 from zoo.board_games import human_input, render
+from zoo.board_games.board_config import BOARD_GAME_CONFIG
 from zoo.board_games.common.fused import entry_points
 from zoo.board_games.common.planes import player_planes  # noqa: F401 (read by the pool)
 from zoo.board_games.common.rules import ONGOING, BoardRules
 from zoo.board_games.common.tactics import random_legal_action  # noqa: F401 (read by the pool)
 from zoo.board_games.env_support import (
+    check_action,
     check_config,
+    check_start_index,
     episode_streams,  # noqa: F401 (read by the pool)
     validate_init_state,
 )
 from zoo.board_games.lightzero_methods import LightZeroBoardMethods
+from zoo.board_games.recording import RENDER_MODES, BoardRecordingMethods
 
 BATTLE_MODES = ("self_play_mode", "play_with_bot_mode", "eval_mode")
-RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
 _REWARD = {r: np.array([r], dtype=np.float32) for r in (-1.0, 0.0, 1.0)}
 _empty, _FLOAT32, _INT8 = np.empty, np.dtype(np.float32), np.dtype(np.int8)  # hot-path names
 _new_timestep = tuple.__new__  # BaseEnvTimestep(...) without namedtuple's Python __new__
@@ -62,7 +64,7 @@ if _refs is None or sysconfig.get_config_var("Py_GIL_DISABLED"):
     _refs = _always_held
 
 
-class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
+class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
     """A two-player board game over a numba rules kernel, following the BaseEnv contract.
 
     Subclasses set ``rules`` (or override :meth:`make_rules`), ``rule_bot``, ``move_style``,
@@ -75,41 +77,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
     bot_types: tuple = ("rule", "mcts", "random")
     #: LightZero's older bot names, accepted so its configs port unchanged.
     bot_aliases = {"v0": "rule", "v1": "rule", "alpha_beta_pruning": "alpha_beta"}
-    config = dict(
-        # (str) The game's name, as in LightZero configs (informational).
-        env_id="",
-        # (str) 'self_play_mode', 'play_with_bot_mode' or 'eval_mode' (see the module doc).
-        battle_mode="self_play_mode",
-        # (str) Mode of the simulated env inside AlphaZero's MCTS; kept for LightZero configs.
-        battle_mode_in_simulation_env="self_play_mode",
-        # (str) Opponent in the bot modes: 'rule' (numba rule bot), 'random', 'mcts' (MCTSBot of
-        # zoo/board_games/mcts_bot.py, UCT with random rollouts); TicTacToe also 'alpha_beta'.
-        bot_action_type="rule",
-        # (float) Probability that the bot plays a uniformly random move instead.
-        prob_random_action_in_bot=0.0,
-        # (float) self_play_mode: probability that the agent's move is replaced by a random one.
-        prob_random_agent=0.0,
-        # (float) self_play_mode: probability that the agent's move is replaced by the bot's.
-        prob_expert_agent=0.0,
-        # (bool) eval_mode: a human at the terminal replies instead of the bot.
-        agent_vs_human=False,
-        # (str | None) Render automatically after every move: one of RENDER_MODES, or None.
-        render_mode=None,
-        # (str | None) Folder for the GIFs of image_savefile_mode (default './replays').
-        replay_path=None,
-        # (float) Image size: boards are drawn about 60 * screen_scaling pixels wide.
-        screen_scaling=9,
-        # (bool) Observation planes last, [H, W, 3], instead of [3, H, W].
-        channel_last=False,
-        # (bool) Divide the observation planes by 2, as LightZero's ``scale``.
-        scale=True,
-        # (float) Return at which training stops (read by the trainer, not by the env).
-        stop_value=1,
-        # (bool) LightZero's switch for its C++ AlphaZero tree; our MCTS does not need it.
-        alphazero_mcts_ctree=False,
-        # (int) Simulations per move of the 'mcts' bot.
-        mcts_bot_num_simulations=50,
-    )
+    config = BOARD_GAME_CONFIG
 
     def __init__(self, cfg: dict | None = None) -> None:
         super().__init__(cfg)
@@ -221,11 +189,7 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         """
         index = start_player_index
         if type(index) is not int or not 0 <= index <= 1:  # type(): bool is not accepted
-            if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
-                index = None  # 1.0 == 1 would pass the test below; a float player breaks indexing
-            if index not in (0, 1):
-                raise ValueError(f"start_player_index: expected 0 or 1, got {start_player_index!r}")
-            index = int(index)
+            index = check_start_index(index)
         if init_state is None:
             if _refs(self.board) > 2:  # someone kept ``env.board``: it keeps the last position
                 self.board = _empty(self._board_shape, _INT8)
@@ -384,34 +348,14 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
         """Marks the end of the game, renders, and writes the replay of a finished game."""
         if self._result != ONGOING:
             self._done = True
-        if self.render_mode is not None:
-            self.render(self.render_mode)
-        if self._done and self._recorder.frames:
-            folder = self._replay_dir()
-            self.last_replay_file = self._recorder.save_gif(
-                folder, self._episode, self._replay_suffix
-            )
+        self._render_move()
 
     @staticmethod
     def _player1_return(result: int) -> float:
         return 1.0 if result == 1 else -1.0 if result == 2 else 0.0
 
     def _check_action(self, action) -> int:
-        value = action
-        if type(value) is not int:
-            if isinstance(value, np.ndarray) and value.size == 1:
-                value = value.reshape(-1)[0]
-            if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
-                raise IllegalActionError(
-                    "expected an action as int, NumPy integer or one-element integer array, "
-                    f"got {action!r}"
-                )
-            value = int(value)
-        if not 0 <= value < self._mask.shape[0] or not self._mask[value]:
-            raise IllegalActionError(
-                f"expected a legal action, got {value}; legal actions: {self.legal_actions}"
-            )
-        return value
+        return check_action(action, self._mask)
 
     def _observe(self) -> dict:
         obs = _empty(self._obs_shape, _FLOAT32)
@@ -423,33 +367,6 @@ class BoardGameEnv(LightZeroBoardMethods, BaseEnv):
             "current_player_index": self._player - 1,
             "to_play": self._player if self._self_play else -1,
         }
-
-    def close(self) -> None:
-        self._recorder.close()
-
-    # ------------------------------------------------------------------ rendering and replays
-    def render(self, mode: str | None = None):
-        """Prints the board, shows it in a window, or records a GIF frame (``RENDER_MODES``).
-
-        Args:
-            mode: the render mode; None uses ``render_mode`` from the config.
-
-        Returns:
-            The text (state mode) or the frame `[Hpx, Wpx, 3]` uint8 (image modes).
-        """
-        mode = mode or self.render_mode
-        if mode not in RENDER_MODES:
-            raise ConfigError("render: " + unknown_name_message("mode", str(mode), RENDER_MODES))
-        return self._recorder.render(mode, self.board, self._last_cell)
-
-    def _replay_dir(self) -> str:
-        return self.replay_path or self._replay_path or "./replays"
-
-    def enable_save_replay(self, replay_path: str | None) -> None:
-        """Records each following game as a GIF under ``replay_path``."""
-        super().enable_save_replay(replay_path)
-        self.replay_path = replay_path
-        self.render_mode = "image_savefile_mode"
 
 
 __all__ = ["BATTLE_MODES", "RENDER_MODES", "BoardGameEnv"]

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from lzero.envs.config import unknown_name_message
-from lzero.errors import ConfigError
+from lzero.errors import ConfigError, IllegalActionError
 from lzero.utils.nbrng import next_u64, randbelow, uniform
 from zoo.board_games.common.kinrow import longest_line
 from zoo.board_games.common.rules import BoardRules
@@ -55,6 +55,45 @@ def check_config(cfg, battle_modes, bot_types, render_modes) -> None:
     for key in ("channel_last", "scale", "agent_vs_human"):
         if not isinstance(cfg[key], (bool, np.bool_)):
             raise ConfigError(f"{key}: expected a bool, got {cfg[key]!r}")
+
+
+def check_start_index(index) -> int:
+    """Returns ``index`` (``reset``'s ``start_player_index``) as a Python int 0 or 1.
+
+    Raises:
+        ValueError: anything else, bools and floats included (``1.0 == 1``, but a float
+            player breaks indexing).
+    """
+    if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+        valid = False
+    else:
+        valid = index in (0, 1)
+    if not valid:
+        raise ValueError(f"start_player_index: expected 0 or 1, got {index!r}")
+    return int(index)
+
+
+def check_action(action, mask: np.ndarray) -> int:
+    """Returns ``action`` as a Python int if it is legal under ``mask`` `[A]`.
+
+    Raises:
+        IllegalActionError: not an int, NumPy integer or one-element integer array, or not
+            legal now; the message names the legal actions.
+    """
+    value = action
+    if type(value) is not int:
+        if isinstance(value, np.ndarray) and value.size == 1:
+            value = value.reshape(-1)[0]
+        if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+            raise IllegalActionError(
+                "expected an action as int, NumPy integer or one-element integer array, "
+                f"got {action!r}"
+            )
+        value = int(value)
+    if not 0 <= value < mask.shape[0] or not mask[value]:
+        legal = np.flatnonzero(mask).tolist()
+        raise IllegalActionError(f"expected a legal action, got {value}; legal actions: {legal}")
+    return value
 
 
 def has_line(board: np.ndarray, win_length: int) -> bool:

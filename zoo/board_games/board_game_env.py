@@ -146,14 +146,16 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for key in ("_play_fn", "_step_fn", "_reset_fn", "_random_fn", "_planes_fn"):
+        for key in ("_play_fn", "_step_fn", "_reset_fn", "_random_fn", "_planes_fn", "_outs"):
             state.pop(key, None)  # compiled wrappers do not pickle; rebound on load
         return state
 
     def __setstate__(self, state: dict) -> None:
-        # Copies and unpickling keep the two generator streams views of ``_streams``.
+        # Copies and unpickling keep the two generator streams views of ``_streams``, and get
+        # output arrays of their own (a shallow copy would share the sets with the original).
         self.__dict__.update(state)
         self._rng_state, self._agent_rng_state = self._streams[0:1], self._streams[1:2]
+        self._outs = [self._new_outputs(), self._new_outputs()]
         self._bind_kernels()
 
     @classmethod

@@ -3,6 +3,8 @@ held, and never an alias of the env's own state."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from board_reference import ONGOING, connect4, tictactoe
@@ -119,6 +121,17 @@ def test_without_exact_reference_counts_every_output_is_fresh(monkeypatch):
         assert all(reused) if refs is not board_game_env._always_held else not any(reused)
         games.append(np.array(moves))
     assert np.array_equal(*games)
+
+
+@pytest.mark.parametrize("clone", [copy.copy, copy.deepcopy, lambda env: env.simulate_action(3)])
+def test_copies_hand_out_arrays_of_their_own(clone):
+    """An env and its copies never hand out the same array objects."""
+    env = Connect4Env()
+    env.seed(1)
+    env.reset()
+    other = clone(env)
+    handed = [id(a) for e in (env, other) for _ in range(2) for a in _arrays(e.step(0))]
+    assert len(set(handed)) == len(handed)
 
 
 def test_a_kept_env_board_keeps_the_final_position():

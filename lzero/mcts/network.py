@@ -58,7 +58,7 @@ def descend_once(
     leaf reached (a new node, or a finished game) and its stone count; ``board`` holds it."""
     simulate_inline(
         tree, 1, c, rule, radius, tree_tactics, rng, board, scratch, None,
-        legal_actions, apply_action, result_after, False, True,
+        legal_actions, apply_action, result_after, False, True, None,
     )  # fmt: skip
     return tree.meta[2], tree.meta[3]
 
@@ -88,7 +88,7 @@ def expand_with_priors(
     if tree.node_num_children[node] < 0:
         expand(
             tree, node, board, num_moves, radius, tree_tactics, rng, scratch,
-            legal_actions, apply_action, result_after,
+            legal_actions, apply_action, result_after, None,
         )  # fmt: skip
     n = tree.node_num_children[node]
     total = 0.0

@@ -22,6 +22,7 @@ from lzero.mcts.network import LeafEvaluator, run_with_evaluator
 from lzero.mcts.tree import (
     APPLY_ACTION_T,
     LEGAL_ACTIONS_T,
+    PRIORS_T,
     RESULT_AFTER_T,
     ROOT_INDEX,
     UNVISITED,
@@ -41,8 +42,12 @@ class GameKernels(NamedTuple):
         board_shape: ``(H, W)``.
         placement: True if an action is the flat cell it fills and the legal moves are the
             empty cells (TicTacToe, Gomoku); enables near-stone candidates and fast rollouts.
-        simulations: optional loop bound to these kernels and the default evaluator with
+        simulations: optional loop bound to these kernels, ``evaluate`` and ``priors`` with
             ``lzero.mcts.uct.bind_simulations``; faster, same simulations.
+        evaluate: the game's default leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``);
+            None for random rollouts.
+        priors: the game's default move priors (``lzero.mcts.tree.PRIORS_T``), which PUCT
+            selection follows; None for uniform ones.
     """
 
     legal_actions: Any
@@ -52,6 +57,8 @@ class GameKernels(NamedTuple):
     board_shape: tuple[int, int]
     placement: bool
     simulations: Any = None
+    evaluate: Any = None
+    priors: Any = None
 
 
 class SearchResult(NamedTuple):
@@ -88,7 +95,10 @@ class UCTSearch:
         reuse_tree: start from the subtree of the position reached, if the last tree has it.
         seed: seed of the search's random generator.
         selection: selection rule, ``'ucb1'`` or ``'puct'`` (``lzero.mcts.selection``).
-        evaluate: leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``); random rollouts by default.
+        evaluate: leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``); by default the game's
+            (``kernels.evaluate``), else random rollouts.
+        priors: move priors (``lzero.mcts.tree.PRIORS_T``) set when a node is expanded, for
+            ``selection='puct'``; by default the game's (``kernels.priors``), else uniform.
         leaf_evaluator: a Python evaluator, ``(board, to_play) -> (priors [A], value)`` (a
             network); then each leaf is expanded with its priors and valued by it, in Python
             (``lzero.mcts.network``), instead of by ``evaluate``. Use ``selection='puct'``.
@@ -111,6 +121,7 @@ class UCTSearch:
         seed: int = 0,
         selection: str = "ucb1",
         evaluate: Any = None,
+        priors: Any = None,
         leaf_evaluator: LeafEvaluator | None = None,
     ) -> None:
         if num_simulations is None and time_limit_s is None:
@@ -138,11 +149,18 @@ class UCTSearch:
         self.tactics = bool(tactics)
         self.tree_tactics = bool(tree_tactics)
         self.reuse_tree = bool(reuse_tree)
-        self._bound = kernels.simulations if evaluate is None else None
+        if evaluate is None:
+            evaluate = kernels.evaluate
+        if priors is None:
+            priors = kernels.priors
+        own = evaluate is kernels.evaluate and priors is kernels.priors
+        self._bound = kernels.simulations if own else None
         if evaluate is None:
             evaluate = rollout.placement_rollout if kernels.placement else rollout.uniform_rollout
         self.rule = selection_rules.RULES[selection]
         self.evaluate = evaluate
+        self.priors = selection_rules.uniform_priors if priors is None else priors
+        self._priors = NativeFunction(self.priors, PRIORS_T)
         self.leaf_evaluator = leaf_evaluator
         self._evaluate: NativeFunction | None = None  # bound on first use (compiles it)
         self.native_kernels = (
@@ -219,6 +237,7 @@ class UCTSearch:
                 self.rng,
                 self.work_scratch,
                 *self.native_kernels,
+                self._priors,
             )
         else:
             uct.prepare_root(
@@ -228,6 +247,7 @@ class UCTSearch:
                 self.rng,
                 self.work_scratch,
                 *self.native_kernels,
+                self._priors,
             )
 
     def search(
@@ -295,6 +315,7 @@ class UCTSearch:
             self._native_evaluate(),
             *self.native_kernels,
             self.kernels.placement,
+            self._priors,
         )
 
     def _check_board(self, board: Any) -> np.ndarray:

@@ -70,3 +70,12 @@ def puct_select(children_index, mean, prior, visits, num_children, node, c):
         if score > best:
             best_k, best = k, score
     return best_k
+
+
+@njit(cache=True)
+def uniform_priors(board, to_play, actions, n, out):
+    """Uniform move priors, ``1 / n`` each (``lzero.mcts.tree.PRIORS_T``): plain UCT's."""
+    prior = 1.0 / max(n, 1)
+    for i in range(n):
+        out[i] = prior
+    return n

@@ -38,6 +38,11 @@ RNG_T = types.Array(types.uint64, 1, "C")
 LEGAL_ACTIONS_T = types.FunctionType(types.int64(BOARD_T, ACTIONS_T))
 APPLY_ACTION_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64))
 RESULT_AFTER_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64, types.int64))
+#: ``priors(board, to_play, actions, n, out) -> n``: writes the priors of the moves
+#: ``actions[:n]`` of ``to_play`` on ``board`` into ``out[:n]`` (float32, summing to 1).
+PRIORS_T = types.FunctionType(
+    types.int64(BOARD_T, types.int64, ACTIONS_T, types.int64, types.Array(types.float32, 1, "C"))
+)
 
 
 @njit(cache=True, inline="always")

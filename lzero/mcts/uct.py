@@ -36,6 +36,7 @@ from lzero.mcts.tree import (
     LEGAL_ACTIONS_T,
     NO_PARENT,
     ONGOING,
+    PRIORS_T,
     RESULT_AFTER_T,
     RNG_T,
     ROOT_INDEX,
@@ -53,14 +54,15 @@ from lzero.mcts.tree import (
 @njit(cache=True, inline="always")
 def expand(
     tree, node, board, num_moves, radius, tactics, rng, scratch,
-    legal_actions, apply_action, result_after,
+    legal_actions, apply_action, result_after, priors,
 ):  # fmt: skip
-    """Lists ``node``'s candidate moves in its slots, in random order, with uniform priors;
-    with ``tactics``, only its decisive or anti-decisive moves if it has any."""
+    """Lists ``node``'s candidate moves in its slots, in random order, with ``priors``
+    (``PRIORS_T``, or None for uniform ones); with ``tactics``, only its decisive or
+    anti-decisive moves if it has any."""
     list_children(
         tree.children_action, tree.children_index, tree.children_prior,
         tree.node_num_children, node, np.int64(tree.node_to_play[node]), board, num_moves,
-        radius, tactics, rng, scratch, legal_actions, apply_action, result_after,
+        radius, tactics, rng, scratch, legal_actions, apply_action, result_after, priors,
     )  # fmt: skip
 
 
@@ -68,6 +70,7 @@ def expand(
 def list_children(
     children_action, children_index, children_prior, node_num_children, node, to_play,
     board, num_moves, radius, tactics, rng, scratch, legal_actions, apply_action, result_after,
+    priors,
 ):  # fmt: skip
     """``expand`` on the tree's arrays (the loop passes arrays, not the ``Tree``: see
     ``simulate``)."""
@@ -79,20 +82,26 @@ def list_children(
     for i in range(n - 1, 0, -1):
         j = randbelow_fast(rng, i + 1)
         scratch[3, i], scratch[3, j] = scratch[3, j], scratch[3, i]
-    prior = 1.0 / max(n, 1)
+    if priors is None:
+        prior = 1.0 / max(n, 1)
+        for k in range(n):
+            children_prior[node, k] = prior
+    else:
+        priors(board, to_play, scratch[3], n, children_prior[node])
     for k in range(n):
         children_action[node, k] = scratch[3, k]
         children_index[node, k] = UNVISITED
-        children_prior[node, k] = prior
     node_num_children[node] = n
 
 
 @njit(cache=True)
-def _prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after):
+def _prepare_root(
+    tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after, priors
+):
     if tree.node_num_children[ROOT_INDEX] < 0:
         expand(
             tree, ROOT_INDEX, tree.root_board, tree.meta[1], radius, False, rng, scratch,
-            legal_actions, apply_action, result_after,
+            legal_actions, apply_action, result_after, priors,
         )  # fmt: skip
     if tactics:
         return filter_root(tree, scratch, legal_actions, apply_action, result_after)
@@ -109,9 +118,12 @@ def _prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_acti
         LEGAL_ACTIONS_T,
         APPLY_ACTION_T,
         RESULT_AFTER_T,
+        PRIORS_T,
     )
 )
-def prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after):
+def prepare_root(
+    tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after, priors
+):
     """Expands the root of ``tree`` if needed and, if ``tactics``, filters its moves.
 
     With ``tactics`` a winning move becomes the only root candidate, and moves that allow the
@@ -119,7 +131,7 @@ def prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_actio
     this also serves a root reused from an earlier search. Returns the number of candidates.
     """
     return _prepare_root(
-        tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after
+        tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after, priors
     )
 
 
@@ -135,11 +147,13 @@ def prepare_root(tree, radius, tactics, rng, scratch, legal_actions, apply_actio
         LEGAL_ACTIONS_T,
         APPLY_ACTION_T,
         RESULT_AFTER_T,
+        PRIORS_T,
     )
 )
 def reset_root(
-    tree, board, to_play, radius, tactics, rng, scratch, legal_actions, apply_action, result_after
-):
+    tree, board, to_play, radius, tactics, rng, scratch, legal_actions, apply_action,
+    result_after, priors,
+):  # fmt: skip
     """Empties ``tree`` and expands a root for ``board`` with ``to_play`` to move.
 
     Args:
@@ -152,6 +166,7 @@ def reset_root(
         rng: `[1]` uint64 generator state.
         scratch: `[4, A]` int64 work array.
         legal_actions, apply_action, result_after: the game's kernels.
+        priors: the root's move priors, ``PRIORS_T``.
 
     Returns:
         The number of root candidates.
@@ -165,7 +180,7 @@ def reset_root(
     tree.meta[1] = stones
     add_node(tree, NO_PARENT, 0, to_play, ONGOING)
     return _prepare_root(
-        tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after
+        tree, radius, tactics, rng, scratch, legal_actions, apply_action, result_after, priors
     )
 
 
@@ -185,6 +200,7 @@ def simulate(
     result_after,
     placement,
     descend_only,
+    priors,
 ):
     """Runs up to ``num_simulations`` simulations on ``tree`` (whose root is set).
 
@@ -212,6 +228,8 @@ def simulate(
         descend_only: stop after the first selection, leaving the leaf reached and its stone
             count in ``tree.meta[2:4]`` and its position in ``board`` (for evaluators outside
             numba, ``lzero.mcts.network``).
+        priors: move priors of expanded nodes, ``PRIORS_T`` (for ``PUCT``); None for
+            uniform ones.
 
     Returns:
         The simulations run: fewer than asked only when the tree is full.
@@ -235,7 +253,7 @@ def simulate(
                 list_children(
                     children_action, children_index, children_prior, num_children, node,
                     np.int64(to_play_of[node]), board, num_moves, radius, tree_tactics, rng,
-                    scratch, legal_actions, apply_action, result_after,
+                    scratch, legal_actions, apply_action, result_after, priors,
                 )  # fmt: skip
             # The selection rules of ``lzero.mcts.selection``, written out (see its doc).
             slot, best = 0, -math.inf
@@ -325,17 +343,18 @@ simulate_inline = njit(simulate)
         APPLY_ACTION_T,
         RESULT_AFTER_T,
         types.boolean,
+        PRIORS_T,
     )
 )
 def run_simulations(
     tree, num_simulations, c, rule, radius, tree_tactics, rng, board, scratch, evaluate,
-    legal_actions, apply_action, result_after, placement,
+    legal_actions, apply_action, result_after, placement, priors,
 ):  # fmt: skip
-    """``simulate`` with the game's kernels and evaluator passed as ``FunctionType``
+    """``simulate`` with the game's kernels, evaluator and priors passed as ``FunctionType``
     arguments: compiled once (first call) and cached on disk, for any game."""
     return simulate_inline(
         tree, num_simulations, c, rule, radius, tree_tactics, rng, board, scratch, evaluate,
-        legal_actions, apply_action, result_after, placement, False,
+        legal_actions, apply_action, result_after, placement, False, priors,
     )  # fmt: skip
 
 
@@ -356,8 +375,8 @@ BOUND_SIMULATIONS_T = types.int64(
 def bind_simulations(py_func):
     """Decorates a game's own loop, ``(tree, num_simulations, c, rule, radius, tree_tactics,
     rng, board, scratch) -> simulations``, written as one call of ``simulate_inline`` with the
-    game's kernels named as module globals, ``evaluate=None`` (the built-in rollouts) and
-    ``descend_only=False``.
+    game's kernels, and its evaluator and priors if any (else None: random rollouts, uniform
+    priors), named as module globals, and ``descend_only=False``.
 
     numba inlines those kernels (a ``FunctionType`` call cannot be inlined, which costs 10-20%
     on small games) and, as the kernels are globals rather than arguments, caches the result.

@@ -1,0 +1,192 @@
+"""A leaf evaluator for k-in-a-row placement games: forced replies, then a line-window score.
+
+Random rollouts cannot value the threats that decide Gomoku (an open three becomes an open
+four, which wins), so on large boards the search values a leaf statically instead:
+
+1. *Forced replies* (a quiescence search on fours): if the player to move can complete ``k``
+   it wins (+1); if the opponent has two or more distinct completing cells it loses (-1); if
+   the opponent has exactly one, the mover plays it and the roles swap. Repeated while forced
+   (at most ``MAX_FORCED`` plies).
+2. *Window score*: every ``k``-cell window along the four line directions that holds stones of
+   one player only counts ``WEIGHTS[j]`` for that player, ``j`` its stones (the window
+   evaluation of classic Gomoku programs; see Allis, "Searching for Solutions in Games and
+   Artificial Intelligence", 1994, ch. 4, on threats). The mover's windows count
+   ``MOVER_FACTOR`` times more, as the mover extends first. The value is
+   ``tanh((mover - opponent) / SCALE)``.
+
+Board layout and cells as in ``kinrow``: ``[H, W]`` int8, 0 empty, 1/2 the players, flat
+``row * W + col``. Windows are walked along ``(0, 1)``, ``(1, 0)``, ``(1, 1)`` and
+``(1, -1)``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+__all__ = ["MAX_FORCED", "evaluate_five", "line_priors", "line_scores", "line_value", "priors_five"]
+
+#: Score of a window holding ``j`` stones of one player and none of the other, ``j = 0..4``
+#: (a window with ``k - 1`` stones is a four; after the forced replies none is left).
+WEIGHTS = (0.0, 1.0, 8.0, 64.0, 512.0, 4096.0)
+MOVER_FACTOR = 1.5
+SCALE = 150.0
+MAX_FORCED = 12
+DEFENCE = 0.8
+PRIOR_POWER = 1.0
+
+
+@njit(cache=True)
+def line_scores(board, k):
+    """Scores every ``k``-cell window of ``board``.
+
+    Args:
+        board: `[H, W]` int8 position, no line of ``k`` on it; ``2 <= k <= 5``.
+        k: win length.
+
+    Returns:
+        ``(score1, score2, win1a, win1b, win2a, win2b)``: each player's sum of ``WEIGHTS``
+        over its windows, and up to two distinct cells (``-1`` if fewer) where that player
+        would complete ``k``.
+    """
+    h, w = board.shape
+    s1 = 0.0
+    s2 = 0.0
+    win1a = win1b = win2a = win2b = -1
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(h):
+            er = r + (k - 1) * dr
+            if er >= h:
+                break
+            for c in range(w):
+                ec = c + (k - 1) * dc
+                if ec < 0 or ec >= w:
+                    continue
+                n1 = 0
+                n2 = 0
+                empty = -1
+                for i in range(k):
+                    v = board[r + i * dr, c + i * dc]
+                    if v == 1:
+                        n1 += 1
+                    elif v == 2:
+                        n2 += 1
+                    else:
+                        empty = (r + i * dr) * w + c + i * dc
+                if n2 == 0 and n1 > 0:
+                    s1 += WEIGHTS[n1]
+                    if n1 == k - 1:
+                        if win1a < 0:
+                            win1a = empty
+                        elif win1b < 0 and empty != win1a:
+                            win1b = empty
+                elif n1 == 0 and n2 > 0:
+                    s2 += WEIGHTS[n2]
+                    if n2 == k - 1:
+                        if win2a < 0:
+                            win2a = empty
+                        elif win2b < 0 and empty != win2a:
+                            win2b = empty
+    return s1, s2, win1a, win1b, win2a, win2b
+
+
+@njit(cache=True)
+def line_value(board, to_play, k):
+    """Value of ``board`` for ``to_play`` (1 or 2) in ``[-1, 1]`` (see the module doc).
+
+    Args:
+        board: `[H, W]` int8 unfinished position, no line of ``k``; overwritten by the forced
+            replies.
+        to_play: player to move.
+        k: win length, ``2 <= k <= 5``.
+
+    Returns:
+        +1 or -1 if the forced replies decide the game, else the window score's value.
+    """
+    w = board.shape[1]
+    player = to_play
+    sign = 1.0
+    for ply in range(MAX_FORCED + 1):
+        s1, s2, win1a, win1b, win2a, win2b = line_scores(board, k)
+        if player == 1:
+            mine, theirs, my_win, their_win, their_second = s1, s2, win1a, win2a, win2b
+        else:
+            mine, theirs, my_win, their_win, their_second = s2, s1, win2a, win1a, win1b
+        if my_win >= 0:
+            return sign
+        if their_second >= 0:
+            return -sign
+        if their_win < 0 or ply == MAX_FORCED:
+            return sign * math.tanh((MOVER_FACTOR * mine - theirs) / SCALE)
+        board[their_win // w, their_win % w] = player  # the only block
+        player = 3 - player
+        sign = -sign
+    return 0.0  # not reached
+
+
+@njit(cache=True)
+def evaluate_five(
+    board, to_play, num_moves, radius, rng, scratch, legal_actions, apply_action, result_after
+):
+    """``line_value`` for five in a row, with the search's evaluator signature
+    (``lzero.mcts.rollout.EVALUATE_T``; the kernels and generator are not needed)."""
+    return line_value(board, to_play, 5)
+
+
+@njit(cache=True)
+def cell_gains(board, cell, k):
+    """What a stone on the empty flat ``cell`` adds to each player's window score.
+
+    Returns:
+        ``(gain1, gain2)``: the sums over the ``k``-cell windows through ``cell`` that hold no
+        stone of the other player of ``WEIGHTS[j + 1] - WEIGHTS[j]``, ``j`` the player's
+        stones in the window.
+    """
+    h, w = board.shape
+    row, col = cell // w, cell % w
+    gain1 = 0.0
+    gain2 = 0.0
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for back in range(k):  # the window starts ``back`` cells before ``cell``
+            r0, c0 = row - back * dr, col - back * dc
+            r1, c1 = r0 + (k - 1) * dr, c0 + (k - 1) * dc
+            if r0 < 0 or r1 >= h or min(c0, c1) < 0 or max(c0, c1) >= w:
+                continue
+            n1 = 0
+            n2 = 0
+            for i in range(k):
+                v = board[r0 + i * dr, c0 + i * dc]
+                n1 += v == 1
+                n2 += v == 2
+            if n2 == 0:
+                gain1 += WEIGHTS[n1 + 1] - WEIGHTS[n1]
+            if n1 == 0:
+                gain2 += WEIGHTS[n2 + 1] - WEIGHTS[n2]
+    return gain1, gain2
+
+
+@njit(cache=True)
+def line_priors(board, to_play, actions, n, out, k):
+    """Priors of the moves ``actions[:n]`` (empty cells) for ``to_play``, into ``out[:n]``.
+
+    A move's weight is ``(attack + DEFENCE * defence) ** PRIOR_POWER``, its gains for the
+    mover and for the opponent (``cell_gains``); the priors are the weights normalised.
+    """
+    total = 0.0
+    for i in range(n):
+        gain1, gain2 = cell_gains(board, actions[i], k)
+        attack, defence = (gain1, gain2) if to_play == 1 else (gain2, gain1)
+        weight = (attack + DEFENCE * defence + 1.0) ** PRIOR_POWER
+        out[i] = weight
+        total += weight
+    for i in range(n):
+        out[i] = out[i] / total
+    return n
+
+
+@njit(cache=True)
+def priors_five(board, to_play, actions, n, out):
+    """``line_priors`` for five in a row, with the search's prior signature
+    (``lzero.mcts.tree.PRIORS_T``)."""
+    return line_priors(board, to_play, actions, n, out, 5)

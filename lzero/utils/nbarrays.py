@@ -1,7 +1,8 @@
-"""Array helpers for numba kernels whose cost is dominated by per-call overheads."""
+"""Helpers for numba kernels whose cost is dominated by per-call overheads."""
 
 from __future__ import annotations
 
+from numba import njit
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -22,4 +23,14 @@ def borrowed(typingctx, arr):
     return arr(arr), codegen
 
 
-__all__ = ["borrowed"]
+def inlined(fn):
+    """``fn``'s Python function jitted with ``inline="always"`` (``fn`` itself if it has none),
+    for numba callers that should not pay a call (nor its reference counting) per use.
+
+    The code is still written once; only where it is compiled differs.
+    """
+    py_func = getattr(fn, "py_func", None)
+    return fn if py_func is None else njit(inline="always")(py_func)
+
+
+__all__ = ["borrowed", "inlined"]

@@ -31,20 +31,11 @@ import functools
 
 from numba import njit
 
-from lzero.utils.nbarrays import borrowed
+from lzero.utils.nbarrays import borrowed, inlined
 from lzero.utils.nbrng import uniform
 
 SELF_PLAY, WITH_BOT = 0, 1
 RULE_BOT, RANDOM_BOT = 0, 1
-
-
-def _inlined(fn):
-    """``fn``'s Python function jitted with ``inline="always"`` (``fn`` itself if it has none).
-
-    The game's code is unchanged and still written once; only where it is compiled differs.
-    """
-    py_func = getattr(fn, "py_func", None)
-    return fn if py_func is None else njit(inline="always")(py_func)
 
 
 @functools.cache
@@ -77,7 +68,7 @@ def make_stepper(fns: tuple, params: tuple):
     apply_action, result_after, legal_mask, rule_bot, random_move, planes, episode_streams = fns
     mode, bot_kind, p_bot, p_rand, p_exp, scale, channel_last, gravity, max_steps = params
     apply_action, result_after, legal_mask, planes = (
-        _inlined(f) for f in (apply_action, result_after, legal_mask, planes)
+        inlined(f) for f in (apply_action, result_after, legal_mask, planes)
     )
 
     @njit(inline="always")

@@ -4,7 +4,7 @@ step the call overheads are the cost.
 
 Both write the observation the env hands out into output arrays (planes, a copy of the board
 and of the legal mask, the reward), never into the env's own state; the env reuses those
-arrays once nobody holds them any more (see ``BoardGameEnv._outputs``).
+arrays once nobody holds them any more (see ``BoardGameEnv._next_outputs``).
 
 Every game whose kernels are the shared k-in-a-row ones (``kinrow`` placing or ``gravity``
 dropping, judged by ``result_after_k``) is fully described by its ``gravity`` and
@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from numba import njit, types
 
-from lzero.utils.nbarrays import borrowed
+from lzero.utils.nbarrays import borrowed, inlined
 from zoo.board_games.common.gravity import drop_apply_action, drop_legal_mask
 from zoo.board_games.common.kinrow import (
     place_apply_action,
@@ -34,11 +34,6 @@ from zoo.board_games.common.planes import player_planes
 from zoo.board_games.common.rules import ONGOING, BoardRules
 from zoo.board_games.common.tactics import random_masked_action
 from zoo.board_games.env_support import episode_streams
-
-
-def _inline(fn):
-    """``fn``'s Python function jitted to be inlined into its numba callers."""
-    return njit(inline="always")(fn.py_func)
 
 
 @njit(cache=True)
@@ -59,8 +54,8 @@ def kinrow_play(board, mask, action, player, num_moves, gravity, k):
     return cell * 4 + result
 
 
-_play_inline, _planes_inline = _inline(kinrow_play), _inline(player_planes)
-_place_mask_inline, _drop_mask_inline = _inline(place_legal_mask), _inline(drop_legal_mask)
+_play_inline, _planes_inline = inlined(kinrow_play), inlined(player_planes)
+_place_mask_inline, _drop_mask_inline = inlined(place_legal_mask), inlined(drop_legal_mask)
 
 
 @njit(inline="always")

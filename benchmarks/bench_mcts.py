@@ -1,18 +1,23 @@
 """Speed and strength of the array UCT (``lzero.mcts``) against references, in one process.
 
 Speed: simulations per second of searches of 1,000 simulations from the empty board, for
-  * ours: ``MCTSBot`` / ``UCTSearch`` (numba, random rollouts, UCB1);
+  * ours: ``MCTSBot`` / ``UCTSearch`` (numba; UCB1 with random rollouts, or for Gomoku by
+    default PUCT with line-window priors and leaf values, the ``lines`` row);
   * python: ``lzero.mcts.python_uct.PythonUCT``, the same algorithm in plain Python with node
     objects and board copies (same kernels, same random stream, same visit counts);
   * openspiel: OpenSpiel's C++ ``pyspiel.MCTSBot`` with a one-rollout
     ``RandomRolloutEvaluator`` on ``tic_tac_toe``, ``connect_four`` and
     ``mnk(m=15,n=15,k=5)`` (skipped, saying so, if ``open_spiel`` is not installed).
 Each figure is the best of a few interleaved rounds (the machine is shared). Gomoku is run
-with the bot's defaults (near-stone radius 2, decisive moves in the tree) and as plain UCT
-over all 225 moves like OpenSpiel (radius 0, no tree tactics); the Python UCT matches each.
+with the bot's defaults (``lines``: near-stone radius 2, decisive moves in the tree, PUCT with
+line-window priors and values), with random rollouts instead (``r=2``), and as plain UCT over
+all 225 moves like OpenSpiel (``r=0``: no tree tactics); the Python UCT matches the rollout
+rows (it has no line evaluator, so the ``lines`` row has no Python figure).
 
 Strength: MCTS (2,000 simulations) against the perfect TicTacToe bot, the Connect4 and Gomoku
-rule bots and random, alternating colours, fixed seeds.
+rule bots and random, alternating colours, fixed seeds; Gomoku also with random rollouts
+(``gomoku15 rollout``, the bot before the line evaluator). ``ms/move`` is MCTS's mean time per
+move.
 
 Compile time: first search in a fresh process with an empty numba cache, then with it warm.
 
@@ -47,11 +52,13 @@ except ImportError:
     pyspiel = None
 
 SIMS = 1000
+#: (row, rules, radius, evaluator, OpenSpiel game)
 GAMES = [
-    ("tictactoe", TICTACTOE, 0, "tic_tac_toe"),
-    ("connect4", CONNECT4, 0, "connect_four"),
-    ("gomoku15 r=2", GOMOKU, 2, "mnk(m=15,n=15,k=5)"),
-    ("gomoku15 r=0", GOMOKU, 0, "mnk(m=15,n=15,k=5)"),
+    ("tictactoe", TICTACTOE, 0, "rollout", "tic_tac_toe"),
+    ("connect4", CONNECT4, 0, "rollout", "connect_four"),
+    ("gomoku15 lines", GOMOKU, 2, "lines", "mnk(m=15,n=15,k=5)"),
+    ("gomoku15 r=2", GOMOKU, 2, "rollout", "mnk(m=15,n=15,k=5)"),
+    ("gomoku15 r=0", GOMOKU, 0, "rollout", "mnk(m=15,n=15,k=5)"),
 ]
 
 
@@ -66,17 +73,25 @@ def _rate(search_once, seconds: float) -> float:
             return n * SIMS / elapsed
 
 
-def _speeds(rules, radius: int, spiel_name: str, seconds: float) -> tuple[float, float, float]:
-    """Simulations per second of ours, the Python UCT and OpenSpiel (0 if not installed)."""
+def _speeds(rules, radius: int, evaluator: str, spiel_name: str, seconds: float):
+    """Simulations per second of ours, the Python UCT (0 for ``lines``: it has no such
+    evaluator) and OpenSpiel (0 if not installed)."""
     board = np.zeros((rules.height, rules.width), np.int8)
     tree_tactics = radius > 0  # the r=0 row is plain UCT, as OpenSpiel's
-    bot = MCTSBot(rules, num_simulations=SIMS, radius=radius, tree_tactics=tree_tactics, seed=0)
+    bot = MCTSBot(
+        rules,
+        num_simulations=SIMS,
+        radius=radius,
+        tree_tactics=tree_tactics,
+        seed=0,
+        evaluator=evaluator,
+    )
     bot.get_actions(board, 0)  # compile or load the cache outside the timing
     spiel = None
     if pyspiel is not None:
         game = pyspiel.load_game(spiel_name)
-        evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
-        spiel_bot = pyspiel.MCTSBot(game, evaluator, 2.0, SIMS, 10**6, False, 0, False)
+        rollouts = pyspiel.RandomRolloutEvaluator(1, 0)
+        spiel_bot = pyspiel.MCTSBot(game, rollouts, 2.0, SIMS, 10**6, False, 0, False)
         state = game.new_initial_state()
         spiel = lambda: spiel_bot.step(state)  # noqa: E731
     ours = theirs = 0.0
@@ -84,7 +99,10 @@ def _speeds(rules, radius: int, spiel_name: str, seconds: float) -> tuple[float,
         ours = max(ours, _rate(lambda: bot.get_actions(board, 0), seconds / 3))
         if spiel is not None:
             theirs = max(theirs, _rate(spiel, seconds / 3))
-    reference = PythonUCT(kernels_of(rules), radius=radius, tree_tactics=tree_tactics, seed=0)
+    if evaluator == "lines":
+        return ours, 0.0, theirs
+    kernels = kernels_of(rules, evaluator=evaluator)
+    reference = PythonUCT(kernels, radius=radius, tree_tactics=tree_tactics, seed=0)
     python = _rate(lambda: reference.search(board, 1, SIMS), seconds / 3)  # slow: >= 1 search
     return ours, python, theirs
 
@@ -96,11 +114,12 @@ def speed(seconds: float) -> None:
     print(
         f"{'game':14} {'ours':>10} {'python':>9} {'openspiel':>10} {'/python':>8} {'/openspiel':>10}"
     )
-    for name, rules, radius, spiel_name in GAMES:
-        ours, python, theirs = _speeds(rules, radius, spiel_name, seconds)
+    for name, rules, radius, evaluator, spiel_name in GAMES:
+        ours, python, theirs = _speeds(rules, radius, evaluator, spiel_name, seconds)
         spiel_text = f"{theirs:10.0f}" if theirs else f"{'skipped':>10}"
         ratio = f"{ours / theirs:10.1f}" if theirs else f"{'skipped':>10}"
-        print(f"{name:14} {ours:10.0f} {python:9.0f} {spiel_text} {ours / python:8.0f} {ratio}")
+        py_text, py_ratio = (f"{python:9.0f}", f"{ours / python:8.0f}") if python else ("-", "-")
+        print(f"{name:14} {ours:10.0f} {py_text:>9} {spiel_text} {py_ratio:>8} {ratio}")
 
 
 def _play(rules, first, second) -> int:
@@ -137,23 +156,49 @@ def _opponents(rules):
     return {"rule bot": rule_player(bot), "random": random_player}
 
 
+def _timed_player(bot, clock):
+    """``bot`` as a player that adds its thinking time and move count to ``clock`` `[2]`."""
+
+    def play(board, player):
+        start = time.perf_counter()
+        action = bot.get_actions(board, player - 1)
+        clock[0] += time.perf_counter() - start
+        clock[1] += 1
+        return action
+
+    return play
+
+
 def strength(n_games: int, sims: int = 2000) -> None:
     print(f"\n## MCTS ({sims} simulations) vs reference bots, {n_games} games, alternating colours")
-    print(f"{'game':10} {'opponent':22} {'win':>5} {'draw':>5} {'loss':>5} {'s/game':>7}")
-    for name, rules in (("tictactoe", TICTACTOE), ("connect4", CONNECT4), ("gomoku15", GOMOKU)):
+    print(
+        f"{'game':17} {'opponent':22} {'win':>5} {'draw':>5} {'loss':>5} {'s/game':>7}"
+        f" {'ms/move':>8}"
+    )
+    rows = [
+        ("tictactoe", TICTACTOE, "lines"),
+        ("connect4", CONNECT4, "lines"),
+        ("gomoku15", GOMOKU, "lines"),
+        ("gomoku15 rollout", GOMOKU, "rollout"),
+    ]
+    for name, rules, evaluator in rows:
         for label, opponent in _opponents(rules).items():
-            counts = [0, 0, 0]
+            counts, clock = [0, 0, 0], [0.0, 0]
             start = time.perf_counter()
             for game in range(n_games):
-                bot = MCTSBot(rules, num_simulations=sims, seed=game)
-                me = lambda b, p, bot=bot: bot.get_actions(b, p - 1)  # noqa: E731
+                bot = MCTSBot(rules, num_simulations=sims, seed=game, evaluator=evaluator)
+                me = _timed_player(bot, clock)
                 other = opponent(1000 + game)
                 first = game % 2 == 0
                 result = _play(rules, me, other) if first else _play(rules, other, me)
                 mine = 1 if first else 2
                 counts[0 if result == mine else (1 if result == 3 else 2)] += 1
             per_game = (time.perf_counter() - start) / n_games
-            print(f"{name:10} {label:22} {counts[0]:5} {counts[1]:5} {counts[2]:5} {per_game:7.3f}")
+            per_move = 1000 * clock[0] / max(clock[1], 1)
+            print(
+                f"{name:17} {label:22} {counts[0]:5} {counts[1]:5} {counts[2]:5} {per_game:7.3f}"
+                f" {per_move:8.1f}"
+            )
 
 
 _FIRST_CALL = """

@@ -50,6 +50,14 @@ def _connect4_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch
 
 
 @bind_simulations
+def _gomoku_rollout_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
+    return simulate_inline(
+        tree, n, c, rule, radius, tactics, rng, board, scratch, None,
+        gomoku.legal_actions, gomoku.apply_action, gomoku.result_after, True, False, None,
+    )  # fmt: skip
+
+
+@bind_simulations
 def _gomoku_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
     return simulate_inline(
         tree, n, c, rule, radius, tactics, rng, board, scratch,
@@ -58,11 +66,14 @@ def _gomoku_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
     )  # fmt: skip
 
 
-#: Each bundled game's ``result_after``, and its loop with the evaluator it was bound with.
+#: Each bundled game's ``result_after`` and loops, by the evaluator they were bound with.
 _BOUND = {
-    "tictactoe": (ttt.result_after, None, _tictactoe_simulations),
-    "connect4": (c4.result_after, None, _connect4_simulations),
-    "gomoku": (gomoku.result_after, line_eval.evaluate_five, _gomoku_simulations),
+    "tictactoe": (ttt.result_after, {None: _tictactoe_simulations}),
+    "connect4": (c4.result_after, {None: _connect4_simulations}),
+    "gomoku": (
+        gomoku.result_after,
+        {None: _gomoku_rollout_simulations, line_eval.evaluate_five: _gomoku_simulations},
+    ),
 }
 
 
@@ -84,11 +95,11 @@ def kernels_of(rules: BoardRules, *, evaluator: str = "lines") -> GameKernels:
             them (placement games of a win length in ``LINE_EVALUATORS``), else random
             rollouts; ``'rollout'`` for random rollouts and uniform priors always.
     """
-    result_after, bound_evaluate, simulations = _BOUND.get(rules.name, (None, None, None))
+    result_after, loops = _BOUND.get(rules.name, (None, {}))
     evaluate = priors = None
     if evaluator == "lines" and not rules.gravity:
         evaluate, priors = LINE_EVALUATORS.get(rules.win_length, (None, None))
-    bound = rules.result_after is result_after and evaluate is bound_evaluate
+    simulations = loops.get(evaluate) if rules.result_after is result_after else None
     return GameKernels(
         legal_actions=rules.legal_actions,
         apply_action=rules.apply_action,
@@ -96,7 +107,7 @@ def kernels_of(rules: BoardRules, *, evaluator: str = "lines") -> GameKernels:
         action_size=rules.action_size,
         board_shape=(rules.height, rules.width),
         placement=not rules.gravity,
-        simulations=simulations if bound else None,
+        simulations=simulations,
         evaluate=evaluate,
         priors=priors,
     )

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from uct_test_games import board_from
+from uct_test_games import board_from, index_priors
 
 from lzero.mcts import UCTSearch
 from lzero.mcts.jit import NativeFunction
@@ -154,6 +154,35 @@ def test_the_loop_selects_as_the_selection_rules(ttt, selection):
         while tree.node_parent[node] != ROOT_INDEX:
             node = tree.node_parent[node]
         assert node == expected
+
+
+def test_priors_are_set_at_every_expansion_and_followed_by_puct(ttt, c4):
+    for kernels in (ttt, c4):
+        board, player = _random_position(kernels, 0, 2)
+        search = UCTSearch(kernels, num_simulations=300, seed=0, selection="puct",
+                           priors=index_priors)  # fmt: skip
+        result = search.search(board, player)
+        tree, expanded = search.tree, 0
+        for node in range(int(tree.meta[0])):
+            n = int(tree.node_num_children[node])
+            if n <= 0:
+                continue
+            actions = tree.children_action[node, :n].astype(np.float64)
+            expected = (actions + 1) / (actions + 1).sum()
+            np.testing.assert_allclose(tree.children_prior[node, :n], expected, rtol=1e-6)
+            expanded += 1
+        assert expanded > 10 and result.action_visits.sum() == 300
+    # With a large exploration constant PUCT's visits follow the priors (AlphaZero's formula
+    # gives n_k ~ P_k * N when c dominates the values).
+    empty = np.zeros((3, 3), np.int8)
+    for priors, most in ((index_priors, 8), (None, None)):
+        search = UCTSearch(ttt, num_simulations=900, seed=0, selection="puct", c_uct=100.0,
+                           priors=priors, tactics=False)  # fmt: skip
+        visits = search.search(empty, 1).action_visits
+        if most is None:
+            assert visits.max() - visits.min() <= 10  # uniform priors: even visits
+        else:
+            assert np.all(np.diff(visits) >= 0) and int(np.argmax(visits)) == most
 
 
 def test_rollouts_and_candidates_equal_their_python_functions(ttt, c4):

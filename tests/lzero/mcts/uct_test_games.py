@@ -92,3 +92,14 @@ def c4_result_after(board, cell, player, num_moves):
 def board_from(rows: list[str]) -> np.ndarray:
     """``["x.o", ...]`` to an int8 board (x = 1, o = 2)."""
     return np.array([[".xo".index(ch) for ch in row] for row in rows], np.int8)
+
+
+@njit(cache=True)
+def index_priors(board, to_play, actions, n, out):
+    """Test priors (``PRIORS_T``): proportional to ``action + 1``, whatever the position."""
+    total = 0.0
+    for i in range(n):
+        total += actions[i] + 1
+    for i in range(n):
+        out[i] = (actions[i] + 1) / total
+    return n

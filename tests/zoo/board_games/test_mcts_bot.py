@@ -10,6 +10,7 @@ from lzero.mcts import UCTSearch
 from lzero.utils.nbrng import make_rng_state, randbelow
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action as connect4_rule_bot
 from zoo.board_games.connect4.envs.connect4_rules import RULES as CONNECT4
+from zoo.board_games.gomoku.envs.gomoku_bot import rule_bot_action as gomoku_rule_bot
 from zoo.board_games.gomoku.envs.gomoku_rules import RULES as GOMOKU
 from zoo.board_games.mcts_bot import MCTSBot, kernels_of
 from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_action, alpha_beta_values
@@ -77,6 +78,27 @@ def test_connect4_mcts_beats_the_rule_bot_and_random():
 def test_gomoku_mcts_beats_random_every_game():
     counts = mcts_results(GOMOKU, lambda s: random_player(GOMOKU, s), 20)
     assert counts["win"] == 20, counts
+
+
+def test_gomoku_mcts_beats_the_threat_bot():
+    """With line priors and values (the default); UCB1 with random rollouts lost 20 of 20."""
+    counts = mcts_results(GOMOKU, lambda s: rule_player(gomoku_rule_bot, s), 20)
+    assert counts["win"] >= 18, counts
+
+
+def test_gomoku_blocks_an_open_three_and_the_same_seed_gives_the_same_moves():
+    # O's open three on row 7 (cols 6-8), X to move without a threat of its own: X must
+    # block at an end, or O's next stone makes an open four (in the window score, the block
+    # at either end or the far cells of the three's windows).
+    board = np.zeros((15, 15), np.int8)
+    board[7, 6:9] = 2
+    board[[6, 8, 9], [3, 3, 12]] = 1
+    blocks = {7 * 15 + 5, 7 * 15 + 9, 7 * 15 + 4, 7 * 15 + 10}
+    moves = [MCTSBot(GOMOKU, num_simulations=2000, seed=s).get_actions(board, 0) for s in (0, 1)]
+    assert set(moves) <= blocks, moves
+    assert MCTSBot(GOMOKU, num_simulations=2000, seed=0).get_actions(board, 0) == moves[0]
+    rollout = MCTSBot(GOMOKU, num_simulations=2000, seed=0, evaluator="rollout")
+    assert rollout._search.rule == 0 and rollout._search.kernels.priors is None  # plain UCT
 
 
 def _unfinished(board, player) -> bool:
@@ -176,14 +198,21 @@ def test_one_simulation_takes_the_win_or_blocks_the_loss(rules, rows, player, ex
         assert bot.get_actions(board, player - 1) in expected
 
 
-@pytest.mark.parametrize(("rules", "radius"), [(TICTACTOE, 0), (CONNECT4, 0), (GOMOKU, 2)])
-def test_the_bound_loop_runs_the_same_search_as_the_generic_one(rules, radius):
-    kernels = kernels_of(rules)
+@pytest.mark.parametrize(
+    ("rules", "radius", "evaluator"),
+    [(TICTACTOE, 0, "lines"), (CONNECT4, 0, "lines"), (GOMOKU, 2, "lines"), (GOMOKU, 2, "rollout")],
+)
+def test_the_bound_loop_runs_the_same_search_as_the_generic_one(rules, radius, evaluator):
+    kernels = kernels_of(rules, evaluator=evaluator)
     assert kernels.simulations is not None
+    assert (kernels.priors is not None) == (rules is GOMOKU and evaluator == "lines")
+    selection = "ucb1" if kernels.priors is None else "puct"
     board = np.zeros((rules.height, rules.width), np.int8)
     board.reshape(-1)[rules.action_size // 2] = 1
     visits = [
-        UCTSearch(k, num_simulations=300, seed=3, radius=radius).search(board, 2).action_visits
+        UCTSearch(k, num_simulations=300, seed=3, radius=radius, selection=selection)
+        .search(board, 2)
+        .action_visits
         for k in (kernels, kernels._replace(simulations=None))
     ]
     assert visits[0].tolist() == visits[1].tolist()
@@ -202,6 +231,8 @@ def test_lightzero_api_and_reproducibility():
         bot.get_actions(board, 2)
     with pytest.raises(TypeError, match="expected a board-game env or BoardRules, got int"):
         MCTSBot(3, "mcts_player", 10)
+    with pytest.raises(ValueError, match=r"expected evaluator in \['lines', 'rollout'\], got 'nn'"):
+        MCTSBot(env, "mcts_player", 10, evaluator="nn")
 
 
 def test_reuse_and_time_limit_in_a_game():

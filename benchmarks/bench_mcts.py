@@ -16,7 +16,9 @@ rows (it has no line evaluator, so the ``lines`` row has no Python figure).
 
 Strength: MCTS (2,000 simulations) against the perfect TicTacToe bot, the Connect4 and Gomoku
 rule bots and random, alternating colours, fixed seeds; Gomoku also with random rollouts
-(``gomoku15 rollout``, the bot before the line evaluator). ``ms/move`` is MCTS's mean time per
+(``gomoku15 rollout``, the bot before the line evaluator). Both bots are deterministic given
+their seeds, so Gomoku games repeat openings; the ``open4`` rows start each pair of games (one
+per colour) from 4 random stones in the central 5 x 5. ``ms/move`` is MCTS's mean time per
 move.
 
 Compile time: first search in a fresh process with an empty numba cache, then with it warm.
@@ -122,9 +124,15 @@ def speed(seconds: float) -> None:
         print(f"{name:14} {ours:10.0f} {py_text:>9} {spiel_text} {py_ratio:>8} {ratio}")
 
 
-def _play(rules, first, second) -> int:
+def _play(rules, first, second, opening: int = 0, seed: int = 0) -> int:
+    """Plays a game; ``opening`` random stones in the central 5 x 5 first (from ``seed``)."""
     board = np.zeros((rules.height, rules.width), np.int8)
     players, player, moves = {1: first, 2: second}, 1, 0
+    rng = np.random.default_rng(seed)
+    while moves < opening:
+        row, col = rng.integers(rules.height // 2 - 2, rules.height // 2 + 3, size=2)
+        if board[row, col] == 0:
+            board[row, col], moves, player = player, moves + 1, 3 - player
     while True:
         cell = rules.apply_action(board, players[player](board.copy(), player), player)
         moves += 1
@@ -172,17 +180,24 @@ def _timed_player(bot, clock):
 def strength(n_games: int, sims: int = 2000) -> None:
     print(f"\n## MCTS ({sims} simulations) vs reference bots, {n_games} games, alternating colours")
     print(
-        f"{'game':17} {'opponent':22} {'win':>5} {'draw':>5} {'loss':>5} {'s/game':>7}"
+        f"{'game':22} {'opponent':22} {'win':>5} {'draw':>5} {'loss':>5} {'s/game':>7}"
         f" {'ms/move':>8}"
     )
     rows = [
-        ("tictactoe", TICTACTOE, "lines"),
-        ("connect4", CONNECT4, "lines"),
-        ("gomoku15", GOMOKU, "lines"),
-        ("gomoku15 rollout", GOMOKU, "rollout"),
+        ("tictactoe", TICTACTOE, "lines", 0),
+        ("connect4", CONNECT4, "lines", 0),
+        ("gomoku15", GOMOKU, "lines", 0),
+        ("gomoku15 rollout", GOMOKU, "rollout", 0),
+        ("gomoku15 open4", GOMOKU, "lines", 4),
+        ("gomoku15 rollout open4", GOMOKU, "rollout", 4),
     ]
-    for name, rules, evaluator in rows:
-        for label, opponent in _opponents(rules).items():
+    for name, rules, evaluator, opening in rows:
+        opponents = _opponents(rules)
+        if opening:  # the rule bot only: random openings against random play add nothing
+            opponents = {"rule bot": opponents["rule bot"]}
+        empty = np.zeros((rules.height, rules.width), np.int8)
+        MCTSBot(rules, num_simulations=10, evaluator=evaluator).get_actions(empty, 0)  # compile
+        for label, opponent in opponents.items():
             counts, clock = [0, 0, 0], [0.0, 0]
             start = time.perf_counter()
             for game in range(n_games):
@@ -190,13 +205,14 @@ def strength(n_games: int, sims: int = 2000) -> None:
                 me = _timed_player(bot, clock)
                 other = opponent(1000 + game)
                 first = game % 2 == 0
-                result = _play(rules, me, other) if first else _play(rules, other, me)
+                players = (me, other) if first else (other, me)
+                result = _play(rules, *players, opening=opening, seed=game // 2)
                 mine = 1 if first else 2
                 counts[0 if result == mine else (1 if result == 3 else 2)] += 1
             per_game = (time.perf_counter() - start) / n_games
             per_move = 1000 * clock[0] / max(clock[1], 1)
             print(
-                f"{name:17} {label:22} {counts[0]:5} {counts[1]:5} {counts[2]:5} {per_game:7.3f}"
+                f"{name:22} {label:22} {counts[0]:5} {counts[1]:5} {counts[2]:5} {per_game:7.3f}"
                 f" {per_move:8.1f}"
             )
 

@@ -31,7 +31,7 @@ __all__ = ["MAX_FORCED", "evaluate_five", "line_priors", "line_scores", "line_va
 #: (a window with ``k - 1`` stones is a four; after the forced replies none is left).
 WEIGHTS = (0.0, 1.0, 8.0, 64.0, 512.0, 4096.0)
 MOVER_FACTOR = 1.5
-SCALE = 150.0
+SCALE = 600.0
 MAX_FORCED = 12
 DEFENCE = 0.8
 PRIOR_POWER = 1.0

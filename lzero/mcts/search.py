@@ -80,7 +80,8 @@ class SearchResult(NamedTuple):
 
 
 class UCTSearch:
-    """Monte Carlo tree search with UCB1 and random rollouts over a game's kernels.
+    """Monte Carlo tree search over a game's kernels: UCB1 with random rollouts, or PUCT over
+    the game's move priors with its leaf evaluator (``GameKernels.priors``, ``.evaluate``).
 
     Args:
         kernels: the game.
@@ -94,7 +95,9 @@ class UCTSearch:
             k-in-a-row games, about two kernel calls more per candidate and expansion).
         reuse_tree: start from the subtree of the position reached, if the last tree has it.
         seed: seed of the search's random generator.
-        selection: selection rule, ``'ucb1'`` or ``'puct'`` (``lzero.mcts.selection``).
+        selection: selection rule, ``'ucb1'`` or ``'puct'`` (``lzero.mcts.selection``); by
+            default ``'puct'`` if there are priors (``priors`` or ``kernels.priors``), else
+            ``'ucb1'``.
         evaluate: leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``); by default the game's
             (``kernels.evaluate``), else random rollouts.
         priors: move priors (``lzero.mcts.tree.PRIORS_T``) set when a node is expanded, for
@@ -119,7 +122,7 @@ class UCTSearch:
         tree_tactics: bool = False,
         reuse_tree: bool = False,
         seed: int = 0,
-        selection: str = "ucb1",
+        selection: str | None = None,
         evaluate: Any = None,
         priors: Any = None,
         leaf_evaluator: LeafEvaluator | None = None,
@@ -130,6 +133,12 @@ class UCTSearch:
             raise ValueError(f"expected num_simulations >= 1, got {num_simulations}")
         if time_limit_s is not None and not time_limit_s > 0:
             raise ValueError(f"expected time_limit_s > 0, got {time_limit_s}")
+        if evaluate is None:
+            evaluate = kernels.evaluate
+        if priors is None:
+            priors = kernels.priors
+        if selection is None:
+            selection = "ucb1" if priors is None else "puct"
         if selection not in selection_rules.RULES:
             raise ValueError(
                 f"expected selection in {sorted(selection_rules.RULES)}, got {selection!r}"
@@ -149,10 +158,6 @@ class UCTSearch:
         self.tactics = bool(tactics)
         self.tree_tactics = bool(tree_tactics)
         self.reuse_tree = bool(reuse_tree)
-        if evaluate is None:
-            evaluate = kernels.evaluate
-        if priors is None:
-            priors = kernels.priors
         own = evaluate is kernels.evaluate and priors is kernels.priors
         self._bound = kernels.simulations if own else None
         if evaluate is None:

@@ -191,7 +191,6 @@ class MCTSBot:
             tree_tactics=tree_tactics,
             reuse_tree=reuse_tree,
             seed=seed,
-            selection="puct" if puct else "ucb1",
         )
 
     def search(self, board: np.ndarray, player_index: int) -> SearchResult:

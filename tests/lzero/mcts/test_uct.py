@@ -18,7 +18,7 @@ from lzero.mcts.network import descend_once
 from lzero.mcts.python_uct import PythonUCT
 from lzero.mcts.rollout import candidate_actions, placement_rollout, uniform_rollout
 from lzero.mcts.search import GameKernels
-from lzero.mcts.selection import puct_select, ucb1_select
+from lzero.mcts.selection import PUCT, UCB1, puct_select, ucb1_select
 from lzero.mcts.tree import (
     APPLY_ACTION_T,
     LEGAL_ACTIONS_T,
@@ -172,6 +172,9 @@ def test_priors_are_set_at_every_expansion_and_followed_by_puct(ttt, c4):
             np.testing.assert_allclose(tree.children_prior[node, :n], expected, rtol=1e-6)
             expanded += 1
         assert expanded > 10 and result.action_visits.sum() == 300
+    assert UCTSearch(ttt, priors=index_priors).rule == PUCT  # the default rule with priors
+    assert UCTSearch(ttt._replace(priors=index_priors)).rule == PUCT
+    assert UCTSearch(ttt).rule == UCB1
     # With a large exploration constant PUCT's visits follow the priors (AlphaZero's formula
     # gives n_k ~ P_k * N when c dominates the values).
     empty = np.zeros((3, 3), np.int8)

@@ -3,13 +3,14 @@
 One simulation (Browne et al., "A Survey of Monte Carlo Tree Search Methods", 2012):
 *select* slots with the selection rule from the root, replaying their moves on a copy of the
 root board, until a slot without a child node or a finished game; *expand* by adding that one
-node (its candidate moves are listed the first time the search passes through it); *evaluate*
-it with the leaf evaluator, or exactly if the game is over; *back up* the value to the root.
+node (its candidate moves are listed, with their priors, the first time the search passes
+through it); *evaluate* it with the leaf evaluator, or exactly if the game is over; *back up*
+the value to the root.
 
 The game is reached only through the kernels passed in (``legal_actions``, ``apply_action``,
-``result_after`` of ``docs/board_kernel_contract.md``); the leaf evaluator is an argument
-too and the selection rule a parameter, so every game and both UCT and AlphaZero-style
-search share this loop.
+``result_after`` of ``docs/board_kernel_contract.md``); the leaf evaluator and the move
+priors are arguments too and the selection rule a parameter, so every game and both UCT and
+AlphaZero-style search (PUCT over priors, e.g. Gomoku's line-window ones) share this loop.
 The entry points are compiled on first use against explicit ``FunctionType`` signatures,
 which numba can cache on disk (see ``lzero.mcts.jit``).
 """

@@ -17,7 +17,6 @@ from zoo.board_games.common.line_eval import (
     DEFENCE,
     MAX_FORCED,
     MOVER_FACTOR,
-    PRIOR_POWER,
     SCALE,
     WEIGHTS,
     line_priors,
@@ -82,7 +81,7 @@ def reference_priors(board: np.ndarray, to_play: int, actions: list[int], k: int
             after.reshape(-1)[a] = p
             gains.append(reference_scores(after, k)[0][p - 1] - before[p - 1])
         attack, defence = gains[to_play - 1], gains[2 - to_play]
-        weights.append((attack + DEFENCE * defence + 1.0) ** PRIOR_POWER)
+        weights.append(attack + DEFENCE * defence + 1.0)
     return np.array(weights) / sum(weights)
 
 

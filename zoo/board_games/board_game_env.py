@@ -52,13 +52,17 @@ def _always_held(array) -> int:
     return 3
 
 
-# The arrays of an observation (and the reward) are handed out from two alternating sets and
-# rewritten in place, two steps or resets later, when nobody holds them any more: their only
-# references are then the set's list and getrefcount's argument (CPython's own ``s += t`` and
-# NumPy's temporary elision reuse memory on the same test). Two sets, because a loop like
-# ``obs, reward, done, info = env.step(agent(obs))`` still holds the last observation during
-# the step, not the one before. A held array is replaced by a fresh one. Builds whose
-# reference counts are not exact (free-threaded, or no getrefcount) always hand out fresh ones.
+# Output arrays. The kernels write an observation (and the reward) into arrays the env owns,
+# from two alternating sets, and the caller gets fresh views of them (``a.view()``, a quarter
+# of ``np.empty``'s cost). A set's array is written again, two steps or resets later, only if
+# nobody holds a view of it any more: every view, and every view of a view, references it, so
+# its only references are then the set's list and getrefcount's argument (CPython's own
+# ``s += t`` and NumPy's temporary elision reuse memory on the same test). Two sets, because a
+# loop like ``obs, r, d, i = env.step(agent(obs))`` still holds the last observation during the
+# step, not the one before. While a set's array is held, the kernels write into a new array
+# that is handed out as it is and never written again. The caller never gets an owned array
+# itself, so changing a view's shape, dtype or flags in place cannot reach the kernels. Builds
+# whose reference counts are not exact (free-threaded, or no getrefcount) get new arrays only.
 _refs = getattr(sys, "getrefcount", None)
 if _refs is None or sysconfig.get_config_var("Py_GIL_DISABLED"):
     _refs = _always_held
@@ -199,7 +203,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         else:
             self.board = validate_init_state(init_state, self.rules)
             clear, self._num_moves = False, int(np.count_nonzero(self.board))
-        obs, board, mask, _ = self._next_outputs()
+        obs, board, mask, _, obs_out, board_out, mask_out, _ = self._next_outputs()
         player = index + 1
         dynamic = self._dynamic_seed or self._seed is None
         self._reset_fn(
@@ -221,9 +225,9 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             self._play(self._opponent_action())
             return self._observe()
         return {
-            "observation": obs,
-            "action_mask": mask,
-            "board": board,
+            "observation": obs_out,
+            "action_mask": mask_out,
+            "board": board_out,
             "current_player_index": index,
             "to_play": player if self._self_play else -1,
         }
@@ -236,19 +240,32 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             _empty(1, _FLOAT32),
         ]
 
-    def _next_outputs(self) -> list[np.ndarray]:
-        """The next set of output arrays, its held arrays replaced (see ``_refs``)."""
-        out = self._outs[self._slot]
+    def _next_outputs(self) -> tuple:
+        """The arrays the kernels write next, ``(obs, board, mask, reward)``, followed by what
+        the caller gets of them: a view of a reusable array, or a new array (see above)."""
+        own = self._outs[self._slot]
         self._slot ^= 1
-        if _refs(out[0]) > 2:  # referenced by more than the list and this argument
-            out[0] = _empty(self._obs_shape, _FLOAT32)
-        if _refs(out[1]) > 2:
-            out[1] = _empty(self._board_shape, _INT8)
-        if _refs(out[2]) > 2:
-            out[2] = _empty(self._mask_shape, _INT8)
-        if _refs(out[3]) > 2:
-            out[3] = _empty(1, _FLOAT32)
-        return out
+        if _refs(own[0]) > 2:  # referenced by more than the list and getrefcount's argument
+            obs = obs_out = _empty(self._obs_shape, _FLOAT32)
+        else:
+            obs = own[0]
+            obs_out = obs.view()
+        if _refs(own[1]) > 2:
+            board = board_out = _empty(self._board_shape, _INT8)
+        else:
+            board = own[1]
+            board_out = board.view()
+        if _refs(own[2]) > 2:
+            mask = mask_out = _empty(self._mask_shape, _INT8)
+        else:
+            mask = own[2]
+            mask_out = mask.view()
+        if _refs(own[3]) > 2:
+            reward = reward_out = _empty(1, _FLOAT32)
+        else:
+            reward = own[3]
+            reward_out = reward.view()
+        return obs, board, mask, reward, obs_out, board_out, mask_out, reward_out
 
     def seed(self, seed: int, dynamic_seed: bool = True) -> None:
         """Fixes the seed of the following episodes (see ``BaseEnv.seed``); bots included."""
@@ -266,7 +283,9 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         if type(action) is int and self._plain_self_play:
             # Hot path: one fused kernel checks the move, plays it and writes the next planes;
             # anything else (illegal, finished, other types or modes) goes the general way.
-            obs, board, mask, reward = self._next_outputs()
+            obs, board, mask, reward, obs_out, board_out, mask_out, reward_out = (
+                self._next_outputs()
+            )
             player = self._player
             try:
                 code = self._step_fn(
@@ -280,17 +299,17 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
                 self._last_cell, self._result = code >> 2, result
                 self._player, self._num_moves = 3 - player, self._num_moves + 1
                 observation = {
-                    "observation": obs,
-                    "action_mask": mask,
-                    "board": board,
+                    "observation": obs_out,
+                    "action_mask": mask_out,
+                    "board": board_out,
                     "current_player_index": 2 - player,
                     "to_play": 3 - player,
                 }
                 if result == ONGOING and self.render_mode is None:
-                    return _new_timestep(BaseEnvTimestep, (observation, reward, False, {}))
+                    return _new_timestep(BaseEnvTimestep, (observation, reward_out, False, {}))
                 self._after_move()
                 info = {"eval_episode_return": self._player1_return(result)} if self._done else {}
-                return BaseEnvTimestep(observation, reward, self._done, info)
+                return BaseEnvTimestep(observation, reward_out, self._done, info)
         return self._step_general(action)
 
     def _step_general(self, action) -> BaseEnvTimestep:

@@ -18,11 +18,26 @@ from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 GAMES = {"tictactoe": (TicTacToeEnv, tictactoe), "connect4": (Connect4Env, connect4)}
 KEYS = ("observation", "board", "action_mask")  # in the order of the env's output sets
 # What the caller does with each step's timestep before the next step.
-USES = ("drop", "keep_timestep", "keep_dict", "keep_one_array", "keep_view", "scribble_and_drop")
+USES = (
+    "drop",
+    "keep_timestep",
+    "keep_dict",
+    "keep_one_array",
+    "keep_view",
+    "scribble_and_drop",
+    "reshape_and_drop",
+    "retype_and_drop",
+    "freeze_and_drop",
+)
 
 
 def _arrays(ts) -> list[np.ndarray]:
     return [ts.obs[k] for k in KEYS] + [ts.reward]
+
+
+def _owners(arrays) -> list[int]:
+    """The ids of the arrays the env wrote (a view's base, or the array it handed out)."""
+    return [id(a if a.base is None else a.base) for a in arrays]
 
 
 def _expected_planes(board: list[list[int]], player: int) -> np.ndarray:
@@ -37,8 +52,9 @@ def _expected_planes(board: list[list[int]], player: int) -> np.ndarray:
     uses=st.lists(st.sampled_from(USES), min_size=1, max_size=60),
 )
 def test_outputs_match_the_reference_and_held_ones_never_change(game, seed, uses):
-    """Whatever the caller holds, drops or scribbles on, every step's observation is the
-    plain-Python reference's, and everything still held keeps the values it was handed with."""
+    """Whatever the caller holds, drops, scribbles on or reshapes, retypes or freezes in place,
+    every step's observation is the plain-Python reference's, with the documented shapes,
+    dtypes and flags, and everything still held keeps the values it was handed with."""
     env_cls, new_ref = GAMES[game]
     env = env_cls()
     env.seed(seed)
@@ -56,6 +72,10 @@ def test_outputs_match_the_reference_and_held_ones_never_change(game, seed, uses
         assert np.flatnonzero(ts.obs["action_mask"]).tolist() == legal
         assert ts.reward[0] == (1.0 if result == 3 - player else 0.0)
         arrays = _arrays(ts)
+        shapes = [env._obs_shape, env._board_shape, env._mask_shape, (1,)]
+        dtypes = [np.float32, np.int8, np.int8, np.float32]
+        assert [a.shape for a in arrays] == shapes and [a.dtype for a in arrays] == dtypes
+        assert all(a.flags.writeable and a.flags.c_contiguous for a in arrays)
         if use == "keep_timestep":
             held += [(a, a.copy()) for a in arrays]
             held.append((ts, None))
@@ -71,6 +91,15 @@ def test_outputs_match_the_reference_and_held_ones_never_change(game, seed, uses
         elif use == "scribble_and_drop":
             for a in arrays:
                 a[...] = 7
+        elif use == "reshape_and_drop":
+            for a in arrays:
+                a.shape = (1, *a.shape)  # a batch axis added in place
+        elif use == "retype_and_drop":
+            arrays[0].dtype = np.int32  # same item size: only the reading changes
+            arrays[1].dtype = arrays[2].dtype = np.uint8
+        elif use == "freeze_and_drop":
+            for a in arrays:
+                a.flags.writeable = False
         del ts, arrays
         for value, snapshot in held:
             assert snapshot is None or np.array_equal(value, snapshot)
@@ -89,13 +118,16 @@ def test_unheld_outputs_are_reused_and_held_ones_replaced(game):
     ids = []
     for _ in range(3):
         obs, reward, _, _ = env.step(env.random_action())
-        ids.append([id(a) for a in (*[obs[k] for k in KEYS], reward)])
+        arrays = [*[obs[k] for k in KEYS], reward]
+        assert all(a.base is not None for a in arrays)  # views of the env's own arrays
+        ids.append(_owners(arrays))
     assert ids[2] == ids[0] and ids[1] != ids[0]  # obs of step 1 was dropped when rebound
     kept = env.step(env.random_action())  # step 4 reuses step 2's arrays: obs still holds them
-    assert [id(a) for a in _arrays(kept)] == ids[1]
+    assert _owners(_arrays(kept)) == ids[1]
     values = [a.copy() for a in _arrays(kept)]
     env.step(env.random_action())
-    env.step(env.random_action())  # would reuse step 4's arrays: kept holds them
+    fresh = env.step(env.random_action())  # would reuse step 4's arrays: kept holds them
+    assert all(a.base is None for a in _arrays(fresh))  # new arrays instead, handed out as such
     assert all(np.array_equal(a, v) for a, v in zip(_arrays(kept), values))
 
 
@@ -109,11 +141,9 @@ def test_without_exact_reference_counts_every_output_is_fresh(monkeypatch):
         env.reset()
         reused, moves = [], []
         for _ in range(30):
-            # The set this step writes: a fresh array is made while the old one is alive, so
-            # it has another id.
-            before = [id(a) for a in env._outs[env._slot]]
+            before = [id(a) for a in env._outs[env._slot]]  # the set this step writes
             ts = env.step(env.random_action())
-            reused.append([id(a) for a in _arrays(ts)] == before)
+            reused.append(_owners(_arrays(ts)) == before)
             moves.append(ts.obs["board"].copy())
             if ts.done:
                 env.reset()
@@ -130,7 +160,7 @@ def test_copies_hand_out_arrays_of_their_own(clone):
     env.seed(1)
     env.reset()
     other = clone(env)
-    handed = [id(a) for e in (env, other) for _ in range(2) for a in _arrays(e.step(0))]
+    handed = [i for e in (env, other) for _ in range(2) for i in _owners(_arrays(e.step(0)))]
     assert len(set(handed)) == len(handed)
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep
+from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError, GameOverError
 from lzero.utils.nbrng import make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
@@ -96,21 +97,22 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             )
         check_config(cfg, BATTLE_MODES, self.bot_types, RENDER_MODES)
         self.rules = rules = self.make_rules(cfg)
-        self.battle_mode, self.bot_action_type = cfg.battle_mode, cfg.bot_action_type
+        self.bot_action_type = cfg.bot_action_type
+        #: LightZero's AlphaZero MCTS sets ``battle_mode`` to this on its simulation envs.
+        self.battle_mode_in_simulation_env = cfg.battle_mode_in_simulation_env
         self.agent_vs_human, self.render_mode = bool(cfg.agent_vs_human), cfg.render_mode
         self.replay_path = cfg.replay_path
         h, w, a = rules.height, rules.width, rules.action_size
         self._channel_last = bool(cfg.channel_last)
         self._obs_shape = (h, w, 3) if self._channel_last else (3, h, w)
         self._fill = (0.0, 0.5, 1.0) if cfg.scale else (0.0, 1.0, 2.0)  # plane 2, by player
-        self._self_play = self.battle_mode == "self_play_mode"
         self._p_random, self._p_expert = cfg.prob_random_agent, cfg.prob_expert_agent
-        self._plain_self_play = self._self_play and not (self._p_random or self._p_expert)
+        self.battle_mode = cfg.battle_mode
         self._bind_kernels()
         self._gravity, self._k = rules.gravity, rules.win_length
         self._consts = (self._fill[1], self._channel_last, self._gravity, self._k)  # kinrow_step
         self._board_shape, self._mask_shape = (h, w), (a,)
-        self.board = np.zeros((h, w), np.int8)
+        self._board = np.zeros((h, w), np.int8)
         self._mask = np.zeros(a, np.int8)
         # The two sets of observation arrays ``[planes, board, mask, reward]``: see ``_refs``.
         self._outs, self._slot = [self._new_outputs(), self._new_outputs()], 0
@@ -162,6 +164,35 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._outs = [self._new_outputs(), self._new_outputs()]
         self._bind_kernels()
 
+    @property
+    def board(self) -> np.ndarray:
+        """The position, `[H, W]` int8: 0 empty, 1 and 2 the players' stones (row 0 on top)."""
+        return self._board
+
+    @board.setter
+    def board(self, value) -> None:
+        # Kept int8 and C-ordered, as the kernels read it; the legal mask follows at reset.
+        board = np.ascontiguousarray(value, dtype=np.int8)
+        if board.shape != self._board_shape:
+            raise ValueError(f"board: expected shape {self._board_shape}, got {board.shape}")
+        self._board = board
+
+    @property
+    def battle_mode(self) -> str:
+        """One of ``BATTLE_MODES``; settable, as LightZero's AlphaZero MCTS does on its
+        simulation envs (``env.battle_mode = env.battle_mode_in_simulation_env``)."""
+        return self._battle_mode
+
+    @battle_mode.setter
+    def battle_mode(self, mode: str) -> None:
+        if mode not in BATTLE_MODES:
+            raise ConfigError(
+                "battle_mode: " + unknown_name_message("battle mode", str(mode), BATTLE_MODES)
+            )
+        self._battle_mode = mode
+        self._self_play = mode == "self_play_mode"
+        self._plain_self_play = self._self_play and not (self._p_random or self._p_expert)
+
     @classmethod
     def make_rules(cls, cfg) -> BoardRules:
         """The game's rules for ``cfg`` (Gomoku builds them from ``board_size``)."""
@@ -197,17 +228,17 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         if type(index) is not int or not 0 <= index <= 1:  # type(): bool is not accepted
             index = check_start_index(index)
         if init_state is None:
-            if _refs(self.board) > 2:  # someone kept ``env.board``: it keeps the last position
-                self.board = _empty(self._board_shape, _INT8)
+            if _refs(self._board) > 2:  # someone kept ``env.board``: it keeps the last position
+                self._board = _empty(self._board_shape, _INT8)
             clear, self._num_moves = True, 0
         else:
-            self.board = validate_init_state(init_state, self.rules)
-            clear, self._num_moves = False, int(np.count_nonzero(self.board))
+            self._board = validate_init_state(init_state, self.rules)
+            clear, self._num_moves = False, int(np.count_nonzero(self._board))
         obs, board, mask, _, obs_out, board_out, mask_out, _ = self._next_outputs()
         player = index + 1
         dynamic = self._dynamic_seed or self._seed is None
         self._reset_fn(
-            self.board, self._mask, clear, player, self._consts, self._seed_state, dynamic,
+            self._board, self._mask, clear, player, self._consts, self._seed_state, dynamic,
             self._static_seed, self._streams, obs, board, mask,
         )  # fmt: skip
         self._player, self._result, self._last_cell, self._done = player, 0, -1, False
@@ -289,7 +320,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             player = self._player
             try:
                 code = self._step_fn(
-                    self.board, self._mask, action, player, self._num_moves, self._consts,
+                    self._board, self._mask, action, player, self._num_moves, self._consts,
                     obs, board, mask, reward,
                 )  # fmt: skip
             except OverflowError:  # beyond int64: illegal, reported by _step_general
@@ -347,7 +378,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         """Plays a checked ``action`` for the player to move; returns the result code."""
         player = self._player
         code = self._play_fn(
-            self.board, self._mask, action, player, self._num_moves, self._gravity, self._k
+            self._board, self._mask, action, player, self._num_moves, self._gravity, self._k
         )
         self._last_cell, self._result = code >> 2, code & 3
         self._player, self._num_moves = 3 - player, self._num_moves + 1

@@ -101,8 +101,8 @@ class LightZeroBoardMethods:
             raise GameOverError("simulate_action: expected a running game, got a finished one")
         action = self._check_action(action)
         new = copy.copy(self)
-        new.board, new._mask = self.board.copy(), self._mask.copy()
-        new._streams = self._streams.copy()
+        new._board, new._mask = self._board.copy(), self._mask.copy()
+        new._streams, new._seed_state = self._streams.copy(), self._seed_state.copy()
         new._rng_state, new._agent_rng_state = new._streams[0:1], new._streams[1:2]
         new.render_mode, new._bots = None, {}
         new._recorder = copy.copy(self._recorder)

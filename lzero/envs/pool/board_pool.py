@@ -147,7 +147,8 @@ class BoardBackend:
 
         The planes are most of an observation's bytes, and writing them into freshly mapped
         memory costs a fifth of a Connect4 step at 1,024 envs. A handed-out array is reused
-        only once no reference to it (nor a view of it) is left outside this list.
+        only once no reference to it (nor a view of it) is left outside this list; callers
+        only ever get views of it (see ``_hand_out``).
         """
         for k in range(len(self._spare)):
             # Unheld: referenced by the list and getrefcount's argument only.
@@ -186,9 +187,12 @@ class BoardBackend:
         return self._hand_out()
 
     def _hand_out(self) -> tuple:
-        # Every row is fresh: hand the output arrays out and put new ones in their place.
+        # Every row is fresh: hand the output arrays out and put new ones in their place. The
+        # planes go out as a view: the array itself is reused once unheld, and a caller who
+        # changed a dropped view's shape, dtype or flags in place must not reach the kernel.
         out, self.out = self.out, self._new_outputs()
         self._fresh[:] = False
+        out = (out[0].view(), *out[1:])
         return self._batch(out, self.state[0].copy(), self.state[5].copy())
 
     @staticmethod

@@ -193,6 +193,25 @@ def test_observations_handed_out_are_never_overwritten_while_held():
     assert len(held) == 9 and all(np.array_equal(a, copy) for a, copy in held)
 
 
+def test_planes_changed_in_place_and_dropped_do_not_reach_later_steps():
+    """Found by QA: planes made read-only (or reshaped, retyped) in place and dropped came
+    back so, or failed the next step; the pool hands out views, so its arrays stay its own."""
+    pool = make("connect4", num_envs=3)
+    shapes = []
+
+    def meddle(t, planes):
+        shapes.append((planes.shape, planes.dtype, planes.flags.writeable))
+        if t % 3 == 0:
+            planes.flags.writeable = False
+        elif t % 3 == 1:
+            planes.shape = (1, *planes.shape)
+        else:
+            planes.dtype = np.int32
+
+    _play(pool, 30, np.random.default_rng(2), meddle)
+    assert set(shapes) == {((3, 3, 6, 7), np.dtype(np.float32), True)}
+
+
 def test_stepping_leaves_the_state_arrays_reference_counts_alone():
     # The kernel takes per-env views of arrays it uses without their owner (no atomic
     # reference counting): a miscount would leak them or free them under the pool.

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from lzero.envs import ENV_REGISTRY, check_env
@@ -74,13 +76,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def quiet_on_closed_stdout(run: Callable[[], int]) -> int:
+    """Calls ``run`` and returns its exit code, or 1 without a traceback if the reader of
+    stdout went away (``lzero arena ... | head -1``).
+
+    stdout is flushed before returning (also when ``run`` raises ``SystemExit``), so that a
+    closed pipe shows up here rather than in the interpreter's final flush; after a
+    ``BrokenPipeError`` stdout is pointed at ``os.devnull`` so that flush cannot fail again
+    (the recipe of the Python docs, "Note on SIGPIPE" in the ``signal`` module).
+    """
+    try:
+        try:
+            return run()
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code.
 
     Errors the project raises on purpose (and unknown registry names) print one line and
-    exit 2; Ctrl-C exits without a traceback, with 0 in interactive commands and 130 elsewhere.
+    exit 2; Ctrl-C exits without a traceback, with 0 in interactive commands and 130 elsewhere;
+    a closed stdout (piping into ``head``) exits 1 quietly.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
+    return quiet_on_closed_stdout(lambda: _dispatch(argv))
+
+
+def _dispatch(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         return int(args.func(args) or 0)

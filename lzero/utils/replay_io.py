@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
+import traceback
 from typing import Any
 
 import numpy as np
@@ -49,6 +51,8 @@ def write_frames_atomic(frames: Any, path: str | os.PathLike, **imwrite_kwargs: 
 
     Raises:
         ConfigError: the directory is not writable (nothing is left behind).
+        OSError: no writer for the extension, or creating, writing or renaming the file failed,
+            e.g. the disk or the file size limit is full (nothing is left behind).
     """
     import imageio.v3 as iio
 
@@ -61,8 +65,28 @@ def write_frames_atomic(frames: Any, path: str | os.PathLike, **imwrite_kwargs: 
     try:
         iio.imwrite(tmp, np.stack(frames), **imwrite_kwargs)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         if os.path.exists(tmp):
             os.remove(tmp)
+        _free_quietly(err)
         raise
     return path
+
+
+def _free_quietly(err: BaseException) -> None:
+    """Frees the objects the frames of ``err``'s traceback hold, ignoring their complaints.
+
+    imageio's writers keep the frames they failed to write and write them again when freed,
+    which printed a second traceback ("Exception ignored in ... PluginV3.__del__") after the
+    error itself (a full disk stays full). The traceback keeps its lines, not its locals.
+    """
+    hook = sys.unraisablehook
+    sys.unraisablehook = _ignore
+    try:
+        traceback.clear_frames(err.__traceback__)
+    finally:
+        sys.unraisablehook = hook
+
+
+def _ignore(unraisable: Any) -> None:
+    pass

@@ -1,5 +1,8 @@
+import os
 import subprocess
 import sys
+
+import pytest
 
 from lzero.cli import build_parser, main
 
@@ -64,3 +67,23 @@ def test_ctrl_c_while_starting_exits_without_traceback(monkeypatch, capsys):
     assert main(["play", "connect4"]) == 0
     assert main(["train", "x"]) == 130
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+@pytest.mark.parametrize("args, codes", [(["envs"], {1}), (["--help"], {0, 1})])
+def test_output_piped_into_head_exits_quietly(args, codes, unbuffered):
+    # ``lzero envs | head -1``: the reader goes away; no BrokenPipeError traceback, and no
+    # "Exception ignored" from the interpreter's final flush either. (argparse ignores write
+    # errors itself: unbuffered, ``--help`` exits 0.)
+    read_end, write_end = os.pipe()
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lzero.cli", *args],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    os.close(write_end)
+    os.close(read_end)
+    _, err = proc.communicate(timeout=60)
+    assert err == b"" and proc.returncode in codes

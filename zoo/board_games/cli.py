@@ -10,9 +10,12 @@ import argparse
 import importlib
 import os
 import sys
+import warnings
 
+from lzero.cli import quiet_on_closed_stdout
 from lzero.errors import LZeroError
 from zoo.board_games.env_support import bot_move
+from zoo.board_games.recording import ReplayWriteWarning
 
 GAMES = {
     "tictactoe": ("zoo.board_games.tictactoe.envs.tictactoe_env", "TicTacToeEnv"),
@@ -20,6 +23,9 @@ GAMES = {
     "gomoku": ("zoo.board_games.gomoku.envs.gomoku_env", "GomokuEnv"),
 }
 BOTS = ("rule", "mcts", "random", "alpha_beta")
+#: Simulations per move of ``--bot mcts`` at the terminal: strong (Gomoku needs 1,000-2,000 to
+#: beat the rule bot) at about 10 ms a move. The env config keeps LightZero's default of 50.
+MCTS_SIMULATIONS = 2000
 
 
 def make_env(args: argparse.Namespace):
@@ -27,14 +33,17 @@ def make_env(args: argparse.Namespace):
     asked."""
     game, board_size, gif = args.game, args.board_size, args.gif
     module, name = GAMES[game]
-    cfg: dict = {"battle_mode": "self_play_mode"}
-    if args.mcts_simulations is not None:
-        cfg["mcts_bot_num_simulations"] = args.mcts_simulations
+    cfg: dict = {
+        "battle_mode": "self_play_mode",
+        "mcts_bot_num_simulations": args.mcts_simulations,
+    }
     if board_size is not None:
         if game != "gomoku":
             raise ValueError(f"--board-size: expected only with gomoku, got it with {game}")
         cfg["board_size"] = board_size
     if gif is not None:
+        if _names_file(gif) and os.path.isdir(gif):
+            raise ValueError(f"--gif: expected a .gif file to write, got {gif!r}, a directory")
         cfg["render_mode"] = "image_savefile_mode"
         cfg["replay_path"] = _gif_folder(gif)
     env = getattr(importlib.import_module(module), name)(cfg)
@@ -50,16 +59,36 @@ def _gif_folder(gif: str) -> str:
     return os.path.dirname(os.path.abspath(gif)) if _names_file(gif) else gif
 
 
-def _place_gif(env, gif: str | None) -> None:
-    """Moves the GIF the env just wrote to ``gif`` when that names a file."""
-    if gif is None or env.last_replay_file is None:
-        return
-    path = env.last_replay_file
+def _place_gif(env, gif: str | None) -> str | None:
+    """Moves the GIF the env just wrote to ``gif`` when that names a file.
+
+    Returns:
+        None, or why the game is not saved at ``gif`` (one line for the end of the command).
+    """
+    if gif is None:
+        return None
+    path, err = env.last_replay_file, env.last_replay_error
+    env.last_replay_file = env.last_replay_error = None
+    if path is None:
+        reason = getattr(err, "strerror", None) or err or "nothing was recorded"
+        where = f"as {gif}" if _names_file(gif) else f"in {gif}"
+        return f"--gif: the game was not saved {where}: {reason}"
     if _names_file(gif):
-        os.replace(path, gif)
+        try:
+            os.replace(path, gif)
+        except OSError as err:  # e.g. ``gif`` became a directory during the game
+            return f"--gif: the game was not saved as {gif} ({err.strerror}), but as {path}"
         path = gif
-    env.last_replay_file = None
     print(f"Game saved as {path}")
+    return None
+
+
+def _gif_failed(problem: str | None) -> int:
+    """Prints ``problem`` (from :func:`_place_gif`) as an error; returns the exit code."""
+    if problem is None:
+        return 0
+    print(f"error: {problem}", file=sys.stderr)
+    return 1
 
 
 def _check_bot(env, bot: str) -> None:
@@ -72,7 +101,8 @@ def _check_bot(env, bot: str) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     """Runs ``lzero play``: a person against a bot, the board printed after each move.
 
-    Ctrl-C or end of input, at any point, abandons the game and returns 0.
+    Ctrl-C or end of input, at any point, abandons the game and returns 0. If ``--gif`` could
+    not be written, the result is printed all the same, then the error; returns 1.
     """
     env = None
     try:
@@ -102,26 +132,29 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 0
     winner = env.get_done_winner()[1]
     print("Draw." if winner == -1 else "You win!" if winner == human else "The bot wins.")
-    _place_gif(env, args.gif)
+    problem = _place_gif(env, args.gif)
     env.close()
-    return 0
+    return _gif_failed(problem)
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
     """Runs ``lzero arena``: two bots, alternating colours; prints each bot's record.
 
     Ctrl-C stops the series and prints the record of the games finished so far (exit code 0).
+    If ``--gif`` could not be written, the series is played all the same, then the error is
+    printed; returns 1.
     """
     if args.games < 1:
         raise ValueError(f"--games: expected a positive number, got {args.games}")
     record = {1: [0, 0, 0], 2: [0, 0, 0]}  # per bot: wins, draws, losses
+    problems: list[str] = []  # a failed --gif, reported at the end
     env = None
     try:
         env = make_env(args)
         for bot in (args.bot1, args.bot2):
             _check_bot(env, bot)
         print(f"Playing {args.games} games of {args.game}, {args.bot1} against {args.bot2}...")
-        _play_series(env, args, record)
+        _play_series(env, args, record, problems)
     except KeyboardInterrupt:
         print(f"\nInterrupted after {sum(record[1])} of {args.games} games.")
     played = sum(record[1])
@@ -131,11 +164,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
     for bot, name in ((1, args.bot1), (2, args.bot2)):
         w, d, loss = record[bot]
         print(f"bot{bot} {name:>10}: wins {w}  draws {d}  losses {loss}")
-    return 0
+    return _gif_failed(problems[0] if problems else None)
 
 
-def _play_series(env, args: argparse.Namespace, record: dict) -> None:
-    """Plays ``args.games`` games, adding each result to ``record`` as it ends."""
+def _play_series(env, args: argparse.Namespace, record: dict, problems: list[str]) -> None:
+    """Plays ``args.games`` games, adding each result to ``record`` as it ends and a failure to
+    save the first game's GIF to ``problems``."""
     for game in range(args.games):
         colour_of = {1: 1, 2: 2} if game % 2 == 0 else {1: 2, 2: 1}  # bot -> player id
         kind_of = {colour_of[1]: args.bot1, colour_of[2]: args.bot2}
@@ -149,16 +183,21 @@ def _play_series(env, args: argparse.Namespace, record: dict) -> None:
         for bot in (1, 2):
             outcome = 1 if winner == -1 else 0 if winner == colour_of[bot] else 2
             record[bot][outcome] += 1
-        if game == 0:
-            _place_gif(env, args.gif)
+        if game == 0 and (problem := _place_gif(env, args.gif)):
+            problems.append(problem)
 
 
 def _run(func):
-    """Wraps a command so that expected errors print one line instead of a traceback."""
+    """Wraps a command so that expected errors print one line instead of a traceback.
+
+    The env's warning about a GIF it could not write is left out: the command reports it.
+    """
 
     def run(args: argparse.Namespace) -> int:
         try:
-            return func(args)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ReplayWriteWarning)
+                return func(args)
         except (LZeroError, ValueError, NotImplementedError) as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
@@ -173,7 +212,10 @@ def add_play_subcommands(subparsers) -> None:
     common.add_argument("--board-size", type=int, default=None, help="gomoku only: 5 to 19")
     common.add_argument("--seed", type=int, default=0, help="seed of the bots")
     common.add_argument(
-        "--mcts-simulations", type=int, default=None, help="simulations per move of mcts bots"
+        "--mcts-simulations",
+        type=int,
+        default=MCTS_SIMULATIONS,
+        help=f"simulations per move of mcts bots (default {MCTS_SIMULATIONS})",
     )
     common.add_argument(
         "--gif", default=None, help="save the game as a GIF (a .gif file or a folder)"
@@ -195,8 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m zoo.board_games.cli``."""
     parser = argparse.ArgumentParser(prog="python -m zoo.board_games.cli")
     add_play_subcommands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+
+    def run() -> int:
+        args = parser.parse_args(argv)
+        return int(args.func(args) or 0)
+
+    return quiet_on_closed_stdout(run)
 
 
 if __name__ == "__main__":

@@ -7,14 +7,25 @@ its :class:`~zoo.board_games.render.BoardRecorder`; the drawing itself is in ``r
 
 from __future__ import annotations
 
+import sys
+import warnings
+
 from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError
 
 RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
 
 
+class ReplayWriteWarning(RuntimeWarning):
+    """A finished game's GIF could not be written; the game itself is unaffected."""
+
+
 class BoardRecordingMethods:
     """Rendering modes and GIF replays, the same for every board game."""
+
+    #: Why the last GIF of ``image_savefile_mode`` could not be written (None if it was, or
+    #: before the first); ``last_replay_file`` is None then.
+    last_replay_error: OSError | ConfigError | None = None
 
     def render(self, mode: str | None = None):
         """Prints the board, shows it in a window, or records a GIF frame (``RENDER_MODES``).
@@ -43,14 +54,38 @@ class BoardRecordingMethods:
         return self.replay_path or self._replay_path or "./replays"
 
     def _render_move(self) -> None:
-        """Renders the move just played, and writes the GIF once the game is over."""
+        """Renders the move just played, and writes the GIF once the game is over.
+
+        The move is played whatever happens to the GIF, so a failed write does not raise out
+        of ``step`` (the caller would lose the final timestep): it warns with a
+        :class:`ReplayWriteWarning` naming the file and the error, sets ``last_replay_file``
+        to None and keeps the error in ``last_replay_error``.
+        """
         if self.render_mode is not None:
             self.render(self.render_mode)
         if self._done and self._recorder.frames:
-            folder = self._replay_dir()
-            self.last_replay_file = self._recorder.save_gif(
-                folder, self._episode, self._replay_suffix
-            )
+            path = self._recorder.gif_path(self._replay_dir(), self._episode, self._replay_suffix)
+            try:
+                self.last_replay_file = self._recorder.save_gif(path)
+                self.last_replay_error = None
+            except (OSError, ConfigError) as err:  # ConfigError: the folder became unwritable
+                self.last_replay_file, self.last_replay_error = None, err
+                # Without err.filename: the temporary file's name only puzzles the reader.
+                errno = getattr(err, "errno", None)
+                reason = f"[Errno {errno}] {err.strerror}" if errno else err
+                warnings.warn(
+                    f"image_savefile_mode: the replay {path} was not written: {reason}",
+                    ReplayWriteWarning,
+                    stacklevel=self._caller_stacklevel(),
+                )
+
+    def _caller_stacklevel(self) -> int:
+        """The ``stacklevel`` of the first frame outside this env's methods (the step's
+        caller), however deep inside them the warning is raised."""
+        frame, level = sys._getframe(1), 1
+        while frame is not None and frame.f_locals.get("self") is self:
+            frame, level = frame.f_back, level + 1
+        return level
 
 
-__all__ = ["RENDER_MODES", "BoardRecordingMethods"]
+__all__ = ["RENDER_MODES", "BoardRecordingMethods", "ReplayWriteWarning"]

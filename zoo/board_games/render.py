@@ -97,11 +97,13 @@ def write_gif(
 ) -> str:
     """Writes ``frames`` (each `[Hpx, Wpx, 3]` uint8) as a looping GIF at ``path``.
 
-    Each frame shows for ``duration_ms``, the last one for ``final_ms``. The GIF is written to a temporary file in the same directory and renamed into place, so
-    ``path`` is either the whole GIF or absent.
+    Each frame shows for ``duration_ms``, the last one for ``final_ms``. The GIF is written to
+    a temporary file in the same directory and renamed into place, so ``path`` is either the
+    whole GIF or absent.
 
     Raises:
         ConfigError: the directory of ``path`` is not writable (nothing is left behind).
+        OSError: writing failed, e.g. the disk is full (nothing is left behind).
     """
     # The final position is held longer: the GIF loops, and the result is what one looks for.
     durations = [duration_ms] * (len(frames) - 1) + [max(duration_ms, final_ms)]
@@ -184,17 +186,25 @@ class BoardRecorder:
             self.frames.append(frame)
         return frame
 
-    def save_gif(self, folder: str, episode: int, suffix: str | None) -> str:
-        """Writes the recorded frames as a GIF in ``folder``, frees them; returns the path.
+    def gif_path(self, folder: str, episode: int, suffix: str | None) -> str:
+        """The path of episode ``episode``'s GIF in ``folder``.
 
         The name holds the game, time, process, recorder and episode, so several envs and
         episodes never overwrite each other.
         """
         stamp = time.strftime("%Y%m%d-%H%M%S")
         extra = f"_{suffix}" if suffix else ""
-        name = f"{self.name}_{stamp}_{self._tag}_ep{episode}{extra}.gif"
+        return os.path.join(folder, f"{self.name}_{stamp}_{self._tag}_ep{episode}{extra}.gif")
+
+    def save_gif(self, path: str) -> str:
+        """Writes the recorded frames as a GIF at ``path`` and frees them; returns the path.
+
+        Raises:
+            OSError: writing failed (nothing is left behind; the frames are freed all the same).
+            ConfigError: the folder of ``path`` is not writable.
+        """
         frames, self.frames = self.frames, []
-        return write_gif(frames, os.path.join(folder, name))
+        return write_gif(frames, path)
 
     def close(self) -> None:
         if self.window is not None:

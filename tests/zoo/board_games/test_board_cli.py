@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import select
@@ -18,10 +19,25 @@ ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "
 MODULE = [sys.executable, "-m", "zoo.board_games.cli"]
 
 
-def run(args: list[str], stdin: str = "", cmd: list[str] = MODULE) -> subprocess.CompletedProcess:
+def run(
+    args: list[str], stdin: str = "", cmd: list[str] = MODULE, **popen
+) -> subprocess.CompletedProcess:
     return subprocess.run(
-        cmd + args, input=stdin, capture_output=True, text=True, env=ENV, timeout=120
+        cmd + args, input=stdin, capture_output=True, text=True, env=ENV, timeout=120, **popen
     )
+
+
+def run_into_closed_pipe(cmd: list[str], stdin: str = "", env=ENV) -> tuple[int, str]:
+    """Runs ``cmd`` with a stdout nobody reads any more, as ``cmd | head -1`` once ``head`` has
+    its line; returns the exit code and stderr."""
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(
+        cmd, stdin=subprocess.PIPE, stdout=write_end, stderr=subprocess.PIPE, env=env
+    )
+    os.close(write_end)
+    os.close(read_end)
+    _, err = proc.communicate(stdin.encode(), timeout=120)
+    return proc.returncode, err.decode()
 
 
 def test_play_tictactoe_reprompts_and_announces_result():
@@ -162,3 +178,74 @@ def test_gif_file_has_the_usual_permissions(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert os.listdir(tmp_path) == ["first.GIF"]
     assert gif.stat().st_mode & 0o777 == 0o644
+
+
+def test_gif_naming_a_directory_is_refused_before_the_game(tmp_path):
+    folder = tmp_path / "d.gif"
+    folder.mkdir()
+    for args in (["play", "tictactoe", "--bot", "random"], ["arena", "tictactoe", "--games", "1"]):
+        proc = run(args + ["--gif", str(folder)], "5\n")
+        assert proc.returncode == 2 and proc.stdout == ""  # no game was played
+        assert proc.stderr == (
+            f"error: --gif: expected a .gif file to write, got '{folder}', a directory\n"
+        )
+    assert os.listdir(tmp_path) == ["d.gif"] and os.listdir(folder) == []
+
+
+def test_a_gif_that_cannot_be_written_still_shows_the_result(tmp_path):
+    resource = pytest.importorskip("resource")
+
+    def limit_file_size():  # ``ulimit -f 4``: the GIF is larger
+        resource.setrlimit(
+            resource.RLIMIT_FSIZE, (4096, resource.getrlimit(resource.RLIMIT_FSIZE)[1])
+        )
+
+    play = ["play", "tictactoe", "--bot", "random", "--seed", "1"]
+    moves = "".join(f"{cell}\n" for cell in range(1, 10))
+    arena = ["arena", "tictactoe", "--games", "2"]
+    for args, stdin in ((play, moves), (arena, "")):  # numba caches its kernels first, unlimited
+        assert run(args, stdin).returncode == 0
+    gif = tmp_path / "big.gif"
+    proc = run(play + ["--gif", str(gif)], moves, preexec_fn=limit_file_size)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert re.search(r"^(You win!|The bot wins\.|Draw\.)$", proc.stdout, re.M)
+    assert (
+        proc.stderr
+        == f"error: --gif: the game was not saved as {gif}: {os.strerror(errno.EFBIG)}\n"
+    )
+    proc = run(arena + ["--gif", str(gif)], preexec_fn=limit_file_size)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert re.search(r"bot2 +random: wins \d+  draws \d+  losses \d+$", proc.stdout)
+    assert (
+        proc.stderr
+        == f"error: --gif: the game was not saved as {gif}: {os.strerror(errno.EFBIG)}\n"
+    )
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_output_piped_into_head_exits_quietly(unbuffered):
+    env = {**ENV, "PYTHONUNBUFFERED": unbuffered}  # "1": every print reaches the pipe at once
+    moves = "".join(f"{cell}\n" for cell in range(1, 10))
+    for args, stdin in (
+        (["arena", "gomoku", "--games", "3"], ""),
+        (["play", "tictactoe", "--bot", "random"], moves),
+    ):
+        assert run_into_closed_pipe(MODULE + args, stdin, env) == (1, "")
+    script = Path(sys.executable).parent / "lzero"
+    if script.exists() and "board_games" in {
+        ep.name for ep in entry_points(group="lzero.commands")
+    }:
+        assert run_into_closed_pipe([str(script), "arena", "tictactoe"], "", env) == (1, "")
+
+
+def test_mcts_bot_is_strong_by_default():
+    # The env config keeps LightZero's 50 simulations: then MCTS only splits the games.
+    arena = ["arena", "gomoku", "--bot1", "mcts", "--bot2", "rule", "--games", "4"]
+    for extra, record in (
+        ([], "wins 4  draws 0  losses 0"),
+        (["--mcts-simulations", "50"], "wins 2  draws 0  losses 2"),
+    ):
+        proc = run(arena + extra)
+        assert proc.returncode == 0, proc.stderr
+        assert re.search(rf"bot1 +mcts: {record}", proc.stdout)

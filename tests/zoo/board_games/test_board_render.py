@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 import warnings
 
 import imageio.v3 as iio
@@ -15,6 +17,7 @@ from lzero.errors import ConfigError
 from zoo.board_games import human_input, render
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
 from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
+from zoo.board_games.recording import ReplayWriteWarning
 from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 
 
@@ -87,7 +90,7 @@ def test_failed_gif_write_leaves_nothing(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(iio, "imwrite", broken)
+    monkeypatch.setattr(iio, "imopen", broken)
     frame = np.zeros((4, 4, 3), np.uint8)
     with pytest.raises(OSError, match="disk full"):
         render.write_gif([frame, frame + 1], tmp_path / "x.gif")
@@ -184,3 +187,51 @@ def test_gif_holds_the_final_position(tmp_path):
     assert iio.imread(path, index=None).shape[0] == 6
     durations = [iio.immeta(path, index=i)["duration"] for i in range(6)]
     assert durations[:5] == [500] * 5 and durations[5] >= 2000
+
+
+def _disk_full(frames, path):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("mode", ["self_play_mode", "play_with_bot_mode"])
+def test_a_gif_that_cannot_be_written_does_not_lose_the_final_step(tmp_path, monkeypatch, mode):
+    # The move is played before the GIF is written: raising out of step() would leave the
+    # caller without the final timestep and its result.
+    env = TicTacToeEnv(
+        {"battle_mode": mode, "render_mode": "image_savefile_mode", "replay_path": str(tmp_path)}
+    )
+    env.seed(0)
+    env.reset()
+    monkeypatch.setattr(render, "write_gif", _disk_full)
+    expected = (
+        rf"image_savefile_mode: the replay {re.escape(str(tmp_path))}/tictactoe_\S+_ep1\.gif "
+        rf"was not written: \[Errno {errno.ENOSPC}\] {os.strerror(errno.ENOSPC)}$"
+    )
+    with pytest.warns(ReplayWriteWarning, match=expected) as caught:
+        timestep = env.step(env.random_action())
+        while not timestep.done:
+            timestep = env.step(env.random_action())
+    assert len(caught) == 1 and caught[0].filename == __file__  # the caller of step()
+    assert timestep.info["eval_episode_return"] in (-1, 0, 1)
+    assert env.last_replay_file is None and env.last_replay_error.errno == errno.ENOSPC
+    assert os.listdir(tmp_path) == [] and env._recorder.frames == []
+    monkeypatch.undo()  # the next game is recorded, and the error forgotten
+    env.reset()
+    while not env.step(env.random_action()).done:
+        pass
+    assert os.path.exists(env.last_replay_file) and env.last_replay_error is None
+
+
+def test_a_replay_folder_gone_during_the_game_is_a_warning_too(tmp_path):
+    folder = tmp_path / "gifs"
+    env = TicTacToeEnv({"render_mode": "image_savefile_mode", "replay_path": str(folder)})
+    env.reset()
+    for action in (0, 3, 1, 4):
+        env.step(action)
+    folder.rmdir()
+    folder.write_text("a file now")
+    with pytest.warns(ReplayWriteWarning, match="was not written: replay_path: expected a writ"):
+        timestep = env.step(2)
+    assert timestep.done and timestep.info["eval_episode_return"] == 1
+    assert env.last_replay_file is None and isinstance(env.last_replay_error, ConfigError)
+    assert os.listdir(tmp_path) == ["gifs"]

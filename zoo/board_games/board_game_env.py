@@ -16,9 +16,6 @@ Modes (``battle_mode``), as in LightZero:
 
 from __future__ import annotations
 
-import sys
-import sysconfig
-
 import numpy as np
 from gymnasium import spaces
 
@@ -27,12 +24,13 @@ from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError, GameOverError
 from lzero.utils.nbrng import make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
-from zoo.board_games import human_input, render
+from zoo.board_games import env_outputs, human_input, render
 from zoo.board_games.board_config import BOARD_GAME_CONFIG
 from zoo.board_games.common.fused import entry_points
 from zoo.board_games.common.planes import player_planes  # noqa: F401 (read by the pool)
 from zoo.board_games.common.rules import ONGOING, BoardRules
 from zoo.board_games.common.tactics import random_legal_action  # noqa: F401 (read by the pool)
+from zoo.board_games.env_outputs import OutputSets
 from zoo.board_games.env_support import (
     check_action,
     check_config,
@@ -47,26 +45,6 @@ BATTLE_MODES = ("self_play_mode", "play_with_bot_mode", "eval_mode")
 _REWARD = {r: np.array([r], dtype=np.float32) for r in (-1.0, 0.0, 1.0)}
 _empty, _FLOAT32, _INT8 = np.empty, np.dtype(np.float32), np.dtype(np.int8)  # hot-path names
 _new_timestep = tuple.__new__  # BaseEnvTimestep(...) without namedtuple's Python __new__
-
-
-def _always_held(array) -> int:
-    return 3
-
-
-# Output arrays. The kernels write an observation (and the reward) into arrays the env owns,
-# from two alternating sets, and the caller gets fresh views of them (``a.view()``, a quarter
-# of ``np.empty``'s cost). A set's array is written again, two steps or resets later, only if
-# nobody holds a view of it any more: every view, and every view of a view, references it, so
-# its only references are then the set's list and getrefcount's argument (CPython's own
-# ``s += t`` and NumPy's temporary elision reuse memory on the same test). Two sets, because a
-# loop like ``obs, r, d, i = env.step(agent(obs))`` still holds the last observation during the
-# step, not the one before. While a set's array is held, the kernels write into a new array
-# that is handed out as it is and never written again. The caller never gets an owned array
-# itself, so changing a view's shape, dtype or flags in place cannot reach the kernels. Builds
-# whose reference counts are not exact (free-threaded, or no getrefcount) get new arrays only.
-_refs = getattr(sys, "getrefcount", None)
-if _refs is None or sysconfig.get_config_var("Py_GIL_DISABLED"):
-    _refs = _always_held
 
 
 class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
@@ -114,8 +92,8 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._board_shape, self._mask_shape = (h, w), (a,)
         self._board = np.zeros((h, w), np.int8)
         self._mask = np.zeros(a, np.int8)
-        # The two sets of observation arrays ``[planes, board, mask, reward]``: see ``_refs``.
-        self._outs, self._slot = [self._new_outputs(), self._new_outputs()], 0
+        # The arrays the kernels write observations into (see ``env_outputs``).
+        self._outputs = OutputSets(self._obs_shape, (h, w), (a,))
         self._player, self._num_moves, self._result, self._last_cell = 1, 0, ONGOING, -1
         self._done, self._episode, self._replay_suffix = True, 0, None
         # Two generator streams, views of one array: the env's own draws (bots, prob_*) and the
@@ -152,7 +130,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for key in ("_play_fn", "_step_fn", "_reset_fn", "_random_fn", "_planes_fn", "_outs"):
+        for key in ("_play_fn", "_step_fn", "_reset_fn", "_random_fn", "_planes_fn", "_outputs"):
             state.pop(key, None)  # compiled wrappers do not pickle; rebound on load
         return state
 
@@ -161,7 +139,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         # output arrays of their own (a shallow copy would share the sets with the original).
         self.__dict__.update(state)
         self._rng_state, self._agent_rng_state = self._streams[0:1], self._streams[1:2]
-        self._outs = [self._new_outputs(), self._new_outputs()]
+        self._outputs = OutputSets(self._obs_shape, self._board_shape, self._mask_shape)
         self._bind_kernels()
 
     @property
@@ -228,13 +206,15 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         if type(index) is not int or not 0 <= index <= 1:  # type(): bool is not accepted
             index = check_start_index(index)
         if init_state is None:
-            if _refs(self._board) > 2:  # someone kept ``env.board``: it keeps the last position
+            if (
+                env_outputs.refs(self._board) > 2
+            ):  # someone kept ``env.board``: it keeps the last position
                 self._board = _empty(self._board_shape, _INT8)
             clear, self._num_moves = True, 0
         else:
             self._board = validate_init_state(init_state, self.rules)
             clear, self._num_moves = False, int(np.count_nonzero(self._board))
-        obs, board, mask, _, obs_out, board_out, mask_out, _ = self._next_outputs()
+        obs, board, mask, _, obs_out, board_out, mask_out, _ = self._outputs.next()
         player = index + 1
         dynamic = self._dynamic_seed or self._seed is None
         self._reset_fn(
@@ -263,41 +243,6 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             "to_play": player if self._self_play else -1,
         }
 
-    def _new_outputs(self) -> list[np.ndarray]:
-        return [
-            _empty(self._obs_shape, _FLOAT32),
-            _empty(self._board_shape, _INT8),
-            _empty(self._mask_shape, _INT8),
-            _empty(1, _FLOAT32),
-        ]
-
-    def _next_outputs(self) -> tuple:
-        """The arrays the kernels write next, ``(obs, board, mask, reward)``, followed by what
-        the caller gets of them: a view of a reusable array, or a new array (see above)."""
-        own = self._outs[self._slot]
-        self._slot ^= 1
-        if _refs(own[0]) > 2:  # referenced by more than the list and getrefcount's argument
-            obs = obs_out = _empty(self._obs_shape, _FLOAT32)
-        else:
-            obs = own[0]
-            obs_out = obs.view()
-        if _refs(own[1]) > 2:
-            board = board_out = _empty(self._board_shape, _INT8)
-        else:
-            board = own[1]
-            board_out = board.view()
-        if _refs(own[2]) > 2:
-            mask = mask_out = _empty(self._mask_shape, _INT8)
-        else:
-            mask = own[2]
-            mask_out = mask.view()
-        if _refs(own[3]) > 2:
-            reward = reward_out = _empty(1, _FLOAT32)
-        else:
-            reward = own[3]
-            reward_out = reward.view()
-        return obs, board, mask, reward, obs_out, board_out, mask_out, reward_out
-
     def seed(self, seed: int, dynamic_seed: bool = True) -> None:
         """Fixes the seed of the following episodes (see ``BaseEnv.seed``); bots included."""
         super().seed(seed, dynamic_seed)
@@ -315,7 +260,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             # Hot path: one fused kernel checks the move, plays it and writes the next planes;
             # anything else (illegal, finished, other types or modes) goes the general way.
             obs, board, mask, reward, obs_out, board_out, mask_out, reward_out = (
-                self._next_outputs()
+                self._outputs.next()
             )
             player = self._player
             try:

@@ -11,7 +11,7 @@ from board_reference import ONGOING, connect4, tictactoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zoo.board_games import board_game_env
+from zoo.board_games import env_outputs
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
 from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 
@@ -134,21 +134,21 @@ def test_unheld_outputs_are_reused_and_held_ones_replaced(game):
 def test_without_exact_reference_counts_every_output_is_fresh(monkeypatch):
     """On builds without exact reference counts nothing is reused, and the games are the same."""
     games = []
-    for refs in (board_game_env._refs, board_game_env._always_held):
-        monkeypatch.setattr(board_game_env, "_refs", refs)
+    for refs in (env_outputs.refs, env_outputs.always_held):
+        monkeypatch.setattr(env_outputs, "refs", refs)
         env = Connect4Env()
         env.seed(5)
         env.reset()
         reused, moves = [], []
         for _ in range(30):
-            before = [id(a) for a in env._outs[env._slot]]  # the set this step writes
+            before = [id(a) for a in env._outputs.sets[env._outputs.slot]]  # the set it writes
             ts = env.step(env.random_action())
             reused.append(_owners(_arrays(ts)) == before)
             moves.append(ts.obs["board"].copy())
             if ts.done:
                 env.reset()
             del ts
-        assert all(reused) if refs is not board_game_env._always_held else not any(reused)
+        assert all(reused) if refs is not env_outputs.always_held else not any(reused)
         games.append(np.array(moves))
     assert np.array_equal(*games)
 

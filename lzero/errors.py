@@ -2,7 +2,8 @@
 
 Each is a subclass of the built-in exception a caller would expect, so existing
 ``except ValueError`` code keeps working, and of :class:`LZeroError`, so one ``except``
-catches everything the project raises on purpose.
+catches everything the project raises on purpose. :class:`ReplayWriteWarning` is a warning:
+it reports a failure that must not interrupt an episode.
 """
 
 from __future__ import annotations
@@ -26,3 +27,8 @@ class GameOverError(LZeroError, RuntimeError):
 
 class EnvCheckError(LZeroError, AssertionError):
     """An env implementation breaks the BaseEnv contract (raised by ``check_env``)."""
+
+
+class ReplayWriteWarning(RuntimeWarning):
+    """An episode's replay could not be written; the episode itself is unaffected (``step``
+    returns its timestep, and the env keeps the error in ``last_replay_error``)."""

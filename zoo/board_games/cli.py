@@ -13,9 +13,8 @@ import sys
 import warnings
 
 from lzero.cli import quiet_on_closed_stdout
-from lzero.errors import LZeroError
+from lzero.errors import LZeroError, ReplayWriteWarning
 from zoo.board_games.env_support import bot_move
-from zoo.board_games.recording import ReplayWriteWarning
 
 GAMES = {
     "tictactoe": ("zoo.board_games.tictactoe.envs.tictactoe_env", "TicTacToeEnv"),

@@ -11,13 +11,9 @@ import sys
 import warnings
 
 from lzero.envs.config import unknown_name_message
-from lzero.errors import ConfigError
+from lzero.errors import ConfigError, ReplayWriteWarning
 
 RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
-
-
-class ReplayWriteWarning(RuntimeWarning):
-    """A finished game's GIF could not be written; the game itself is unaffected."""
 
 
 class BoardRecordingMethods:

@@ -10,6 +10,7 @@ so every wrapper factory receives a gymnasium-API env.
 from __future__ import annotations
 
 import difflib
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +28,7 @@ from lzero.envs.wrappers.replay import (
     check_replay_format,
     quiet_offscreen_rendering,
 )
-from lzero.errors import ConfigError, GameOverError
+from lzero.errors import ConfigError, GameOverError, ReplayWriteWarning
 
 
 def check_env_id(env_id: Any) -> str:
@@ -116,6 +117,8 @@ class DingEnvWrapper(BaseEnv):
             check_gym_like(env)
         self._env: gymnasium.Env | None = None
         self._recorder: ReplayRecorder | None = None
+        #: Why the last episode's replay could not be written (None if it was, or before).
+        self.last_replay_error: OSError | ConfigError | None = None
         self._episode_seed: int | None = None
         self._done = True
         self._eval_episode_return = 0.0
@@ -195,10 +198,30 @@ class DingEnvWrapper(BaseEnv):
             self._done = True
             info["eval_episode_return"] = float(self._eval_episode_return)
             if self._recorder is not None:
-                info["replay_path"] = self._recorder.finish(self._episode_seed)
+                self._save_replay(info)
         return BaseEnvTimestep(
             to_contract_obs(obs, env.observation_space), to_reward(reward), done, info
         )
+
+    def _save_replay(self, info: dict) -> None:
+        """Writes the finished episode's replay into ``info['replay_path']``.
+
+        The episode is over whatever happens to the file, so a failed write does not raise out
+        of ``step`` (the caller would lose the final timestep): it warns with a
+        :class:`~lzero.errors.ReplayWriteWarning`, puts the error's text in
+        ``info['replay_error']`` and keeps the error in ``last_replay_error``.
+        """
+        try:
+            info["replay_path"] = self._recorder.finish(self._episode_seed)
+            self.last_replay_error = None
+        except (OSError, ConfigError) as err:  # ConfigError: the folder became unwritable
+            self.last_replay_error = err
+            info["replay_error"] = str(err)
+            warnings.warn(
+                f"the replay of this episode was not written: {err}",
+                ReplayWriteWarning,
+                stacklevel=3,
+            )
 
     def close(self) -> None:
         """Closes the gym env; a factory-built env is rebuilt on the next ``reset``."""

@@ -97,13 +97,18 @@ class ReplayRecorder:
         self.frames.append(arr.astype(np.uint8, copy=True))
 
     def finish(self, seed: int | None) -> str:
-        """Writes the episode's frames and returns the file's path."""
+        """Writes the episode's frames and returns the file's path.
+
+        Raises:
+            OSError: the file could not be written (no partial file is left); ConfigError:
+                the folder is no longer writable. The frames are dropped either way.
+        """
         base = f"{self.name}_seed{seed}_{self._tag}_episode{self.count:04d}.{self.fmt}"
+        frames, self.frames = self.frames, []  # the next episode starts afresh either way
+        self.count += 1
         file = os.path.join(check_replay_dir(self.path), base)
         if self.fmt == "gif":
-            write_frames_atomic(self.frames, file, duration=1000 / self.fps, loop=0)
+            write_frames_atomic(frames, file, duration=1000 / self.fps, loop=0)
         else:
-            write_frames_atomic(self.frames, file, fps=self.fps)
-        self.count += 1
-        self.frames = []
+            write_frames_atomic(frames, file, fps=self.fps)
         return file

@@ -13,11 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lzero.errors import ConfigError
+from lzero.errors import ConfigError, ReplayWriteWarning
 from zoo.board_games import human_input, render
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
 from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
-from zoo.board_games.recording import ReplayWriteWarning
 from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 
 

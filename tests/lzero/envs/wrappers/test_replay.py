@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from lzero.envs.wrappers import DingEnvWrapper
-from lzero.errors import ConfigError, GameOverError
+from lzero.errors import ConfigError, GameOverError, ReplayWriteWarning
 
 
 def test_gif_has_the_first_frame_plus_one_per_step(tmp_path, counter_env_cls):
@@ -103,7 +103,12 @@ def test_unwritable_replay_path_is_a_clear_error_at_once(tmp_path, counter_env_c
     assert os.listdir(tmp_path) == ["file"]
 
 
-def test_failed_replay_write_leaves_no_file(tmp_path, counter_env_cls, monkeypatch):
+def test_failed_replay_write_leaves_no_file_and_the_episode_ends_normally(
+    tmp_path, counter_env_cls, monkeypatch
+):
+    """The last step still returns its timestep (the episode is over whatever happens to the
+    file), with a warning and the error in ``info``; the next episode records afresh."""
+
     def broken(path, *args, **kwargs):
         with open(path, "wb") as f:
             f.write(b"GIF89a")  # a partial file, as a crash mid-write leaves
@@ -112,11 +117,21 @@ def test_failed_replay_write_leaves_no_file(tmp_path, counter_env_cls, monkeypat
     env = DingEnvWrapper(counter_env_cls(goal=3, limit=10))
     env.enable_save_replay(str(tmp_path))
     env.reset()
+    write = iio.imwrite
     monkeypatch.setattr(iio, "imwrite", broken)
-    with pytest.raises(OSError, match="disk full"):
-        for a in (1, 1, 1):
-            env.step(a)
+    with pytest.warns(
+        ReplayWriteWarning, match="replay of this episode was not written: disk full"
+    ):
+        timesteps = [env.step(a) for a in (1, 1, 1)]
+    assert timesteps[-1].done and timesteps[-1].info["replay_error"] == "disk full"
+    assert "replay_path" not in timesteps[-1].info and str(env.last_replay_error) == "disk full"
     assert os.listdir(tmp_path) == []
+    monkeypatch.setattr(iio, "imwrite", write)
+    env.reset()
+    for a in (1, 1, 1):
+        timestep = env.step(a)
+    assert env.last_replay_error is None
+    assert len(iio.imread(timestep.info["replay_path"], index=None)) == 4  # this episode only
 
 
 def test_replay_file_mode_follows_the_umask(tmp_path, counter_env_cls):

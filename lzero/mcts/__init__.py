@@ -8,6 +8,7 @@ on first use. ``lzero.mcts.ctree`` (MuZero's search) is a separate package, not 
 from __future__ import annotations
 
 from lzero.mcts.network import LeafEvaluator
-from lzero.mcts.search import GameKernels, SearchResult, UCTSearch
+from lzero.mcts.result import SearchResult
+from lzero.mcts.search import GameKernels, UCTSearch
 
 __all__ = ["GameKernels", "LeafEvaluator", "SearchResult", "UCTSearch"]

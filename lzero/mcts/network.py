@@ -16,6 +16,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import types
 
+from lzero.mcts.expansion import expand
 from lzero.mcts.jit import compiled_on_first_call
 from lzero.mcts.tree import (
     APPLY_ACTION_T,
@@ -29,7 +30,7 @@ from lzero.mcts.tree import (
     TREE_T,
     backup,
 )
-from lzero.mcts.uct import expand, simulate_inline
+from lzero.mcts.uct import simulate_inline
 
 #: ``(board [H, W] int8, to_play) -> (priors [A], value for to_play in [-1, 1])``.
 LeafEvaluator = Callable[[np.ndarray, int], tuple[np.ndarray, float]]

@@ -43,8 +43,8 @@ class PythonUCT:
         kernels: the game.
         c_uct: exploration constant.
         radius: near-stone candidate radius (placement games), 0 for all legal moves.
-        tactics: the root filter of ``lzero.mcts.uct.prepare_root``.
-        tree_tactics: decisive moves below the root (``lzero.mcts.uct.decisive_moves``).
+        tactics: the root filter of ``lzero.mcts.expansion.prepare_root``.
+        tree_tactics: decisive moves below the root (``lzero.mcts.tactics.decisive_moves``).
         seed: seed, as for ``UCTSearch``.
     """
 

@@ -15,17 +15,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from lzero.mcts import rollout, uct
+from lzero.mcts import expansion, rollout, uct
 from lzero.mcts import selection as selection_rules
 from lzero.mcts.jit import NativeFunction
 from lzero.mcts.network import LeafEvaluator, run_with_evaluator
+from lzero.mcts.result import SearchResult, best_action, root_result
+from lzero.mcts.reuse import find_reusable
 from lzero.mcts.tree import (
     APPLY_ACTION_T,
     LEGAL_ACTIONS_T,
     PRIORS_T,
     RESULT_AFTER_T,
-    ROOT_INDEX,
-    UNVISITED,
     Tree,
     make_tree,
     reroot,
@@ -59,24 +59,6 @@ class GameKernels(NamedTuple):
     simulations: Any = None
     evaluate: Any = None
     priors: Any = None
-
-
-class SearchResult(NamedTuple):
-    """What one search found at the root, from the view of the player to move.
-
-    Attributes:
-        action_visits: `[A]` int64 visits of each action (0 for actions not searched).
-        action_values: `[A]` float64 mean value of each action in ``[-1, 1]``, NaN if unvisited.
-        root_value: mean value of the root.
-        num_simulations: simulations behind these figures (including reused ones).
-        candidates: `[C]` int64 the root's candidate actions after tactical filtering.
-    """
-
-    action_visits: np.ndarray
-    action_values: np.ndarray
-    root_value: float
-    num_simulations: int
-    candidates: np.ndarray
 
 
 class UCTSearch:
@@ -192,35 +174,10 @@ class UCTSearch:
                 dst[: src.shape[0]] = src
         self.tree, self._spare = new, None
 
-    def _find_reusable(self, board: np.ndarray, to_play: int) -> int:
-        """Returns the node of the last tree at ``board`` (at most two plies deep), or -1."""
-        tree = self.tree
-        if tree is None or tree.meta[0] == 0:
-            return -1
-        nodes = [(ROOT_INDEX, tree.root_board)]
-        for _ in range(2):
-            if any(np.array_equal(b, board) for _, b in nodes):
-                break
-            nodes = [
-                (child, self._after(b, tree, parent, k))
-                for parent, b in nodes
-                for k in range(max(int(tree.node_num_children[parent]), 0))
-                if (child := int(tree.children_index[parent, k])) != UNVISITED
-            ]
-        for node, b in nodes:
-            if np.array_equal(b, board) and tree.node_to_play[node] == to_play:
-                return node
-        return -1
-
-    def _after(self, board: np.ndarray, tree: Tree, parent: int, slot: int) -> np.ndarray:
-        b = board.copy()
-        self.kernels.apply_action(
-            b, int(tree.children_action[parent, slot]), int(tree.node_to_play[parent])
-        )
-        return b
-
     def _set_root(self, board: np.ndarray, to_play: int) -> None:
-        node = self._find_reusable(board, to_play) if self.reuse_tree else -1
+        node = -1
+        if self.reuse_tree:
+            node = find_reusable(self.tree, board, to_play, self.kernels.apply_action)
         if node > 0 and self.tree.node_result[node] == 0:
             if self._spare is None or self._spare.node_visits.shape != self.tree.node_visits.shape:
                 self._spare = make_tree(
@@ -233,7 +190,7 @@ class UCTSearch:
             reroot(self.tree, node, self._spare)
             self.tree, self._spare = self._spare, self.tree
         if node < 0:
-            uct.reset_root(
+            expansion.reset_root(
                 self.tree,
                 board,
                 to_play,
@@ -245,7 +202,7 @@ class UCTSearch:
                 self._priors,
             )
         else:
-            uct.prepare_root(
+            expansion.prepare_root(
                 self.tree,
                 self.radius,
                 self.tactics,
@@ -292,7 +249,7 @@ class UCTSearch:
         if self.leaf_evaluator is not None:
             deadline = None if limit is None else start + limit
             run_with_evaluator(self, self.leaf_evaluator, sims, deadline)
-            return self._root_result()
+            return root_result(self.tree, self.kernels.action_size)
         done, chunk = 0, 64
         while sims is None or done < sims:
             want = chunk if sims is None else min(sims - done, chunk if limit else sims)
@@ -302,7 +259,7 @@ class UCTSearch:
                 if time.perf_counter() - start >= limit:
                     break
                 chunk = min(chunk * 2, 4096)
-        return self._root_result()
+        return root_result(self.tree, self.kernels.action_size)
 
     def _native_evaluate(self) -> NativeFunction:
         if self._evaluate is None:
@@ -336,26 +293,5 @@ class UCTSearch:
             raise ValueError("expected a position with a legal move, got a full board")
         return board
 
-    def _root_result(self) -> SearchResult:
-        tree = self.tree
-        a = self.kernels.action_size
-        visits = np.zeros(a, np.int64)
-        values = np.full(a, np.nan)
-        n = int(tree.node_num_children[ROOT_INDEX])
-        actions = tree.children_action[ROOT_INDEX, :n].astype(np.int64)
-        children = tree.children_index[ROOT_INDEX, :n]
-        seen = children != UNVISITED
-        visits[actions[seen]] = tree.node_visits[children[seen]]
-        values[actions[seen]] = tree.node_value_sum[children[seen]] / visits[actions[seen]]
-        root_visits = int(tree.node_visits[ROOT_INDEX])
-        root_value = -float(tree.node_value_sum[ROOT_INDEX]) / max(root_visits, 1)
-        return SearchResult(visits, values, root_value, root_visits, actions)
-
-    @staticmethod
-    def best_action(result: SearchResult) -> int:
-        """The most visited root action (ties: higher value, then first candidate)."""
-        if result.action_visits.sum() == 0:
-            return int(result.candidates[0])
-        values = np.nan_to_num(result.action_values, nan=-2.0)
-        order = np.lexsort((-values, -result.action_visits))
-        return int(order[0])
+    #: The most visited root action (``lzero.mcts.result.best_action``).
+    best_action = staticmethod(best_action)

@@ -25,26 +25,16 @@ main_config = EasyDict(
             n_evaluator_episode=evaluator_env_num,
             stop_value=200,
         ),
+        # Only what this task changes: every other key keeps its default
+        # (lzero/policy/muzero_config.py).
         policy=dict(
             model=dict(
                 observation_shape=8,
                 action_space_size=25,
-                latent_state_dim=128,
-                hidden_size=128,
-                head_hidden_size=32,
-                support_scale=300,
             ),
             num_simulations=50,
-            batch_size=256,
-            replay_ratio=0.25,
-            num_unroll_steps=5,
-            td_steps=10,
-            discount_factor=0.997,
-            learning_rate=3e-3,
             game_segment_length=300,
-            n_episode=8,
             eval_freq=200,
-            replay_buffer_size=int(1e6),
         ),
     )
 )

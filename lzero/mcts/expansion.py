@@ -18,13 +18,11 @@ from lzero.mcts.jit import compiled_on_first_call
 from lzero.mcts.rollout import candidate_actions
 from lzero.mcts.tactics import decisive_moves, filter_root
 from lzero.mcts.tree import (
-    APPLY_ACTION_T,
     BOARD_T,
-    LEGAL_ACTIONS_T,
+    KERNELS_T,
     NO_PARENT,
     ONGOING,
     PRIORS_T,
-    RESULT_AFTER_T,
     RNG_T,
     ROOT_INDEX,
     SCRATCH_T,
@@ -100,9 +98,7 @@ def _prepare_root(
         types.boolean,
         RNG_T,
         SCRATCH_T,
-        LEGAL_ACTIONS_T,
-        APPLY_ACTION_T,
-        RESULT_AFTER_T,
+        *KERNELS_T,
         PRIORS_T,
     )
 )
@@ -129,9 +125,7 @@ def prepare_root(
         types.boolean,
         RNG_T,
         SCRATCH_T,
-        LEGAL_ACTIONS_T,
-        APPLY_ACTION_T,
-        RESULT_AFTER_T,
+        *KERNELS_T,
         PRIORS_T,
     )
 )

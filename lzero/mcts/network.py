@@ -19,11 +19,9 @@ from numba import types
 from lzero.mcts.expansion import expand
 from lzero.mcts.jit import compiled_on_first_call
 from lzero.mcts.tree import (
-    APPLY_ACTION_T,
     BOARD_T,
-    LEGAL_ACTIONS_T,
+    KERNELS_T,
     ONGOING,
-    RESULT_AFTER_T,
     RNG_T,
     ROOT_INDEX,
     SCRATCH_T,
@@ -46,9 +44,7 @@ LeafEvaluator = Callable[[np.ndarray, int], tuple[np.ndarray, float]]
         RNG_T,
         BOARD_T,
         SCRATCH_T,
-        LEGAL_ACTIONS_T,
-        APPLY_ACTION_T,
-        RESULT_AFTER_T,
+        *KERNELS_T,
     )
 )
 def descend_once(
@@ -75,9 +71,7 @@ def descend_once(
         RNG_T,
         SCRATCH_T,
         types.Array(types.float64, 1, "C"),
-        LEGAL_ACTIONS_T,
-        APPLY_ACTION_T,
-        RESULT_AFTER_T,
+        *KERNELS_T,
     )
 )
 def expand_with_priors(

@@ -17,11 +17,9 @@ from __future__ import annotations
 from numba import njit, types
 
 from lzero.mcts.tree import (
-    APPLY_ACTION_T,
     BOARD_T,
-    LEGAL_ACTIONS_T,
+    KERNELS_T,
     ONGOING,
-    RESULT_AFTER_T,
     RNG_T,
     SCRATCH_T,
     randbelow_fast,
@@ -36,9 +34,7 @@ EVALUATE_T = types.FunctionType(
         types.int64,
         RNG_T,
         SCRATCH_T,
-        LEGAL_ACTIONS_T,
-        APPLY_ACTION_T,
-        RESULT_AFTER_T,
+        *KERNELS_T,
     )
 )
 

@@ -38,6 +38,8 @@ RNG_T = types.Array(types.uint64, 1, "C")
 LEGAL_ACTIONS_T = types.FunctionType(types.int64(BOARD_T, ACTIONS_T))
 APPLY_ACTION_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64))
 RESULT_AFTER_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64, types.int64))
+#: The game's kernels, in the order every entry point of the search takes them.
+KERNELS_T = (LEGAL_ACTIONS_T, APPLY_ACTION_T, RESULT_AFTER_T)
 #: ``priors(board, to_play, actions, n, out) -> n``: writes the priors of the moves
 #: ``actions[:n]`` of ``to_play`` on ``board`` into ``out[:n]`` (float32, summing to 1).
 PRIORS_T = types.FunctionType(

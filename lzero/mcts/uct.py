@@ -27,12 +27,10 @@ from lzero.mcts.jit import compiled_on_first_call
 from lzero.mcts.rollout import EVALUATE_T, placement_rollout, uniform_rollout
 from lzero.mcts.selection import PUCT
 from lzero.mcts.tree import (
-    APPLY_ACTION_T,
     BOARD_T,
-    LEGAL_ACTIONS_T,
+    KERNELS_T,
     ONGOING,
     PRIORS_T,
-    RESULT_AFTER_T,
     RNG_T,
     ROOT_INDEX,
     SCRATCH_T,
@@ -187,25 +185,22 @@ def simulate(
 simulate_inline = njit(simulate)
 
 
-@compiled_on_first_call(
-    types.int64(
-        TREE_T,
-        types.int64,
-        types.float64,
-        types.int64,
-        types.int64,
-        types.boolean,
-        RNG_T,
-        BOARD_T,
-        SCRATCH_T,
-        EVALUATE_T,
-        LEGAL_ACTIONS_T,
-        APPLY_ACTION_T,
-        RESULT_AFTER_T,
-        types.boolean,
-        PRIORS_T,
-    )
+#: ``(tree, num_simulations, c, rule, radius, tree_tactics, rng, board, scratch)``: the
+#: arguments every compiled search loop starts with.
+_LOOP_ARGS_T = (
+    TREE_T,
+    types.int64,
+    types.float64,
+    types.int64,
+    types.int64,
+    types.boolean,
+    RNG_T,
+    BOARD_T,
+    SCRATCH_T,
 )
+
+
+@compiled_on_first_call(types.int64(*_LOOP_ARGS_T, EVALUATE_T, *KERNELS_T, types.boolean, PRIORS_T))
 def run_simulations(
     tree, num_simulations, c, rule, radius, tree_tactics, rng, board, scratch, evaluate,
     legal_actions, apply_action, result_after, placement, priors,
@@ -219,17 +214,7 @@ def run_simulations(
 
 
 #: Signature of a loop bound to one game (see ``bind_simulations``).
-BOUND_SIMULATIONS_T = types.int64(
-    TREE_T,
-    types.int64,
-    types.float64,
-    types.int64,
-    types.int64,
-    types.boolean,
-    RNG_T,
-    BOARD_T,
-    SCRATCH_T,
-)
+BOUND_SIMULATIONS_T = types.int64(*_LOOP_ARGS_T)
 
 
 def bind_simulations(py_func):

@@ -43,6 +43,15 @@ def winning_action(board, player, k, gravity):
 
 
 @njit(cache=True)
+def win_or_block(board, player, k, gravity):
+    """``player``'s smallest winning action, else the smallest one that blocks the opponent's
+    win (the same action lands on the opponent's winning cell), else -1: a rule bot's first two
+    rules."""
+    a = winning_action(board, player, k, gravity)
+    return a if a >= 0 else winning_action(board, 3 - player, k, gravity)
+
+
+@njit(cache=True)
 def count_winning_actions(board, player, k, gravity):
     """Number of actions that would win at once for ``player``."""
     h, w = board.shape

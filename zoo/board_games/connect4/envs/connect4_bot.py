@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zoo.board_games.common.tactics import argmax_random_tie, winning_action, wins_at
+from zoo.board_games.common.tactics import argmax_random_tie, win_or_block, wins_at
 
 
 @njit(cache=True)
@@ -26,10 +26,7 @@ def rule_bot_action(board, player, rng_state):
     """
     h, w = board.shape
     opponent = 3 - player
-    a = winning_action(board, player, 4, True)
-    if a >= 0:
-        return a
-    a = winning_action(board, opponent, 4, True)
+    a = win_or_block(board, player, 4, True)
     if a >= 0:
         return a
     legal = np.zeros(w, np.int8)

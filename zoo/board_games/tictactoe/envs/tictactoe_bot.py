@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zoo.board_games.common.tactics import argmax_random_tie, count_winning_actions, winning_action
+from zoo.board_games.common.tactics import argmax_random_tie, count_winning_actions, win_or_block
 
 # Fixed preference per cell: center 2, corners 1, edges 0.
 _PREFERENCE = np.array([1, 0, 1, 0, 2, 0, 1, 0, 1], dtype=np.int64)
@@ -43,10 +43,7 @@ def rule_bot_action(board, player, rng_state):
         The action (cell ``row * 3 + col``).
     """
     opponent = 3 - player
-    a = winning_action(board, player, 3, False)
-    if a >= 0:
-        return a
-    a = winning_action(board, opponent, 3, False)
+    a = win_or_block(board, player, 3, False)
     if a >= 0:
         return a
     a = _fork_cell(board, player)

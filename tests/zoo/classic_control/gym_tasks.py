@@ -64,11 +64,3 @@ def check_entry_points(names: dict[str, str]) -> None:
     if not set(names) & set(declared):
         pytest.skip("the gym tasks are not declared in setup.py's lzero.envs entry points yet")
     assert {n: declared.get(n) for n in names} == names
-
-
-def check_config_compiles(module: str) -> None:
-    """The MuZero entry's strict config compiler accepts the config."""
-    from lzero.entry.config import compile_config
-
-    mod = importlib.import_module(module)
-    compile_config([mod.main_config, mod.create_config])

@@ -1,12 +1,9 @@
 """Every classic_control task passes check_env and its configs match its env."""
 
-import importlib.util
-
 import numpy as np
 import pytest
 from gym_tasks import (
     build,
-    check_config_compiles,
     check_config_matches_its_env,
     check_entry_points,
     config_modules,
@@ -59,14 +56,6 @@ def test_max_episode_steps_cuts_episodes():
 @pytest.mark.parametrize("module", config_modules("classic_control"))
 def test_config_matches_its_env(module):
     check_config_matches_its_env(module)
-
-
-@pytest.mark.skipif(
-    importlib.util.find_spec("torch") is None, reason="the MuZero entry needs torch"
-)
-@pytest.mark.parametrize("module", config_modules("classic_control"))
-def test_config_compiles_for_muzero(module):
-    check_config_compiles(module)
 
 
 def test_entry_points_name_the_registering_modules():

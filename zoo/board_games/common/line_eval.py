@@ -53,6 +53,19 @@ DEFENCE = 0.8
 MAX_FORCED = 12
 
 
+@njit(inline="always")
+def _count_window(n, empty, k, score, win_a, win_b):
+    """Adds a window holding ``n`` stones of one player (and ``empty`` one of its empty
+    cells) to that player's ``score`` and winning cells ``win_a``, ``win_b``."""
+    score += WEIGHTS[n]
+    if n == k - 1:
+        if win_a < 0:
+            win_a = empty
+        elif win_b < 0 and empty != win_a:
+            win_b = empty
+    return score, win_a, win_b
+
+
 @njit(cache=True)
 def line_scores(board, k):
     """Scores every ``k``-cell window of ``board``.
@@ -91,19 +104,9 @@ def line_scores(board, k):
                     else:
                         empty = (r + i * dr) * w + c + i * dc
                 if n2 == 0 and n1 > 0:
-                    s1 += WEIGHTS[n1]
-                    if n1 == k - 1:
-                        if win1a < 0:
-                            win1a = empty
-                        elif win1b < 0 and empty != win1a:
-                            win1b = empty
+                    s1, win1a, win1b = _count_window(n1, empty, k, s1, win1a, win1b)
                 elif n1 == 0 and n2 > 0:
-                    s2 += WEIGHTS[n2]
-                    if n2 == k - 1:
-                        if win2a < 0:
-                            win2a = empty
-                        elif win2b < 0 and empty != win2a:
-                            win2b = empty
+                    s2, win2a, win2b = _count_window(n2, empty, k, s2, win2a, win2b)
     return s1, s2, win1a, win1b, win2a, win2b
 
 

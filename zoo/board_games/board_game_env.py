@@ -20,7 +20,6 @@ import numpy as np
 from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep
-from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError, GameOverError
 from lzero.utils.nbrng import make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
@@ -33,6 +32,7 @@ from zoo.board_games.common.tactics import random_legal_action  # noqa: F401 (re
 from zoo.board_games.env_outputs import OutputSets
 from zoo.board_games.env_support import (
     check_action,
+    check_choice,
     check_config,
     check_start_index,
     episode_streams,  # noqa: F401 (read by the pool)
@@ -93,7 +93,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._board = np.zeros((h, w), np.int8)
         self._mask = np.zeros(a, np.int8)
         # The arrays the kernels write observations into (see ``env_outputs``).
-        self._outputs = OutputSets(self._obs_shape, (h, w), (a,))
+        self._outputs = OutputSets(self._obs_shape, self._board_shape, self._mask_shape)
         self._player, self._num_moves, self._result, self._last_cell = 1, 0, ONGOING, -1
         self._done, self._episode, self._replay_suffix = True, 0, None
         # Two generator streams, views of one array: the env's own draws (bots, prob_*) and the
@@ -163,10 +163,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
 
     @battle_mode.setter
     def battle_mode(self, mode: str) -> None:
-        if mode not in BATTLE_MODES:
-            raise ConfigError(
-                "battle_mode: " + unknown_name_message("battle mode", str(mode), BATTLE_MODES)
-            )
+        check_choice("battle_mode", "battle mode", mode, BATTLE_MODES)
         self._battle_mode = mode
         self._self_play = mode == "self_play_mode"
         self._plain_self_play = self._self_play and not (self._p_random or self._p_expert)
@@ -206,9 +203,8 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         if type(index) is not int or not 0 <= index <= 1:  # type(): bool is not accepted
             index = check_start_index(index)
         if init_state is None:
-            if (
-                env_outputs.refs(self._board) > 2
-            ):  # someone kept ``env.board``: it keeps the last position
+            # Someone kept ``env.board``: it keeps the last position, and a new board starts.
+            if env_outputs.refs(self._board) > 2:
                 self._board = _empty(self._board_shape, _INT8)
             clear, self._num_moves = True, 0
         else:

@@ -16,7 +16,9 @@ from zoo.board_games.common.kinrow import longest_line
 from zoo.board_games.common.rules import BoardRules
 
 
-def _choice(where: str, kind: str, value, valid) -> None:
+def check_choice(where: str, kind: str, value, valid) -> None:
+    """Raises ``ConfigError`` naming ``where``, the closest valid ``kind`` and the valid set if
+    ``value`` is not in ``valid``."""
     if value not in valid:
         raise ConfigError(f"{where}: " + unknown_name_message(kind, str(value), valid))
 
@@ -27,16 +29,16 @@ def check_config(cfg, battle_modes, bot_types, render_modes) -> None:
     Raises:
         ConfigError: a value is out of its documented set or range; names the valid choices.
     """
-    _choice("battle_mode", "battle mode", cfg.battle_mode, battle_modes)
-    _choice(
+    check_choice("battle_mode", "battle mode", cfg.battle_mode, battle_modes)
+    check_choice(
         "battle_mode_in_simulation_env",
         "battle mode",
         cfg.battle_mode_in_simulation_env,
         battle_modes,
     )
-    _choice("bot_action_type", "bot type", cfg.bot_action_type, bot_types)
+    check_choice("bot_action_type", "bot type", cfg.bot_action_type, bot_types)
     if cfg.render_mode is not None:
-        _choice("render_mode", "render mode", cfg.render_mode, render_modes)
+        check_choice("render_mode", "render mode", cfg.render_mode, render_modes)
     for key in ("prob_random_action_in_bot", "prob_random_agent", "prob_expert_agent"):
         value = cfg[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 import warnings
 
-from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError, ReplayWriteWarning
+from zoo.board_games.env_support import check_choice
 
 RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
 
@@ -33,8 +33,7 @@ class BoardRecordingMethods:
             The text (state mode) or the frame `[Hpx, Wpx, 3]` uint8 (image modes).
         """
         mode = mode or self.render_mode
-        if mode not in RENDER_MODES:
-            raise ConfigError("render: " + unknown_name_message("mode", str(mode), RENDER_MODES))
+        check_choice("render", "mode", mode, RENDER_MODES)
         return self._recorder.render(mode, self.board, self._last_cell)
 
     def enable_save_replay(self, replay_path: str | None) -> None:

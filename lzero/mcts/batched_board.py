@@ -1,0 +1,83 @@
+"""The batched search's simulation step for board games: descend, then play the move.
+
+A board game's next state is computed by its rules kernels (``docs/board_kernel_contract.md``)
+inside the descent, so each tree node keeps its position (``boards[b, n]``), and the leaves
+come back with their positions, legal moves and results, ready for a batched evaluator. The
+kernels are ``FunctionType`` arguments (see ``lzero.mcts.jit``), so one compiled, disk-cached
+step serves every game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from lzero.mcts.batched_tree import BATCHED_TREE_T, add_child, descend
+from lzero.mcts.jit import compiled_on_first_call
+from lzero.mcts.tree import KERNELS_T
+
+_BOARDS_T = types.Array(types.int8, 4, "C")
+_I64_1D = types.Array(types.int64, 1, "C")
+_I64_2D = types.Array(types.int64, 2, "C")
+_BOOL_1D = types.Array(types.boolean, 1, "C")
+_BOOL_2D = types.Array(types.boolean, 2, "C")
+
+
+@compiled_on_first_call(
+    types.none(
+        BATCHED_TREE_T,
+        _BOARDS_T,
+        _I64_2D,
+        types.int64,
+        types.float64,
+        types.float64,
+        _BOOL_1D,
+        _I64_1D,
+        _BOOL_2D,
+        _I64_1D,
+        *KERNELS_T,
+    )
+)
+def board_select(
+    tree, boards, num_moves, rule, c1, c2, active, leaves, legal, scratch,
+    legal_actions, apply_action, result_after,
+):  # fmt: skip
+    """One simulation's descent in each active tree, playing the new edge's move.
+
+    Args:
+        tree: the ``BatchedTree``; every active root is expanded.
+        boards: `[B, N, H, W]` int8 position of each node; the new leaves' are written.
+        num_moves: `[B, N]` int64 stones on each node's board; the new leaves' are written.
+        rule, c1, c2: selection rule and its constants (``batched_tree.select_action``).
+        active: `[B]` bool, the trees to step.
+        leaves: `[B]` int64 output, the leaf of each active tree: a new node, or a terminal
+            node reached again.
+        legal: `[B, A]` bool output, the legal moves at each new, unfinished leaf.
+        scratch: `[A]` int64 work array.
+        legal_actions, apply_action, result_after: the game's kernels.
+
+    The edge into a new leaf gets the mover's reward (1 for a win, else 0) and discount -1:
+    the players alternate and the game is zero-sum.
+    """
+    for b in range(leaves.shape[0]):
+        if not active[b]:
+            continue
+        node, action = descend(tree, b, rule, c1, c2, False)
+        if action < 0:
+            leaves[b] = node
+            continue
+        child = tree.num_nodes[b]
+        board = boards[b, child]
+        board[:, :] = boards[b, node]
+        player = np.int64(tree.node_to_play[b, node])
+        cell = apply_action(board, action, player)
+        moves = num_moves[b, node] + 1
+        num_moves[b, child] = moves
+        result = result_after(board, cell, player, moves)
+        reward = 1.0 if result == player else 0.0
+        add_child(tree, b, node, action, 3 - player, reward, -1.0, result != 0)
+        leaves[b] = child
+        if result == 0:
+            legal[b, :] = False
+            for i in range(legal_actions(board, scratch)):
+                legal[b, scratch[i]] = True

@@ -1,0 +1,231 @@
+"""The batched search against a plain-Python search, against itself one tree at a time, and
+on solved positions."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lzero.mcts.batched_search import (
+    BatchedSearch,
+    RolloutEvaluator,
+    sample_actions,
+    visit_policy,
+)
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def ttt_winner(cells: list[int]) -> int:
+    for a, b, c in LINES:
+        if cells[a] and cells[a] == cells[b] == cells[c]:
+            return cells[a]
+    return 0
+
+
+def fake_net(cells: list[int], to_play: int) -> tuple[list[float], float]:
+    """A deterministic stand-in for a network: priors and value from a hash of the board."""
+    h = sum((i + 3) * (v + 1) * 31 for i, v in enumerate(cells)) + 7 * to_play
+    logits = [((h * (a + 5)) % 13) / 4.0 for a in range(9)]
+    m = max(logits)
+    exp = [math.exp(x - m) for x in logits]
+    total = sum(exp)
+    return [e / total for e in exp], math.tanh(((h % 17) - 8) / 6.0)
+
+
+def batch_net(boards, to_play, legal):
+    out = [fake_net([int(v) for v in b.ravel()], int(p)) for b, p in zip(boards, to_play)]
+    return np.array([o[0] for o in out]), np.array([o[1] for o in out])
+
+
+class RefNode:
+    def __init__(self, cells, to_play, reward, terminal):
+        self.cells, self.to_play, self.reward, self.terminal = cells, to_play, reward, terminal
+        self.n, self.w, self.prior, self.children = 0, 0.0, None, {}
+
+    def q(self):  # value of the edge into this node, for its mover
+        return self.reward - self.w / self.n
+
+
+def reference_search(cells, to_play, sims, rule, c1, c2):
+    """A plain-Python AlphaZero/UCT search over TicTacToe, written from the papers."""
+    root = RefNode(list(cells), to_play, 0.0, False)
+
+    def evaluate(node):
+        if node.terminal:
+            return 0.0
+        priors, value = fake_net(node.cells, node.to_play)
+        legal = [a for a in range(9) if node.cells[a] == 0]
+        total = sum(priors[a] for a in legal)
+        node.prior = {a: priors[a] / total for a in legal}
+        return value
+
+    def select(node):
+        best, best_score = None, -math.inf
+        for a in sorted(node.prior):
+            child = node.children.get(a)
+            if rule == "puct":
+                c = c1 + math.log((node.n + c2 + 1) / c2)
+                q, n = (child.q(), child.n) if child else (0.0, 0)
+                score = q + c * node.prior[a] * math.sqrt(node.n) / (1 + n)
+            else:
+                if child is None:
+                    return a
+                score = child.q() + c1 * math.sqrt(math.log(node.n) / child.n)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    root.n, root.w = 1, evaluate(root)
+    for _ in range(sims):
+        path, node = [root], root
+        while node.prior is not None and not node.terminal:
+            a = select(node)
+            if a not in node.children:
+                cells2 = list(node.cells)
+                cells2[a] = node.to_play
+                win = ttt_winner(cells2)
+                done = bool(win) or all(cells2)
+                child = RefNode(cells2, 3 - node.to_play, 1.0 if win else 0.0, done)
+                node.children[a] = child
+                path.append(child)
+                node = child
+                break
+            node = node.children[a]
+            path.append(node)
+        value = evaluate(node) if node.prior is None else 0.0
+        for n in reversed(path):
+            n.n += 1
+            n.w += value
+            value = n.reward - value
+    return [root.children[a].n if a in root.children else 0 for a in range(9)], root.w / root.n
+
+
+def random_positions(draw_moves, count, seed):
+    rng = np.random.default_rng(seed)
+    boards, to_play = [], []
+    while len(boards) < count:
+        cells, player = [0] * 9, 1
+        for _ in range(rng.integers(0, draw_moves + 1)):
+            if ttt_winner(cells) or all(cells):
+                break
+            free = [a for a in range(9) if cells[a] == 0]
+            cells[int(rng.choice(free))] = player
+            player = 3 - player
+        if not ttt_winner(cells) and not all(cells):
+            boards.append(np.array(cells, np.int8).reshape(3, 3))
+            to_play.append(player)
+    return np.stack(boards), np.array(to_play)
+
+
+@pytest.mark.parametrize("rule", ["puct", "ucb1"])
+def test_batched_search_equals_plain_python_reference(ttt, rule):
+    boards, to_play = random_positions(6, 12, seed=1)
+    search = BatchedSearch(ttt, num_simulations=60, selection=rule, pb_c_init=1.25, c_uct=1.4)
+    result = search.search(boards, to_play, batch_net)
+    c1 = 1.25 if rule == "puct" else 1.4
+    for b in range(len(boards)):
+        visits, value = reference_search(
+            boards[b].ravel().tolist(), int(to_play[b]), 60, rule, c1, 19652.0
+        )
+        assert result.visits[b].tolist() == visits
+        assert result.value[b] == pytest.approx(value, abs=1e-9)
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 6))
+def test_batched_equals_one_tree_at_a_time(ttt, seed, batch):
+    boards, to_play = random_positions(7, batch, seed)
+    search = BatchedSearch(ttt, num_simulations=40)
+    together = search.search(boards, to_play, batch_net)
+    for b in range(batch):
+        alone = BatchedSearch(ttt, num_simulations=40).search(
+            boards[b : b + 1], to_play[b : b + 1], batch_net
+        )
+        np.testing.assert_array_equal(alone.visits[0], together.visits[b])
+        np.testing.assert_allclose(alone.q[0], together.q[b])
+        assert alone.value[0] == pytest.approx(together.value[b])
+
+
+def test_inactive_trees_are_not_searched_or_evaluated(ttt):
+    boards, to_play = random_positions(4, 4, seed=3)
+    asked = []
+
+    def counting(b, p, legal):
+        asked.append(len(b))
+        return batch_net(b, p, legal)
+
+    active = np.array([True, False, True, False])
+    result = BatchedSearch(ttt, num_simulations=10).search(boards, to_play, counting, active=active)
+    assert max(asked) <= 2
+    assert result.visits[~active].sum() == 0
+    assert (result.visits[active].sum(axis=1) == 10).all()
+
+
+def test_solved_positions_with_rollouts(ttt):
+    # X (1) to move wins at cell 2; O (2) to move must block cell 2.
+    win = np.array([[1, 1, 0], [2, 2, 0], [0, 0, 0]], np.int8)
+    block = np.array([[1, 1, 0], [0, 2, 0], [0, 0, 0]], np.int8)
+    search = BatchedSearch(ttt, num_simulations=400, selection="ucb1", seed=0)
+    result = search.search(np.stack([win, block]), np.array([1, 2]), RolloutEvaluator(ttt, seed=0))
+    assert result.visits[0].argmax() == 2 and result.q[0, 2] == 1.0
+    assert result.visits[1].argmax() == 2
+
+
+def test_search_is_reproducible_from_its_seed(ttt):
+    boards, to_play = random_positions(3, 5, seed=4)
+    runs = [
+        BatchedSearch(ttt, num_simulations=50, seed=7).search(
+            boards, to_play, RolloutEvaluator(ttt, seed=7), add_noise=True
+        )
+        for _ in range(2)
+    ]
+    np.testing.assert_array_equal(runs[0].visits, runs[1].visits)
+    np.testing.assert_array_equal(runs[0].priors, runs[1].priors)
+
+
+def test_root_noise_mixes_a_dirichlet_draw_over_legal_moves(ttt):
+    board = np.array([[[1, 2, 0], [0, 0, 0], [0, 0, 0]]], np.int8)
+    plain = BatchedSearch(ttt, num_simulations=1).search(board, np.array([1]), batch_net)
+    noisy = BatchedSearch(ttt, num_simulations=1, root_noise_weight=0.25, seed=3).search(
+        board, np.array([1]), batch_net, add_noise=True
+    )
+    noise = (noisy.priors[0] - 0.75 * plain.priors[0]) / 0.25
+    assert noisy.priors[0, :2].tolist() == [0.0, 0.0]
+    assert noise.sum() == pytest.approx(1.0, abs=1e-5)
+    assert (noise[2:] > -1e-6).all() and not np.allclose(noisy.priors, plain.priors)
+
+
+def test_bad_input_is_refused_with_what_was_expected(ttt):
+    search = BatchedSearch(ttt, num_simulations=5)
+    with pytest.raises(ValueError, match=r"expected boards of shape \[B, 3, 3\]"):
+        search.search(np.zeros((2, 4, 4), np.int8), np.ones(2), batch_net)
+    with pytest.raises(ValueError, match="expected to_play"):
+        search.search(np.zeros((2, 3, 3), np.int8), np.array([1, 3]), batch_net)
+    full = np.array([[[1, 2, 1], [1, 2, 2], [2, 1, 1]]], np.int8)
+    with pytest.raises(ValueError, match="legal move"):
+        search.search(full, np.array([2]), batch_net)
+    with pytest.raises(ValueError, match="expected selection in"):
+        BatchedSearch(ttt, selection="uct")
+    with pytest.raises(ValueError, match="expected evaluator outputs"):
+        search.search(
+            np.zeros((1, 3, 3), np.int8), np.ones(1), lambda b, p, m: (np.ones((1, 4)), np.zeros(1))
+        )
+
+
+def test_visit_policy_and_sampling():
+    visits = np.array([[1, 3, 0], [2, 2, 4]])
+    np.testing.assert_allclose(visit_policy(visits, 1.0), [[0.25, 0.75, 0], [0.25, 0.25, 0.5]])
+    np.testing.assert_allclose(visit_policy(visits, 0.5)[0], [0.1, 0.9, 0])
+    assert visit_policy(visits, 0).tolist() == [[0, 1, 0], [0, 0, 1]]
+    rng = np.random.default_rng(0)
+    draws = np.stack([sample_actions(visits, 1.0, rng) for _ in range(4000)])
+    assert 0.7 < (draws[:, 0] == 1).mean() < 0.8 and (draws[:, 0] != 2).all()
+    with pytest.raises(ValueError, match="temperature"):
+        visit_policy(visits, -1)

@@ -25,25 +25,35 @@ class TrainLog:
 
     Args:
         exp_dir: the experiment directory.
+        columns: the CSV columns (MuZero's by default).
+        curves: ``(column, label)`` pairs drawn against env steps in the left panel.
+        ylabel: the left panel's axis label.
     """
 
-    def __init__(self, exp_dir: str | Path) -> None:
+    def __init__(
+        self,
+        exp_dir: str | Path,
+        columns: tuple[str, ...] = COLUMNS,
+        curves: tuple[tuple[str, str], ...] = (("eval_return_mean", "mean eval return"),),
+        ylabel: str = "mean eval return",
+    ) -> None:
+        self.columns, self.curves, self.ylabel = tuple(columns), tuple(curves), ylabel
         self.dir = Path(exp_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.csv_path = self.dir / "progress.csv"
         self.png_path = self.dir / "learning_curve.png"
         self.rows: list[dict] = []
         with open(self.csv_path, "w", newline="") as f:
-            csv.writer(f).writerow(COLUMNS)
+            csv.writer(f).writerow(self.columns)
 
     def write(self, **row: float) -> None:
         """Appends one row; missing columns are left empty."""
-        unknown = set(row) - set(COLUMNS)
+        unknown = set(row) - set(self.columns)
         if unknown:
-            raise ValueError(f"expected columns from {COLUMNS}, got {sorted(unknown)}")
+            raise ValueError(f"expected columns from {self.columns}, got {sorted(unknown)}")
         self.rows.append(row)
         with open(self.csv_path, "a", newline="") as f:
-            csv.writer(f).writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
+            csv.writer(f).writerow(["" if row.get(c) is None else row[c] for c in self.columns])
 
     def plot(self) -> None:
         """Redraws the PNG: eval return against env steps, and the total loss."""
@@ -52,20 +62,19 @@ class TrainLog:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        ev = [
-            (r["env_step"], r["eval_return_mean"])
-            for r in self.rows
-            if r.get("eval_return_mean") is not None
-        ]
         lo = [
             (r["train_iter"], r["total_loss"])
             for r in self.rows
             if r.get("total_loss") is not None and math.isfinite(r["total_loss"])
         ]
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
-        if ev:
-            a1.plot(*zip(*ev), marker="o")
-        a1.set(xlabel="env steps", ylabel="mean eval return", title="evaluation")
+        for column, label in self.curves:
+            points = [(r["env_step"], r[column]) for r in self.rows if r.get(column) is not None]
+            if points:
+                a1.plot(*zip(*points), marker="o", label=label)
+        if len(self.curves) > 1:
+            a1.legend(fontsize=7)
+        a1.set(xlabel="env steps", ylabel=self.ylabel, title="evaluation")
         if lo:
             a2.plot(*zip(*lo))
         a2.set(xlabel="train iterations", ylabel="total loss", title="training loss")

@@ -1,0 +1,191 @@
+"""A trained checkpoint as a player: ``load_agent(path) -> Agent`` with ``act(obs)`` and ``policy(obs)``.
+
+An AlphaZero checkpoint (``train_alphazero``'s ``ckpt/*.pth.tar``) records its game (env type,
+modules, config and sizes) and its policy config, so the agent rebuilds its env's rules
+kernels and plays with the same search it was trained with::
+
+    agent = load_agent("data_alphazero/connect4/ckpt/ckpt_best.pth.tar", num_simulations=200)
+    action = agent.act(env.observe())   # the observation dict of the player to move
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from easydict import EasyDict
+
+from lzero.envs.registry import create_env
+from lzero.errors import ConfigError
+from lzero.policy.alphazero import AlphaZeroPolicy
+from lzero.policy.board_game import BoardGame
+
+#: The ``kind`` of the checkpoints this module reads and writes.
+CHECKPOINT_KIND = "lzero-alphazero"
+
+
+def plain(value: Any) -> Any:
+    """``value`` with every mapping a plain dict, for ``torch.load(weights_only=True)``."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    return value
+
+
+def save_checkpoint(
+    path: str | Path, policy: AlphaZeroPolicy, create_env_cfg: Mapping, env_cfg: Mapping, **extra
+) -> None:
+    """Writes ``policy`` and the facts that rebuild it (its game and config) to ``path``."""
+    g = policy.game
+    torch.save(
+        {
+            "kind": CHECKPOINT_KIND,
+            **policy.state_dict(),
+            "policy_config": plain(policy.cfg),
+            "game": {
+                "name": g.name,
+                "height": g.height,
+                "width": g.width,
+                "action_size": g.action_size,
+                "create_env": plain(create_env_cfg),
+                "env_config": plain(env_cfg),
+            },
+            **extra,
+        },
+        path,
+    )
+
+
+def read_checkpoint(path: str | Path) -> dict:
+    """The checkpoint at ``path``, checked to be an AlphaZero checkpoint of this project.
+
+    Raises:
+        ConfigError: ``path`` is not a file, not a torch checkpoint, or another kind of one.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"expected an AlphaZero checkpoint file, got {str(path)!r} (not found)")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:  # torch raises several types for a file that is not its own
+        raise ConfigError(
+            f"expected an AlphaZero checkpoint, got {str(path)!r}, which torch cannot read ({err})"
+        ) from err
+    if not isinstance(state, dict) or state.get("kind") != CHECKPOINT_KIND:
+        kind = state.get("kind") if isinstance(state, dict) else type(state).__name__
+        raise ConfigError(
+            f"expected an AlphaZero checkpoint written by train_alphazero (kind {CHECKPOINT_KIND!r}), "
+            f"got {str(path)!r} of kind {kind!r} (a MuZero or other checkpoint?)"
+        )
+    return state
+
+
+class Agent:
+    """A checkpoint's network and search as a player of its game.
+
+    Args:
+        policy: the loaded ``AlphaZeroPolicy``.
+        num_simulations: simulations per move; 0 plays the network's most probable legal move.
+    """
+
+    def __init__(self, policy: AlphaZeroPolicy, num_simulations: int) -> None:
+        self._policy, self.game, self.num_simulations = policy, policy.game, int(num_simulations)
+
+    def check_game(self, name: str, board_shape: tuple[int, int]) -> None:
+        """Raises ConfigError unless the agent was trained on ``name`` with ``board_shape``."""
+        mine = (self.game.height, self.game.width)
+        if name != self.game.name or tuple(board_shape) != mine:
+            raise ConfigError(
+                f"expected a checkpoint of {name} on a {board_shape[0]}x{board_shape[1]} board, got "
+                f"one of {self.game.name} on a {mine[0]}x{mine[1]} board"
+            )
+
+    def _state(self, obs: Mapping) -> tuple[np.ndarray, int, np.ndarray]:
+        if not isinstance(obs, Mapping) or "board" not in obs:
+            raise ValueError(
+                "expected the env's observation dict (with 'board' and 'to_play'), got "
+                f"{type(obs).__name__}"
+            )
+        board = np.asarray(obs["board"], np.int8)
+        if board.shape != (self.game.height, self.game.width):
+            raise ValueError(
+                f"expected a board of shape {(self.game.height, self.game.width)}, got {board.shape}"
+            )
+        to_play = int(obs.get("to_play", -1))
+        if to_play not in (1, 2):
+            to_play = int(obs.get("current_player_index", 0)) + 1
+        legal = np.zeros(self.game.action_size, bool)
+        scratch = np.zeros(self.game.action_size, np.int64)
+        legal[scratch[: self.game.kernels.legal_actions(board, scratch)]] = True
+        if not legal.any():
+            raise ValueError("expected a position with a legal move, got a finished game")
+        return board, to_play, legal
+
+    def policy(self, obs: Mapping) -> np.ndarray:
+        """The network's move probabilities `[A]` over the legal moves (no search)."""
+        board, to_play, legal = self._state(obs)
+        priors, _ = self._policy.evaluate(board[None], np.array([to_play]), legal[None])
+        return priors[0]
+
+    def act(self, obs: Mapping) -> int:
+        """The agent's move in ``obs`` (the observation dict of the player to move)."""
+        board, to_play, legal = self._state(obs)
+        return int(self.act_batch(board[None], np.array([to_play]), legal[None])[0])
+
+    def act_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Moves `[B]` for positions `[B, H, W]` (``lzero.worker.alphazero_evaluator.ActFn``)."""
+        p = self._policy
+        if self.num_simulations == 0:
+            priors, _ = p.evaluate(boards, to_play, legal)
+            return np.where(legal, priors, -1.0).argmax(axis=1)
+        result = p.search.search(
+            boards, np.asarray(to_play, np.int64), p.evaluate, num_simulations=self.num_simulations
+        )
+        return result.visits.argmax(axis=1)
+
+
+def load_policy(path: str | Path) -> tuple[AlphaZeroPolicy, dict]:
+    """The policy of an AlphaZero checkpoint, with the checkpoint's dict.
+
+    Raises:
+        ConfigError: not an AlphaZero checkpoint, or its game no longer matches its env.
+    """
+    state = read_checkpoint(path)
+    g = state["game"]
+    env = create_env(g["create_env"], g["env_config"])
+    game = BoardGame.from_env(env)
+    env.close()
+    if (game.height, game.width, game.action_size) != (g["height"], g["width"], g["action_size"]):
+        raise ConfigError(
+            f"{str(path)!r}: expected its env to have the recorded sizes {g['height']}x{g['width']} "
+            f"and {g['action_size']} actions, got {game.height}x{game.width} and {game.action_size}"
+        )
+    policy = AlphaZeroPolicy(EasyDict(state["policy_config"]), game)
+    policy.load_state_dict(state)
+    return policy, state
+
+
+def load_agent(path: str | Path, num_simulations: int | None = None) -> Agent:
+    """The player of an AlphaZero checkpoint.
+
+    Args:
+        path: a checkpoint written by ``train_alphazero``.
+        num_simulations: simulations per move (default: the training config's
+            ``eval_num_simulations``, else ``mcts.num_simulations``); 0 for the raw network.
+
+    Raises:
+        ConfigError: ``path`` is not an AlphaZero checkpoint.
+        ValueError: ``num_simulations`` is negative.
+    """
+    if num_simulations is not None and (
+        isinstance(num_simulations, bool) or int(num_simulations) < 0
+    ):
+        raise ValueError(f"expected num_simulations >= 0 or None, got {num_simulations!r}")
+    policy, _ = load_policy(path)
+    if num_simulations is None:
+        num_simulations = policy.cfg.eval_num_simulations or policy.cfg.mcts.num_simulations
+    return Agent(policy, num_simulations)

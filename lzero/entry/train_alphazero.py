@@ -1,0 +1,240 @@
+"""``train_alphazero``: AlphaZero self-play training on a board game, and ``eval_alphazero``.
+
+The loop: evaluate against the env's bots every ``eval_freq`` training iterations (win, draw
+and loss per bot into ``progress.csv`` and ``learning_curve.png``; a new best mean score is
+saved as ``ckpt/ckpt_best.pth.tar``), play ``n_episode`` self-play games into the replay
+buffer, then take ``update_per_collect`` gradient steps (or ``model_update_ratio`` per new
+position). It stops at ``stop_value`` (the score, win minus loss, against the first bot),
+``max_env_step`` or ``max_train_iter``, and always writes ``ckpt/ckpt_last.pth.tar``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from lzero.agent import load_policy, save_checkpoint
+from lzero.entry.train_log import TrainLog
+from lzero.entry.train_muzero_with_gym_env import check_seed, seed_everything
+from lzero.envs.registry import create_env
+from lzero.errors import ConfigError
+from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer
+from lzero.policy.alphazero import AlphaZeroPolicy
+from lzero.policy.alphazero_config import compile_alphazero_config
+from lzero.policy.board_game import BoardGame
+from lzero.worker.alphazero_collector import AlphaZeroCollector
+from lzero.worker.alphazero_evaluator import default_bots, evaluate_against_bots, search_actor
+
+_BASE_COLUMNS = (
+    "train_iter", "env_step", "wall_time", "collect_return", "eval_return_mean", "eval_score_mean",
+    "total_loss", "policy_loss", "value_loss", "policy_entropy", "positions_per_s", "search_share",
+)  # fmt: skip
+
+
+def _setup(cfg, seed: int):
+    env = create_env(cfg.create, cfg.env)  # the env class checks its config here
+    game = BoardGame.from_env(env)
+    m = cfg.policy.model
+    if tuple(m.observation_shape) != game.observation_shape:
+        raise ConfigError(
+            f"main_config.policy.model.observation_shape: expected {game.observation_shape} (the "
+            f"env's planes), got {tuple(m.observation_shape)}"
+        )
+    if m.action_space_size != game.action_size:
+        raise ConfigError(
+            f"main_config.policy.model.action_space_size: expected {game.action_size} (the env's "
+            f"action count), got {m.action_space_size}"
+        )
+    bots = list(cfg.policy.eval_bots or default_bots(env))
+    unknown = [b for b in bots if b not in env.bot_types]
+    if unknown:
+        raise ConfigError(
+            f"main_config.policy.eval_bots: expected bots of {game.name} {list(env.bot_types)}, got {unknown}"
+        )
+    stop_value = float(env._cfg.stop_value)
+    env.close()
+    return game, bots, stop_value
+
+
+class _Progress:
+    """One rewritten status line on a terminal; plain lines otherwise (logs, CI)."""
+
+    def __init__(self, max_env_step: int) -> None:
+        self.tty, self.max = sys.stdout.isatty(), max_env_step
+
+    def status(self, env_step: int, train_iter: int, loss: float | None) -> None:
+        if not self.tty:
+            return
+        frac = min(env_step / self.max, 1.0) if self.max < 1e9 else 0.0
+        bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+        loss_text = "" if loss is None else f" loss {loss:.3f}"
+        print(f"\r[{bar}] env steps {env_step} iter {train_iter}{loss_text}", end="", flush=True)
+
+    def line(self, text: str) -> None:
+        print(("\r" if self.tty else "") + text, flush=True)
+
+
+def train_alphazero(
+    input_cfg: Sequence[Mapping],
+    seed: int = 0,
+    max_train_iter: int = int(1e10),
+    max_env_step: int = int(1e10),
+    model_path: str | None = None,
+) -> AlphaZeroPolicy:
+    """Trains AlphaZero on ``create_config.env.type`` (the loop is in the module docstring).
+
+    Args:
+        input_cfg: ``[main_config, create_config]`` as LightZero's AlphaZero configs.
+        seed: seed of the envs, the network, the search and the sampling.
+        max_train_iter: gradient-step budget.
+        max_env_step: env-step budget (moves played in self-play).
+        model_path: start from this AlphaZero checkpoint's weights.
+
+    Returns:
+        The trained policy.
+
+    Raises:
+        ConfigError: a bad config, or a checkpoint of another kind or game.
+    """
+    cfg = compile_alphazero_config(input_cfg)
+    check_seed(seed)
+    seed_everything(seed)
+    torch.set_num_threads(cfg.policy.torch_num_threads)
+    game, bots, stop_value = _setup(cfg, seed)
+    policy = AlphaZeroPolicy(cfg.policy, game, seed=seed)
+    if model_path is not None:
+        loaded, _ = load_policy(model_path)
+        if loaded.game[2:] != game[2:] or loaded.game.name != game.name:
+            raise ConfigError(
+                f"model_path: expected a checkpoint of {game.name}, got one of {loaded.game.name}"
+            )
+        policy.model.load_state_dict(loaded.model.state_dict())
+    pcfg, exp = cfg.policy, Path(cfg.exp_name)
+    ckpt_dir = exp / "ckpt"
+    ckpt_dir.mkdir(parents=True, exist_ok=True)
+    columns = _BASE_COLUMNS + tuple(f"{b}_{r}" for b in bots for r in ("win", "draw", "loss"))
+    curves = tuple((f"{b}_win", f"win rate vs {b}") for b in bots)
+    log = TrainLog(exp, columns=columns, curves=curves, ylabel="win rate")
+    collector = AlphaZeroCollector(
+        policy, cfg.create.env.type, cfg.env, cfg.trainer.collector_env_num, seed
+    )
+    buffer = AlphaZeroReplayBuffer(
+        pcfg.other.replay_buffer.replay_buffer_size, game, augment=pcfg.symmetry_augmentation
+    )
+    act = search_actor(policy, pcfg.eval_num_simulations or pcfg.mcts.num_simulations)
+    rng = np.random.default_rng(seed)
+    progress = _Progress(max_env_step)
+    env_step, best, last_eval, last_save, losses = 0, -math.inf, None, 0, {}
+    start = time.perf_counter()
+
+    def save(name: str) -> None:
+        save_checkpoint(ckpt_dir / name, policy, cfg.create.env, cfg.env, env_step=env_step)
+
+    def evaluate() -> bool:
+        nonlocal best, last_eval
+        last_eval = policy.train_iter
+        results = evaluate_against_bots(
+            act, cfg.create, cfg.env, bots, cfg.trainer.n_evaluator_episode, seed + 1_000_003
+        )
+        score = float(np.mean([r["score"] for r in results.values()]))
+        row = {f"{b}_{k}": results[b][k] for b in bots for k in ("win", "draw", "loss")}
+        log.write(
+            train_iter=policy.train_iter, env_step=env_step, wall_time=round(time.perf_counter() - start, 2),
+            eval_return_mean=results[bots[0]]["score"], eval_score_mean=score, **row,
+        )  # fmt: skip
+        log.plot()
+        text = ", ".join(
+            f"{b} {r['win']:.2f}/{r['draw']:.2f}/{r['loss']:.2f}" for b, r in results.items()
+        )
+        progress.line(
+            f"eval at iter {policy.train_iter}, {env_step} env steps: win/draw/loss {text}"
+        )
+        if score > best:
+            best = score
+            save("ckpt_best.pth.tar")
+        return results[bots[0]]["score"] >= stop_value
+
+    reason = "max_train_iter"
+    try:
+        while True:
+            if last_eval is None or policy.train_iter - last_eval >= pcfg.eval_freq:
+                if evaluate():
+                    reason = f"stop_value {stop_value} reached against {bots[0]}"
+                    break
+            if env_step >= max_env_step:
+                reason = "max_env_step"
+                break
+            if policy.train_iter >= max_train_iter:
+                break
+            policy.forward_seconds = 0.0
+            t0 = time.perf_counter()
+            data = collector.collect(pcfg.n_episode)
+            collect_seconds = time.perf_counter() - t0
+            buffer.push(data["planes"], data["policy"], data["value"])
+            env_step += data["env_steps"]
+            updates = pcfg.update_per_collect or max(
+                1, round(len(data["value"]) * pcfg.model_update_ratio)
+            )
+            for _ in range(min(updates, max_train_iter - policy.train_iter)):
+                losses = policy.learn(*buffer.sample(pcfg.batch_size, rng))
+                if policy.train_iter - last_save >= pcfg.save_ckpt_freq:
+                    last_save = policy.train_iter
+                    save(f"iteration_{policy.train_iter}.pth.tar")
+            log.write(
+                train_iter=policy.train_iter, env_step=env_step, wall_time=round(time.perf_counter() - start, 2),
+                collect_return=float(np.mean(data["returns"])),
+                positions_per_s=round(data["env_steps"] / collect_seconds, 1),
+                search_share=round(1 - policy.forward_seconds / collect_seconds, 3), **losses,
+            )  # fmt: skip
+            progress.status(env_step, policy.train_iter, losses.get("total_loss"))
+        if last_eval != policy.train_iter and reason in ("max_env_step", "max_train_iter"):
+            evaluate()
+    except KeyboardInterrupt:
+        reason = "interrupted"
+        raise
+    finally:
+        save("ckpt_last.pth.tar")
+        log.plot()
+        collector.close()
+        progress.line(
+            f"stopped ({reason}) after {policy.train_iter} iterations, {env_step} env steps, "
+            f"{time.perf_counter() - start:.0f} s; checkpoints in {ckpt_dir}"
+        )
+    return policy
+
+
+def eval_alphazero(
+    model_path: str,
+    *,
+    bots: Sequence[str] | None = None,
+    num_games: int = 20,
+    num_simulations: int | None = None,
+    seed: int = 0,
+) -> dict[str, dict[str, float]]:
+    """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
+    records its game, so no config is needed.
+
+    Args:
+        model_path: an AlphaZero checkpoint.
+        bots: bots to play (default: every bot of the game but 'random').
+        num_games: games per bot.
+        num_simulations: simulations per move (default: the checkpoint's eval setting); 0 plays
+            the raw network.
+        seed: seed of the envs and bots.
+    """
+    from lzero.agent import load_agent, read_checkpoint
+
+    agent = load_agent(model_path, num_simulations)
+    g = read_checkpoint(model_path)["game"]
+    env = create_env(g["create_env"], g["env_config"])
+    bots = list(bots or default_bots(env))
+    env.close()
+    return evaluate_against_bots(
+        agent.act_batch, g["create_env"], g["env_config"], bots, num_games, seed
+    )

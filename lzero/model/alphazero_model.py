@@ -1,0 +1,89 @@
+"""``AlphaZeroModel``: a small residual network with policy and value heads over board planes.
+
+The tower follows AlphaZero (Silver et al. 2018; He et al. 2016 for the residual blocks): a
+3x3 convolution stem, ``num_res_blocks`` blocks of two 3x3 convolutions with batch norm and a
+skip connection, then a policy head (1x1 convolution, linear layer to ``A`` logits) and a
+value head (1x1 convolution, hidden linear layer, ``tanh``). Names follow LightZero's
+``AlphaZeroModel`` so its configs and calls carry over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+
+class ResBlock(nn.Module):
+    """Two 3x3 convolutions with batch norm and a skip connection."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = F.relu(self.bn1(self.conv1(x)))
+        return F.relu(x + self.bn2(self.conv2(y)))
+
+
+class AlphaZeroModel(nn.Module):
+    """Policy and value network of AlphaZero.
+
+    Args:
+        observation_shape: ``(C, H, W)`` of the board planes.
+        action_space_size: ``A``.
+        num_res_blocks: residual blocks in the tower.
+        num_channels: channels of the tower.
+        value_head_hidden_channels: hidden width of the value head.
+    """
+
+    def __init__(
+        self,
+        observation_shape: Sequence[int] = (3, 6, 6),
+        action_space_size: int = 9,
+        num_res_blocks: int = 1,
+        num_channels: int = 32,
+        value_head_hidden_channels: int = 64,
+    ) -> None:
+        super().__init__()
+        c, h, w = (int(x) for x in observation_shape)
+        self.observation_shape, self.action_space_size = (c, h, w), int(action_space_size)
+        self.stem = nn.Sequential(
+            nn.Conv2d(c, num_channels, 3, padding=1, bias=False),
+            nn.BatchNorm2d(num_channels),
+            nn.ReLU(),
+        )
+        self.tower = nn.Sequential(*(ResBlock(num_channels) for _ in range(num_res_blocks)))
+        self.policy_conv = nn.Sequential(
+            nn.Conv2d(num_channels, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU()
+        )
+        self.policy_fc = nn.Linear(2 * h * w, self.action_space_size)
+        self.value_conv = nn.Sequential(
+            nn.Conv2d(num_channels, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU()
+        )
+        self.value_fc = nn.Sequential(
+            nn.Linear(h * w, value_head_hidden_channels), nn.ReLU(),
+            nn.Linear(value_head_hidden_channels, 1), nn.Tanh(),
+        )  # fmt: skip
+
+    def forward(self, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Policy logits `[B, A]` and value `[B, 1]` in ``[-1, 1]`` of planes `[B, C, H, W]`."""
+        x = self.tower(self.stem(state))
+        logits = self.policy_fc(self.policy_conv(x).flatten(1))
+        value = self.value_fc(self.value_conv(x).flatten(1))
+        return logits, value
+
+    def compute_policy_value(self, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Policy probabilities `[B, A]` and value `[B, 1]` (LightZero's name)."""
+        logits, value = self(state)
+        return F.softmax(logits, dim=-1), value
+
+    def compute_logp_value(self, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Policy log-probabilities `[B, A]` and value `[B, 1]` (LightZero's name)."""
+        logits, value = self(state)
+        return F.log_softmax(logits, dim=-1), value

@@ -1,0 +1,141 @@
+"""``AlphaZeroPolicy``: the network, its training step, and the network as the search's evaluator.
+
+Training follows AlphaZero (Silver et al. 2018): the loss of a position with search policy
+``pi`` and game outcome ``z`` (for the player to move) is ``(z - v)^2 * value_weight -
+pi . log p`` (minus ``entropy_weight`` times the entropy of ``p``), plus weight decay.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from lzero.mcts.batched_search import BatchedSearch
+from lzero.model.alphazero_model import AlphaZeroModel
+from lzero.policy.board_game import BoardGame
+
+
+class AlphaZeroPolicy:
+    """The AlphaZero learner and actor of one board game.
+
+    Args:
+        cfg: the compiled policy config (``alphazero_config.ALPHAZERO_POLICY_CONFIG``).
+        game: the game.
+        seed: seed of the search's root noise (torch is seeded by the caller).
+    """
+
+    def __init__(self, cfg: Mapping, game: BoardGame, *, seed: int = 0) -> None:
+        self.cfg, self.game = cfg, game
+        m = cfg.model
+        self.model = AlphaZeroModel(
+            observation_shape=tuple(m.observation_shape),
+            action_space_size=m.action_space_size,
+            num_res_blocks=m.num_res_blocks,
+            num_channels=m.num_channels,
+            value_head_hidden_channels=m.value_head_hidden_channels,
+        )
+        params = self.model.parameters()
+        if cfg.optim_type == "SGD":
+            self.optimizer = torch.optim.SGD(
+                params, lr=cfg.learning_rate, momentum=cfg.momentum, weight_decay=cfg.weight_decay
+            )
+        elif cfg.optim_type == "AdamW":
+            self.optimizer = torch.optim.AdamW(
+                params, lr=cfg.learning_rate, weight_decay=cfg.weight_decay
+            )
+        else:
+            self.optimizer = torch.optim.Adam(
+                params, lr=cfg.learning_rate, weight_decay=cfg.weight_decay
+            )
+        self.train_iter = 0
+        self.forward_seconds = 0.0  # time spent in the network's forward pass while searching
+        mc = cfg.mcts
+        self.search = BatchedSearch(
+            game.kernels,
+            num_simulations=mc.num_simulations,
+            pb_c_base=float(mc.pb_c_base),
+            pb_c_init=float(mc.pb_c_init),
+            root_dirichlet_alpha=float(mc.root_dirichlet_alpha),
+            root_noise_weight=float(mc.root_noise_weight),
+            seed=seed,
+        )
+
+    # -- acting -----------------------------------------------------------------------------
+
+    @torch.no_grad()
+    def evaluate(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray):
+        """The search's evaluator (``lzero.mcts.batched_search.BatchEvaluator``): priors over
+        the legal moves `[B, A]` and values `[B]` for the player to move."""
+        start = time.perf_counter()
+        self.model.eval()
+        planes = torch.from_numpy(self.game.planes(boards, to_play))
+        logits, value = self.model(planes)
+        logits = logits.masked_fill(torch.from_numpy(~np.asarray(legal, bool)), -torch.inf)
+        priors = torch.softmax(logits, dim=-1).numpy()
+        self.forward_seconds += time.perf_counter() - start
+        return priors, value[:, 0].numpy().astype(np.float64)
+
+    def temperature(self) -> float:
+        """The visit-count temperature of self-play at the current training iteration."""
+        if not self.cfg.manual_temperature_decay:
+            return float(self.cfg.fixed_temperature_value)
+        final = self.cfg.threshold_training_steps_for_final_temperature
+        if self.train_iter < 0.5 * final:
+            return 1.0
+        return 0.5 if self.train_iter < 0.75 * final else 0.25
+
+    # -- learning ---------------------------------------------------------------------------
+
+    def _lr_factor(self) -> float:
+        if not self.cfg.lr_piecewise_constant_decay:
+            return 1.0
+        final = self.cfg.threshold_training_steps_for_final_lr
+        if self.train_iter < final / 3:
+            return 1.0
+        return 0.1 if self.train_iter < 2 * final / 3 else 0.01
+
+    def learn(self, planes: np.ndarray, policy: np.ndarray, value: np.ndarray) -> dict[str, float]:
+        """One gradient step on a batch: planes `[B, 3, H, W]`, search policies `[B, A]` and
+        outcomes `[B]` for the player to move. Returns the losses before the step."""
+        self.model.train()
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.cfg.learning_rate * self._lr_factor()
+        x = torch.from_numpy(np.ascontiguousarray(planes, np.float32))
+        target_pi = torch.from_numpy(np.ascontiguousarray(policy, np.float32))
+        target_z = torch.from_numpy(np.ascontiguousarray(value, np.float32))
+        logits, v = self.model(x)
+        log_p = F.log_softmax(logits, dim=-1)
+        policy_loss = -(target_pi * log_p).sum(dim=1).mean()
+        value_loss = F.mse_loss(v[:, 0], target_z)
+        entropy = -(log_p.exp() * log_p).sum(dim=1).mean()
+        total = self.cfg.value_weight * value_loss + policy_loss - self.cfg.entropy_weight * entropy
+        self.optimizer.zero_grad()
+        total.backward()
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.cfg.grad_clip_value)
+        self.optimizer.step()
+        self.train_iter += 1
+        return {
+            "total_loss": total.item(),
+            "policy_loss": policy_loss.item(),
+            "value_loss": value_loss.item(),
+            "policy_entropy": entropy.item(),
+        }
+
+    # -- checkpoints ------------------------------------------------------------------------
+
+    def state_dict(self) -> dict:
+        return {
+            "model": self.model.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "train_iter": self.train_iter,
+        }
+
+    def load_state_dict(self, state: Mapping) -> None:
+        self.model.load_state_dict(state["model"])
+        if "optimizer" in state:
+            self.optimizer.load_state_dict(state["optimizer"])
+        self.train_iter = int(state.get("train_iter", 0))

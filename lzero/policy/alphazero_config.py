@@ -1,0 +1,193 @@
+"""AlphaZero's config: documented defaults under LightZero's names, and the compile step.
+
+A config is LightZero's pair ``[main_config, create_config]``. ``main_config.env`` holds the
+board env's own keys (checked by the env class) and the trainer's (``collector_env_num``,
+``evaluator_env_num``, ``n_evaluator_episode``, ``manager``); ``main_config.policy`` is
+checked against :data:`ALPHAZERO_POLICY_CONFIG`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+
+from easydict import EasyDict
+
+from lzero.envs.config import check_positive_ints, merge_config
+from lzero.errors import ConfigError
+
+ALPHAZERO_POLICY_CONFIG = dict(
+    type="alphazero",  # (str) policy name; the only one this module serves
+    import_names=["lzero.policy.alphazero"],  # (list) modules defining it (LightZero compat)
+    model=dict(
+        observation_shape=(3, 3, 3),  # (tuple) (C, H, W) of the board planes; must match the env
+        action_space_size=9,  # (int) number of actions; must match the env
+        num_res_blocks=1,  # (int) residual blocks of the tower
+        num_channels=32,  # (int) channels of the tower
+        value_head_hidden_channels=64,  # (int) hidden width of the value head
+    ),
+    cuda=False,  # (bool) must be False: this build trains on CPU
+    torch_num_threads=2,  # (int) torch intra-op threads
+    mcts_ctree=False,  # (bool) LightZero's C++ tree switch; no effect (one numba search here)
+    simulation_env_id=None,  # (str) LightZero's simulation env name; no effect (kernels search)
+    simulation_env_config_type=None,  # (str) LightZero's; no effect
+    board_size=None,  # (int) LightZero repeats the env's board size here; no effect
+    sampled_algo=False,  # (bool) Sampled AlphaZero is not implemented: must be False
+    torch_compile=False,  # (bool) LightZero's torch.compile switch; no effect
+    tensor_float_32=False,  # (bool) LightZero's TF32 switch; no effect on CPU
+    multi_gpu=False,  # (bool) must be False
+    collector_env_num=None,  # (int) LightZero repeats env.collector_env_num here; no effect
+    evaluator_env_num=None,  # (int) LightZero repeats env.evaluator_env_num here; no effect
+    update_per_collect=None,  # (int|None) gradient steps per collect; None: model_update_ratio
+    model_update_ratio=0.1,  # (float) gradient steps per collected position if the above is None
+    batch_size=256,  # (int) positions per gradient step
+    optim_type="Adam",  # (str) 'SGD', 'Adam' or 'AdamW'
+    learning_rate=3e-3,  # (float) learning rate
+    weight_decay=1e-4,  # (float) L2 weight decay
+    momentum=0.9,  # (float) SGD momentum
+    grad_clip_value=10.0,  # (float) max global gradient norm
+    value_weight=1.0,  # (float) weight of the value loss (mean squared error)
+    entropy_weight=0.0,  # (float) weight of the policy entropy bonus
+    lr_piecewise_constant_decay=False,  # (bool) lr x1 -> x0.1 -> x0.01 at 1/3 and 2/3 below
+    threshold_training_steps_for_final_lr=int(5e5),  # (int) iterations of that decay
+    manual_temperature_decay=False,  # (bool) temperature 1 -> 0.5 -> 0.25 over training
+    threshold_training_steps_for_final_temperature=int(1e5),  # (int) iterations of the decay
+    fixed_temperature_value=1.0,  # (float) visit-count temperature when not decaying
+    num_sampling_moves=None,  # (int|None) sample with the temperature for this many moves of a
+    # game, then play the most visited move (AlphaZero's pseudocode); None: every move
+    symmetry_augmentation=True,  # (bool) train on a random exact symmetry of each position
+    n_episode=8,  # (int) games collected per collect phase
+    eval_freq=50,  # (int) train iterations between evaluations
+    save_ckpt_freq=1000,  # (int) train iterations between iteration_N checkpoints
+    eval_bots=None,  # (list|None) bots to evaluate against; None: every bot the env has
+    # but 'random' (rule, mcts, and alpha_beta for TicTacToe)
+    eval_num_simulations=None,  # (int|None) simulations per move in evaluation; None: mcts's
+    mcts=dict(
+        num_simulations=50,  # (int) simulations per move
+        max_moves=512,  # (int) LightZero's game-length cap; no effect (games end by the rules)
+        root_dirichlet_alpha=0.3,  # (float) Dirichlet alpha of the root noise
+        root_noise_weight=0.25,  # (float) weight of the root noise in self-play
+        pb_c_base=19652,  # (float) PUCT c2 (AlphaZero's constant)
+        pb_c_init=1.25,  # (float) PUCT c1 (AlphaZero's constant)
+        legal_actions=None,  # LightZero's; no effect (legal moves come from the rules)
+        action_space_size=None,  # (int) LightZero's; no effect (model.action_space_size)
+        num_of_sampled_actions=2,  # (int) Sampled AlphaZero's; no effect
+        continuous_action_space=False,  # (bool) must be False
+    ),
+    other=dict(
+        replay_buffer=dict(
+            replay_buffer_size=int(1e6),  # (int) replay capacity in positions
+            save_episode=False,  # (bool) LightZero's; no effect
+        )
+    ),
+)
+
+#: The trainer's keys in ``main_config.env``; the others go to the env class.
+TRAINER_ENV_CONFIG = dict(
+    collector_env_num=8,  # (int) self-play games played at once (one batched search)
+    evaluator_env_num=3,  # (int) LightZero's; evaluation plays all its games at once
+    n_evaluator_episode=20,  # (int) evaluation games per bot (half with each colour)
+    manager=dict(),  # (dict) LightZero's env manager settings; no effect (numba pool)
+)
+
+MAIN_CONFIG = dict(
+    exp_name="data_alphazero/default",  # (str) output directory: ckpt/, progress.csv, PNG
+    env=dict(),  # (dict) env keys (checked by the env class) and TRAINER_ENV_CONFIG's
+    policy=ALPHAZERO_POLICY_CONFIG,
+)
+
+CREATE_CONFIG = dict(
+    env=dict(type=None, import_names=[]),  # (dict) the board env: registry name and modules
+    env_manager=dict(type="base"),  # (dict) LightZero's; no effect (self-play runs on the pool)
+    policy=dict(type="alphazero", import_names=["lzero.policy.alphazero"]),  # (dict)
+    collector=dict(type="episode_alphazero", import_names=[]),  # (dict) LightZero's; no effect
+    evaluator=dict(type="alphazero", import_names=[]),  # (dict) LightZero's; no effect
+)
+
+_MUST = (
+    ("sampled_algo", False, "Sampled AlphaZero is not implemented"),
+    ("multi_gpu", False, "this build trains on one CPU"),
+    ("cuda", False, "this build trains on CPU"),
+)
+
+
+def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
+    """Validates and merges ``[main_config, create_config]`` over the defaults.
+
+    Returns:
+        The main config with ``env`` split into ``env`` (the env class's keys) and
+        ``trainer`` (:data:`TRAINER_ENV_CONFIG`), and ``create`` (the create config) added.
+
+    Raises:
+        ConfigError: not a pair of dicts, an unknown key, a policy type other than
+            ``'alphazero'``, no env type, or a value out of range.
+    """
+    if (
+        not isinstance(input_cfg, Sequence)
+        or len(input_cfg) != 2
+        or not all(isinstance(c, Mapping) for c in input_cfg)
+    ):
+        raise ConfigError(
+            f"expected input_cfg = [main_config, create_config] (two dicts), got {input_cfg!r:.120}"
+        )
+    main_user, create_user = (copy.deepcopy(dict(c)) for c in input_cfg)
+    create = merge_config(CREATE_CONFIG, create_user, where="create_config")
+    if create.policy.type != "alphazero":
+        raise ConfigError(
+            f"create_config.policy: expected type 'alphazero', got {create.policy.type!r}"
+        )
+    if not create.env.type:
+        raise ConfigError(
+            "create_config.env: expected a board env type such as 'tictactoe', got none"
+        )
+    policy_user = dict(main_user.pop("policy", {}) or {})
+    policy_user.setdefault("type", create.policy.type)
+    policy = merge_config(ALPHAZERO_POLICY_CONFIG, policy_user, where="main_config.policy")
+    if policy.type != "alphazero":
+        raise ConfigError(f"main_config.policy: expected type 'alphazero', got {policy.type!r}")
+    for key, value, why in _MUST:
+        if policy[key] != value:
+            raise ConfigError(
+                f"main_config.policy: expected {key}={value} ({why}), got {policy[key]!r}"
+            )
+    if policy.mcts.continuous_action_space:
+        raise ConfigError(
+            "main_config.policy.mcts: expected continuous_action_space=False, got True"
+        )
+    check_positive_ints(
+        policy, ("batch_size", "n_episode", "eval_freq", "save_ckpt_freq", "torch_num_threads"),
+        where="main_config.policy",
+    )  # fmt: skip
+    check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
+    for key in ("update_per_collect", "num_sampling_moves", "eval_num_simulations"):
+        value = policy[key]
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 1
+        ):
+            raise ConfigError(
+                f"main_config.policy: expected {key} to be a positive int or None, got {value!r}"
+            )
+    if policy.optim_type not in ("SGD", "Adam", "AdamW"):
+        raise ConfigError(
+            f"main_config.policy: expected optim_type in ['Adam', 'AdamW', 'SGD'], got {policy.optim_type!r}"
+        )
+    for key in ("learning_rate", "model_update_ratio", "fixed_temperature_value"):
+        if not isinstance(policy[key], (int, float)) or not policy[key] > 0:
+            raise ConfigError(f"main_config.policy: expected {key} > 0, got {policy[key]!r}")
+    env_user = dict(main_user.pop("env", {}) or {})
+    trainer_user = {k: env_user.pop(k) for k in list(env_user) if k in TRAINER_ENV_CONFIG}
+    main = merge_config(
+        {k: v for k, v in MAIN_CONFIG.items() if k not in ("policy", "env")}, main_user,
+        where="main_config",
+    )  # fmt: skip
+    main.trainer = merge_config(
+        TRAINER_ENV_CONFIG, trainer_user, where="main_config.env", open_keys=("manager",)
+    )
+    check_positive_ints(
+        main.trainer, ("collector_env_num", "evaluator_env_num", "n_evaluator_episode"),
+        where="main_config.env",
+    )  # fmt: skip
+    main.env = EasyDict(env_user)
+    main.policy = policy
+    main.create = create
+    return main

@@ -1,0 +1,98 @@
+"""A board game as AlphaZero sees it: its rules kernels, its observation planes, its symmetries.
+
+The game is handed over by its env (``BoardGame.from_env``): ``lzero`` never imports ``zoo``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from lzero.mcts.search import GameKernels
+
+
+class BoardGame(NamedTuple):
+    """Static facts of one board game and the kernels the search runs on.
+
+    Attributes:
+        name: the game's registry name (``'tictactoe'``, ``'connect4'``, ``'gomoku'``).
+        kernels: the rules kernels as ``lzero.mcts.GameKernels``.
+        height, width, action_size: ``H``, ``W``, ``A``.
+        gravity: an action is a column (Connect4); else it is the cell ``row * W + col``.
+        scale: the env's ``scale`` setting (planes hold 0.5 for a stone, ``to_play / 2``).
+    """
+
+    name: str
+    kernels: GameKernels
+    height: int
+    width: int
+    action_size: int
+    gravity: bool
+    scale: bool
+
+    @classmethod
+    def from_env(cls, env: Any) -> BoardGame:
+        """The game of a board env (anything with a ``rules`` record and a ``_cfg.scale``)."""
+        rules = env.rules
+        kernels = GameKernels(
+            legal_actions=rules.legal_actions,
+            apply_action=rules.apply_action,
+            result_after=rules.result_after,
+            action_size=rules.action_size,
+            board_shape=(rules.height, rules.width),
+            placement=not rules.gravity,
+        )
+        return cls(
+            rules.name, kernels, rules.height, rules.width, rules.action_size,
+            bool(rules.gravity), bool(env._cfg.scale),
+        )  # fmt: skip
+
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        return (3, self.height, self.width)
+
+    def planes(self, boards: np.ndarray, to_play: np.ndarray) -> np.ndarray:
+        """The env's observation planes `[B, 3, H, W]` float32 of ``boards`` `[B, H, W]` for
+        the players ``to_play`` `[B]` (LightZero's layout: the mover's stones, the opponent's,
+        a plane filled with the mover's id; all halved when ``scale``)."""
+        to_play = np.asarray(to_play).reshape(-1, 1, 1)
+        factor = 0.5 if self.scale else 1.0
+        out = np.empty((boards.shape[0], 3, self.height, self.width), np.float32)
+        out[:, 0] = (boards == to_play) * factor
+        out[:, 1] = (boards == 3 - to_play) * factor
+        out[:, 2] = to_play * factor
+        return out
+
+    @property
+    def num_symmetries(self) -> int:
+        """Exact symmetries of the rules: the horizontal mirror under gravity, the 8 of the
+        square (4 of a rectangle) for placement games."""
+        if self.gravity:
+            return 2
+        return 8 if self.height == self.width else 4
+
+    def symmetry(
+        self, planes: np.ndarray, policy: np.ndarray, k: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Applies symmetry ``k`` (0 is the identity) to planes `[B, C, H, W]` and policy
+        targets `[B, A]` together, so that the policy of a transformed board is the
+        transformed policy."""
+        if k == 0:
+            return planes, policy
+        if self.gravity:  # k == 1: mirror the columns
+            return planes[..., ::-1].copy(), policy[:, ::-1].copy()
+        b = policy.shape[0]
+        grid = policy.reshape(b, self.height, self.width)
+        if self.height == self.width:
+            rot, flip = k % 4, k >= 4
+            planes, grid = np.rot90(planes, rot, axes=(2, 3)), np.rot90(grid, rot, axes=(1, 2))
+        else:  # 1: flip rows, 2: flip columns, 3: both
+            rot, flip = 0, False
+            if k & 1:
+                planes, grid = planes[:, :, ::-1], grid[:, ::-1]
+            if k & 2:
+                planes, grid = planes[..., ::-1], grid[..., ::-1]
+        if flip:
+            planes, grid = planes[..., ::-1], grid[..., ::-1]
+        return np.ascontiguousarray(planes), np.ascontiguousarray(grid).reshape(b, -1)

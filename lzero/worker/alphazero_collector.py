@@ -1,0 +1,103 @@
+"""AlphaZero self-play: ``N`` games at once on the numba board pool, one batched search a move.
+
+In ``self_play_mode`` every move of a game is searched and stored, and a position's outcome is
+the game's result for the player who moved there. In ``play_with_bot_mode`` the pool plays the
+bot's replies (the agent is player 1) and the agent's positions are stored with the game's
+result for the agent. Games run on across collect phases, as LightZero's collector's do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from lzero.envs.pool import make
+from lzero.mcts.batched_search import sample_actions, visit_policy
+
+
+class AlphaZeroCollector:
+    """Plays self-play games with the policy's search on ``num_envs`` pool envs.
+
+    Args:
+        policy: the ``AlphaZeroPolicy``.
+        env_type: the board env's registry name.
+        env_cfg: the env's config (``battle_mode`` 'self_play_mode' or 'play_with_bot_mode').
+        num_envs: games played at once.
+        seed: env ``i`` is seeded ``seed + i``; the move sampler is seeded ``seed``.
+    """
+
+    def __init__(self, policy, env_type: str, env_cfg: Mapping, num_envs: int, seed: int) -> None:
+        cfg = dict(env_cfg)
+        self.self_play = cfg.get("battle_mode", "self_play_mode") == "self_play_mode"
+        if self.self_play:  # the pool's bot never moves in self-play: any bot setting is moot
+            cfg["bot_action_type"] = "rule"
+        self.policy, self.n = policy, num_envs
+        self.pool = make(env_type, num_envs=num_envs, seed=seed, **cfg)
+        self.rng = np.random.default_rng(seed)
+        self.obs = self.pool.reset()
+        self.moves = np.zeros(num_envs, np.int64)
+        self.games: list[list] = [[] for _ in range(num_envs)]  # (planes, pi, player) per move
+
+    def collect(self, n_episode: int) -> dict:
+        """Plays until ``n_episode`` games have finished.
+
+        Returns:
+            ``planes`` `[n, 3, H, W]`, ``policy`` `[n, A]`, ``value`` `[n]` of the finished
+            games' positions; ``env_steps`` (pool steps taken), ``episodes``, and the
+            finished games' ``returns`` (player 1's view).
+        """
+        game, policy = self.policy.game, self.policy
+        out_planes, out_pi, out_z, returns = [], [], [], []
+        steps = 0
+        while len(returns) < n_episode:
+            boards = self.obs["board"]
+            to_play = self.obs["to_play"].astype(np.int64)
+            result = policy.search.search(boards, to_play, policy.evaluate, add_noise=True)
+            temperature = np.full(self.n, policy.temperature())
+            limit = policy.cfg.num_sampling_moves
+            if limit is not None:
+                temperature[self.moves >= limit] = 0.0
+            actions = np.where(
+                temperature > 0,
+                sample_actions(result.visits, max(float(temperature.max()), 1e-9), self.rng),
+                result.visits.argmax(axis=1),
+            )
+            pi = visit_policy(result.visits, 1.0).astype(np.float32)
+            planes = game.planes(boards, to_play)
+            for i in range(self.n):
+                self.games[i].append((planes[i], pi[i], int(to_play[i])))
+            self.obs, reward, done, _ = self.pool.step(actions)
+            self.moves += 1
+            steps += self.n
+            for i in np.flatnonzero(done):
+                moves = self.games[i]
+                r = float(reward[i])
+                if self.self_play:  # reward: +1 for the mover of the last move if it won
+                    last = moves[-1][2]
+                    z = [r if p == last else -r for _, _, p in moves]
+                    returns.append(r if last == 1 else -r)
+                else:  # reward: the agent's (player 1's) result
+                    z = [r] * len(moves)
+                    returns.append(r)
+                out_planes.extend(m[0] for m in moves)
+                out_pi.extend(m[1] for m in moves)
+                out_z.extend(z)
+                self.games[i], self.moves[i] = [], 0
+            if done.any():  # envpool semantics: the next step would reset them; do it now
+                ids = np.flatnonzero(done)
+                fresh = self.pool.reset(ids)
+                self.obs = {k: v.copy() for k, v in self.obs.items()}
+                for k in self.obs:
+                    self.obs[k][ids] = fresh[k]
+        return {
+            "planes": np.stack(out_planes),
+            "policy": np.stack(out_pi),
+            "value": np.asarray(out_z, np.float32),
+            "env_steps": steps,
+            "episodes": len(returns),
+            "returns": returns,
+        }
+
+    def close(self) -> None:
+        self.pool.close()

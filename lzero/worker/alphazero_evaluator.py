@@ -1,0 +1,105 @@
+"""Games of an agent against the env's bots, both colours, all games of a bot at once.
+
+The agent's moves of every unfinished game are searched in one batched search; the bot's
+come from the env (``env.bot_action()``: rule, MCTS or perfect bots, as the env offers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from lzero.envs.registry import create_env
+
+#: ``(boards [B, H, W] int8, to_play [B], legal [B, A] bool) -> actions [B]``.
+ActFn = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+
+def default_bots(env: Any) -> list[str]:
+    """Every bot of ``env`` but 'random', strongest last (rule, mcts, alpha_beta)."""
+    return [b for b in ("rule", "mcts", "alpha_beta") if b in env.bot_types]
+
+
+def play_against_bot(
+    act: ActFn,
+    create_cfg: Mapping,
+    env_cfg: Mapping,
+    bot: str,
+    num_games: int,
+    seed: int,
+) -> dict[str, float]:
+    """Plays ``num_games`` games of ``act`` against ``bot``, the agent first in even games.
+
+    Returns:
+        ``win``, ``draw``, ``loss`` (fractions of the games, the agent's view) and ``score``
+        (``win - loss``).
+
+    Raises:
+        ConfigError: the env does not have ``bot``.
+    """
+    cfg = dict(env_cfg, battle_mode="self_play_mode", bot_action_type=bot)
+    cfg.pop("agent_vs_human", None)
+    cfg["render_mode"] = None
+    envs = []
+    for i in range(num_games):
+        env = create_env(create_cfg, cfg)
+        env.seed(seed + i, dynamic_seed=False)
+        env.reset()
+        envs.append(env)
+    agent = np.array([1 if i % 2 == 0 else 2 for i in range(num_games)])
+    outcome = np.zeros(num_games)
+    done = np.zeros(num_games, bool)
+    while not done.all():
+        mine = [i for i in np.flatnonzero(~done) if envs[i].current_player == agent[i]]
+        actions = {}
+        if mine:
+            boards = np.stack([envs[i].board for i in mine])
+            legal = np.zeros((len(mine), envs[0].action_space.n), bool)
+            for row, i in enumerate(mine):
+                legal[row, envs[i].legal_actions] = True
+            chosen = act(boards, agent[mine], legal)
+            actions = {i: int(a) for i, a in zip(mine, chosen)}
+        for i in np.flatnonzero(~done):
+            env = envs[i]
+            mover = env.current_player
+            action = actions[i] if i in actions else env.bot_action()
+            timestep = env.step(action)
+            if timestep.done:
+                done[i] = True
+                won = float(timestep.reward[0]) > 0
+                outcome[i] = 0.0 if not won else (1.0 if mover == agent[i] else -1.0)
+    for env in envs:
+        env.close()
+    win, loss = float((outcome > 0).mean()), float((outcome < 0).mean())
+    draw = float((outcome == 0).mean())
+    return {"win": win, "draw": draw, "loss": loss, "score": win - loss}
+
+
+def search_actor(policy: Any, num_simulations: int | None) -> ActFn:
+    """The policy's greedy player: the most visited move of a search without noise, or the
+    network's most probable legal move when ``num_simulations`` is 0."""
+
+    def act(boards, to_play, legal):
+        if num_simulations == 0:
+            priors, _ = policy.evaluate(boards, to_play, legal)
+            return np.where(legal, priors, -1.0).argmax(axis=1)
+        result = policy.search.search(
+            boards, np.asarray(to_play, np.int64), policy.evaluate, num_simulations=num_simulations
+        )
+        return result.visits.argmax(axis=1)
+
+    return act
+
+
+def evaluate_against_bots(
+    act: ActFn,
+    create_cfg: Mapping,
+    env_cfg: Mapping,
+    bots: Sequence[str],
+    num_games: int,
+    seed: int,
+) -> dict[str, dict[str, float]]:
+    """:func:`play_against_bot` for each of ``bots``: ``{bot: {win, draw, loss, score}}``."""
+    return {bot: play_against_bot(act, create_cfg, env_cfg, bot, num_games, seed) for bot in bots}

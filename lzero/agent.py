@@ -73,7 +73,7 @@ def read_checkpoint(path: str | Path) -> dict:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises several types for a file that is not its own
         raise ConfigError(
-            f"expected an AlphaZero checkpoint, got {str(path)!r}, which torch cannot read ({err})"
+            f"expected an AlphaZero checkpoint, got {str(path)!r}, which torch cannot read ({str(err).strip().splitlines()[0]})"
         ) from err
     if not isinstance(state, dict) or state.get("kind") != CHECKPOINT_KIND:
         kind = state.get("kind") if isinstance(state, dict) else type(state).__name__

@@ -22,7 +22,7 @@ COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
 #: Interactive subcommands, for which Ctrl-C is a normal way to leave (exit code 0).
 INTERACTIVE_COMMANDS = ("play", "arena")
 #: Subcommands of the library itself, as "module:function" adders.
-BUILTIN_COMMANDS = ("lzero.cli_train:add_train_subcommand",)
+BUILTIN_COMMANDS = ("lzero.cli_train:add_train_subcommand", "lzero.cli_train:add_eval_subcommand")
 
 
 def _cmd_envs(args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""``lzero train <config>``: run a zoo config's MuZero training from the command line.
+"""``lzero train <config>`` (MuZero or AlphaZero, by the config's policy type) and ``lzero eval``.
 
 It lives outside ``lzero.entry`` so that building the command line does not import torch.
 """
@@ -57,9 +57,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
             "training needs torch, which is not installed: pip install -e '.[train]' "
             "(it pins the CPU build, torch==2.13.0)"
         )
-    from lzero.entry import train_muzero_with_gym_env
-
     module = load_config_module(args.config)
+    policy_type = _policy_type(module)
     main_config = EasyDict(copy.deepcopy(dict(module.main_config)))
     if args.exp_name:
         main_config.exp_name = args.exp_name
@@ -68,6 +67,18 @@ def _cmd_train(args: argparse.Namespace) -> int:
     max_env_step = args.max_env_step
     if max_env_step is None:
         max_env_step = getattr(module, "max_env_step", int(1e10))
+    if policy_type == "alphazero":
+        from lzero.entry import train_alphazero
+
+        policy = train_alphazero(
+            [main_config, module.create_config],
+            seed=args.seed,
+            max_env_step=max_env_step,
+            max_train_iter=args.max_train_iter,
+        )  # it prints why it stopped and where the checkpoints are
+        return 0
+    from lzero.entry import train_muzero_with_gym_env
+
     with warnings.catch_warnings():
         # The config names its gym version on purpose (CartPole-v0 is LightZero's task):
         # gymnasium's advice to upgrade would only be noise in every run.
@@ -82,6 +93,71 @@ def _cmd_train(args: argparse.Namespace) -> int:
         f"trained {policy.train_iter} iterations; checkpoints and progress.csv in {main_config.exp_name}"
     )
     return 0
+
+
+#: Policy types ``lzero train`` runs, and the entry each one picks.
+TRAINABLE_POLICIES = ("alphazero", "muzero")
+
+
+def _policy_type(module: ModuleType) -> str:
+    """The policy type of a config module (its create config's, as LightZero reads it).
+
+    Raises:
+        ConfigError: a type ``lzero train`` has no entry for.
+    """
+    create = getattr(module, "create_config", {}) or {}
+    policy = create.get("policy", {}) or {}
+    kind = policy.get("type", "muzero")
+    if kind not in TRAINABLE_POLICIES:
+        raise ConfigError(
+            f"create_config.policy.type: expected one of {list(TRAINABLE_POLICIES)}, got {kind!r}"
+        )
+    return kind
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("torch") is None:
+        raise ConfigError("evaluating a checkpoint needs torch: pip install -e '.[train]'")
+    from lzero.entry import eval_alphazero
+
+    bots = [b for b in args.bots.split(",") if b] if args.bots else None
+    results = eval_alphazero(
+        args.ckpt,
+        bots=bots,
+        num_games=args.episodes,
+        num_simulations=args.simulations,
+        seed=args.seed,
+    )
+    print(f"{args.ckpt}: {args.episodes} games per bot, colours alternate")
+    for bot, r in results.items():
+        print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
+    return 0
+
+
+def add_eval_subcommand(subparsers) -> None:
+    """Registers ``eval``: an AlphaZero checkpoint against the bots of its game."""
+    p = subparsers.add_parser("eval", help="play an AlphaZero checkpoint against its game's bots")
+    p.add_argument("--ckpt", required=True, help="a checkpoint written by lzero train")
+    p.add_argument("--episodes", type=_positive_int, default=20, help="games per bot (default 20)")
+    p.add_argument(
+        "--simulations",
+        type=_non_negative_int,
+        default=None,
+        help="simulations per move (default: the checkpoint's; 0 plays the raw network)",
+    )
+    p.add_argument("--bots", default=None, help="comma-separated bots (default: all but random)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the envs and bots")
+    p.set_defaults(func=_cmd_eval)
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative int, got {text!r}")
+    return value
 
 
 def run_as_main(config: str) -> None:
@@ -120,7 +196,9 @@ def _seed(text: str) -> int:
 def add_train_subcommand(subparsers) -> None:
     """Registers ``train`` on an argparse subparsers object (handler in ``func``)."""
     p = subparsers.add_parser(
-        "train", help="train MuZero with a zoo config (module name or .py path)"
+        "train",
+        help="train MuZero or AlphaZero with a zoo config (module name or .py path); the "
+        "config's policy type picks the entry",
     )
     p.add_argument("config", help="e.g. zoo.classic_control.cartpole.config.cartpole_muzero_config")
     p.add_argument("--seed", type=_seed, default=0, help="seed of envs, networks and search")

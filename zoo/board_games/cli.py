@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import os
 import sys
 import warnings
@@ -22,6 +23,8 @@ GAMES = {
     "gomoku": ("zoo.board_games.gomoku.envs.gomoku_env", "GomokuEnv"),
 }
 BOTS = ("rule", "mcts", "random", "alpha_beta")
+#: A trained AlphaZero checkpoint as a bot: ``agent:PATH``.
+AGENT_PREFIX = "agent:"
 #: Simulations per move of ``--bot mcts`` at the terminal: strong (Gomoku needs 1,000-2,000 to
 #: beat the rule bot) at about 10 ms a move. The env config keeps LightZero's default of 50.
 MCTS_SIMULATIONS = 2000
@@ -90,11 +93,44 @@ def _gif_failed(problem: str | None) -> int:
     return 1
 
 
-def _check_bot(env, bot: str) -> None:
+def bot_spec(text: str) -> str:
+    """argparse type of a bot: a name of ``BOTS`` or ``agent:PATH``."""
+    if text in BOTS or (text.startswith(AGENT_PREFIX) and len(text) > len(AGENT_PREFIX)):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"expected one of {list(BOTS)} or agent:PATH (a checkpoint of lzero train), got {text!r}"
+    )
+
+
+def _check_bot(env, bot: str, agents: dict, simulations: int | None) -> None:
+    """Checks ``bot`` against ``env``'s game and loads it into ``agents`` if it is a checkpoint.
+
+    Raises:
+        ValueError / ConfigError: a bot the game has not, or a checkpoint of another kind,
+            game or board size (before any move is played).
+    """
+    if bot.startswith(AGENT_PREFIX):
+        if bot in agents:
+            return
+        if importlib.util.find_spec("torch") is None:
+            raise ValueError("agent bots need torch: pip install -e '.[train]'")
+        from lzero.agent import load_agent
+
+        agent = load_agent(bot[len(AGENT_PREFIX) :], simulations)
+        agent.check_game(env.rules.name, (env.rules.height, env.rules.width))
+        agents[bot] = agent
+        return
     if bot not in env.bot_types:
         raise ValueError(
             f"--bot: expected one of {list(env.bot_types)} for {env.rules.name}, got {bot!r}"
         )
+
+
+def _move(env, bot: str, agents: dict) -> int:
+    """The move of ``bot`` (a bot name or a loaded ``agent:PATH``) for the player to move."""
+    if bot in agents:
+        return agents[bot].act({"board": env.board, "to_play": env.current_player})
+    return bot_move(env, bot)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -106,7 +142,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     env = None
     try:
         env = make_env(args)
-        _check_bot(env, args.bot)
+        agents: dict = {}
+        _check_bot(env, args.bot, agents, args.agent_simulations)
         human = 1 if args.first == "human" else 2
         env.reset()
         print(
@@ -118,7 +155,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if env.current_player == human:
                 action = env.human_to_action()
             else:
-                action = bot_move(env, args.bot)
+                action = _move(env, args.bot, agents)
                 print(f"Bot plays {env.action_to_string(action)}")
             timestep = env.step(action)
             env.render("state_realtime_mode")
@@ -150,10 +187,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
     env = None
     try:
         env = make_env(args)
+        agents: dict = {}
         for bot in (args.bot1, args.bot2):
-            _check_bot(env, bot)
+            _check_bot(env, bot, agents, args.agent_simulations)
         print(f"Playing {args.games} games of {args.game}, {args.bot1} against {args.bot2}...")
-        _play_series(env, args, record, problems)
+        _play_series(env, args, record, problems, agents)
     except KeyboardInterrupt:
         print(f"\nInterrupted after {sum(record[1])} of {args.games} games.")
     played = sum(record[1])
@@ -166,7 +204,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return _gif_failed(problems[0] if problems else None)
 
 
-def _play_series(env, args: argparse.Namespace, record: dict, problems: list[str]) -> None:
+def _play_series(
+    env, args: argparse.Namespace, record: dict, problems: list[str], agents: dict
+) -> None:
     """Plays ``args.games`` games, adding each result to ``record`` as it ends and a failure to
     save the first game's GIF to ``problems``."""
     for game in range(args.games):
@@ -177,7 +217,7 @@ def _play_series(env, args: argparse.Namespace, record: dict, problems: list[str
         env.reset()
         done = False
         while not done:
-            done = env.step(bot_move(env, kind_of[env.current_player])).done
+            done = env.step(_move(env, kind_of[env.current_player], agents)).done
         winner = env.get_done_winner()[1]
         for bot in (1, 2):
             outcome = 1 if winner == -1 else 0 if winner == colour_of[bot] else 2
@@ -219,15 +259,24 @@ def add_play_subcommands(subparsers) -> None:
     common.add_argument(
         "--gif", default=None, help="save the game as a GIF (a .gif file or a folder)"
     )
+    common.add_argument(
+        "--agent-simulations",
+        type=int,
+        default=None,
+        help="simulations per move of agent:PATH bots (default: the checkpoint's; 0: raw network)",
+    )
     p = subparsers.add_parser("play", parents=[common], help="play a board game against a bot")
     p.add_argument(
-        "--bot", choices=BOTS, default="rule", help="the opponent (alpha_beta: tictactoe)"
+        "--bot",
+        type=bot_spec,
+        default="rule",
+        help=f"the opponent: {', '.join(BOTS)} (alpha_beta: tictactoe) or agent:PATH",
     )
     p.add_argument("--first", choices=("human", "bot"), default="human", help="who moves first")
     p.set_defaults(func=_run(cmd_play))
     p = subparsers.add_parser("arena", parents=[common], help="let two bots play a series")
-    p.add_argument("--bot1", choices=BOTS, default="rule")
-    p.add_argument("--bot2", choices=BOTS, default="random")
+    p.add_argument("--bot1", type=bot_spec, default="rule", help="a bot name or agent:PATH")
+    p.add_argument("--bot2", type=bot_spec, default="random", help="a bot name or agent:PATH")
     p.add_argument("--games", type=int, default=10)
     p.set_defaults(func=_run(cmd_arena))
 

@@ -1,0 +1,159 @@
+"""AlphaZero's view of the board games: planes equal the env's observations, symmetries are
+exact under the rules, the replay buffer augments consistently, and one update lowers the loss."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+torch = pytest.importorskip("torch")
+
+from lzero.envs import ENV_REGISTRY  # noqa: E402
+from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer  # noqa: E402
+from lzero.policy.alphazero import AlphaZeroPolicy  # noqa: E402
+from lzero.policy.alphazero_config import compile_alphazero_config  # noqa: E402
+from lzero.policy.board_game import BoardGame  # noqa: E402
+
+GAMES = {
+    "tictactoe": {},
+    "connect4": {},
+    "gomoku": {"board_size": 6},
+}
+
+
+def make_env(name, **cfg):
+    return ENV_REGISTRY.build(name, dict(GAMES[name], **cfg))
+
+
+def random_play(env, moves, rng):
+    obs = env.reset()
+    for _ in range(moves):
+        legal = np.flatnonzero(obs["action_mask"])
+        timestep = env.step(int(rng.choice(legal)))
+        if timestep.done:
+            return env.reset()
+        obs = timestep.obs
+    return obs
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("scale", [True, False])
+def test_planes_equal_the_envs_observation(name, scale):
+    env = make_env(name, scale=scale)
+    game = BoardGame.from_env(env)
+    rng = np.random.default_rng(0)
+    for moves in range(12):
+        obs = random_play(env, moves, rng)
+        planes = game.planes(obs["board"][None], np.array([obs["to_play"]]))
+        np.testing.assert_array_equal(planes[0], obs["observation"])
+
+
+def board_of(planes, to_play):
+    """The board behind planes (stones of the mover in plane 0, the opponent's in plane 1)."""
+    return np.where(planes[0] > 0, to_play, np.where(planes[1] > 0, 3 - to_play, 0)).astype(np.int8)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), moves=st.integers(0, 14))
+def test_symmetries_are_exact_under_the_rules(name, seed, moves):
+    """Under every symmetry k, the transformed board's legal moves are the transformed legal
+    moves, and each move's result (win or not) is that of the move it maps to."""
+    env = make_env(name)
+    game = BoardGame.from_env(env)
+    rules = env.rules
+    obs = random_play(env, moves, np.random.default_rng(seed))
+    board, player = obs["board"], int(obs["to_play"])
+    planes = game.planes(board[None], np.array([player]))
+    identity = np.eye(game.action_size, dtype=np.float32)
+    for k in range(game.num_symmetries):
+        sym_planes, perm = game.symmetry(np.repeat(planes, game.action_size, 0), identity, k)
+        image = perm.argmax(axis=1)  # action a maps to image[a]
+        assert sorted(image) == list(range(game.action_size))
+        sym_board = board_of(sym_planes[0], player)
+        assert np.count_nonzero(sym_board) == np.count_nonzero(board)
+        mask, sym_mask = np.zeros(game.action_size, np.int8), np.zeros(game.action_size, np.int8)
+        rules.legal_mask(board, mask)
+        rules.legal_mask(sym_board, sym_mask)
+        np.testing.assert_array_equal(sym_mask[image], mask)
+        for a in np.flatnonzero(mask):
+            b1, b2 = board.copy(), sym_board.copy()
+            n = np.count_nonzero(board) + 1
+            r1 = rules.result_after(b1, rules.apply_action(b1, a, player), player, n)
+            r2 = rules.result_after(b2, rules.apply_action(b2, image[a], player), player, n)
+            assert r1 == r2
+
+
+def test_replay_buffer_samples_consistent_symmetries():
+    env = make_env("tictactoe")
+    game = BoardGame.from_env(env)
+    board = np.array([[1, 0, 0], [0, 2, 0], [0, 0, 0]], np.int8)
+    planes = game.planes(board[None], np.array([1]))
+    pi = np.zeros((1, 9), np.float32)
+    pi[0, 1] = 1.0  # the move next to player 1's corner stone, on the same edge
+    buffer = AlphaZeroReplayBuffer(4, game, augment=True)
+    buffer.push(planes, pi, np.array([0.5], np.float32))
+    seen = set()
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        p, q, v = buffer.sample(8, rng)
+        assert (v == 0.5).all()
+        for planes_k, pi_k in zip(p, q):
+            b = board_of(planes_k, 1)
+            corner = int(np.flatnonzero(b.ravel() == 1)[0])
+            move = int(pi_k.argmax())
+            # The move stays an edge cell adjacent to the corner stone.
+            assert (
+                move in (1, 3, 5, 7)
+                and abs(move // 3 - corner // 3) + abs(move % 3 - corner % 3) == 1
+            )
+            seen.add((corner, move))
+    assert len(seen) == 8
+
+
+def test_replay_buffer_keeps_the_last_positions():
+    game = BoardGame.from_env(make_env("connect4"))
+    buffer = AlphaZeroReplayBuffer(5, game, augment=False)
+    planes = np.zeros((7, 3, 6, 7), np.float32)
+    buffer.push(planes, np.zeros((7, 7), np.float32), np.arange(7, dtype=np.float32))
+    assert len(buffer) == 5 and sorted(buffer.value.tolist()) == [2, 3, 4, 5, 6]
+    with pytest.raises(ValueError, match="positive int"):
+        AlphaZeroReplayBuffer(0, game)
+
+
+def tiny_policy(seed=0):
+    cfg = compile_alphazero_config(
+        [
+            dict(
+                policy=dict(
+                    model=dict(observation_shape=(3, 3, 3), action_space_size=9, num_channels=8)
+                )
+            ),
+            dict(env=dict(type="tictactoe")),
+        ]
+    )
+    torch.manual_seed(seed)
+    return AlphaZeroPolicy(cfg.policy, BoardGame.from_env(make_env("tictactoe")), seed=seed)
+
+
+def test_one_update_on_a_fixed_batch_lowers_its_loss():
+    policy = tiny_policy()
+    rng = np.random.default_rng(1)
+    planes = rng.integers(0, 2, (32, 3, 3, 3)).astype(np.float32) * 0.5
+    pi = rng.dirichlet(np.ones(9), 32).astype(np.float32)
+    z = rng.choice([-1.0, 0.0, 1.0], 32).astype(np.float32)
+    first = policy.learn(planes, pi, z)["total_loss"]
+    for _ in range(5):
+        last = policy.learn(planes, pi, z)["total_loss"]
+    assert last < first
+
+
+def test_network_priors_are_zero_on_illegal_moves():
+    policy = tiny_policy()
+    boards = np.array([[[1, 2, 0], [0, 0, 0], [0, 0, 0]]], np.int8)
+    legal = boards.reshape(1, 9) == 0
+    priors, values = policy.evaluate(boards, np.array([1]), legal)
+    assert priors[0, :2].tolist() == [0.0, 0.0] and priors[0].sum() == pytest.approx(1.0, abs=1e-5)
+    assert -1 <= values[0] <= 1

@@ -1,0 +1,200 @@
+"""AlphaZero end to end on TicTacToe: outputs, reproducibility, checkpoints as agents, errors,
+the command line, and that it learns (against the perfect bot)."""
+
+from __future__ import annotations
+
+import copy
+import csv
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+from lzero.agent import load_agent  # noqa: E402
+from lzero.cli import main as lzero_main  # noqa: E402
+from lzero.entry import eval_alphazero, train_alphazero  # noqa: E402
+from lzero.errors import ConfigError  # noqa: E402
+from zoo.board_games.tictactoe.config import tictactoe_alphazero_sp_mode_config as sp  # noqa: E402
+
+CREATE = copy.deepcopy(sp.create_config)
+
+
+def tiny_main(exp_name, **policy):
+    main = copy.deepcopy(sp.main_config)
+    main.exp_name = str(exp_name)
+    main.env.update(collector_env_num=4, n_evaluator_episode=2)
+    main.policy.update(
+        model=dict(
+            observation_shape=(3, 3, 3), action_space_size=9, num_res_blocks=1, num_channels=8
+        ),
+        update_per_collect=2,
+        batch_size=16,
+        n_episode=4,
+        eval_freq=4,
+        eval_bots=["rule"],
+        torch_num_threads=1,
+        mcts=dict(num_simulations=4),
+    )
+    main.policy.update(policy)
+    return main
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    exp = tmp_path_factory.mktemp("az") / "run"
+    policy = train_alphazero([tiny_main(exp), CREATE], seed=3, max_env_step=100)
+    return exp, policy
+
+
+def read_rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_tiny_run_writes_checkpoints_csv_and_png(tiny_run):
+    exp, policy = tiny_run
+    for name in (
+        "ckpt/ckpt_best.pth.tar",
+        "ckpt/ckpt_last.pth.tar",
+        "progress.csv",
+        "learning_curve.png",
+    ):
+        assert (exp / name).is_file(), name
+    rows = read_rows(exp / "progress.csv")
+    evals = [r for r in rows if r["rule_win"] != ""]
+    trains = [r for r in rows if r["total_loss"] != ""]
+    assert len(evals) >= 2 and trains
+    assert int(rows[-1]["env_step"]) >= 100 and int(trains[-1]["train_iter"]) == policy.train_iter
+    for r in evals:
+        total = float(r["rule_win"]) + float(r["rule_draw"]) + float(r["rule_loss"])
+        assert total == pytest.approx(1.0)
+
+
+def test_same_seed_same_run(tiny_run, tmp_path):
+    exp, policy = tiny_run
+    again = train_alphazero([tiny_main(tmp_path / "again"), CREATE], seed=3, max_env_step=100)
+    first, second = read_rows(exp / "progress.csv"), read_rows(tmp_path / "again" / "progress.csv")
+    drop = ("wall_time", "positions_per_s", "search_share")
+    assert [{k: v for k, v in r.items() if k not in drop} for r in first] == [
+        {k: v for k, v in r.items() if k not in drop} for r in second
+    ]
+    for a, b in zip(policy.model.state_dict().values(), again.model.state_dict().values()):
+        assert torch.equal(a, b)
+
+
+def test_a_checkpoint_loads_as_an_agent_that_plays_legal_moves(tiny_run):
+    exp, _ = tiny_run
+    from lzero.envs import ENV_REGISTRY
+
+    for sims in (0, 8):
+        agent = load_agent(exp / "ckpt" / "ckpt_last.pth.tar", num_simulations=sims)
+        env = ENV_REGISTRY.build("tictactoe", {"battle_mode": "self_play_mode"})
+        env.seed(0)
+        rng = np.random.default_rng(sims)
+        for _ in range(5):
+            obs, done = env.reset(), False
+            while not done:
+                probs = agent.policy(obs)
+                assert probs[obs["action_mask"] == 0].sum() == 0 and probs.sum() == pytest.approx(
+                    1, abs=1e-5
+                )
+                action = agent.act(obs) if rng.random() < 0.5 else env.random_action()
+                assert obs["action_mask"][action] == 1
+                timestep = env.step(action)
+                obs, done = timestep.obs, timestep.done
+
+
+def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
+    exp, _ = tiny_run
+    junk = tmp_path / "junk.pth.tar"
+    junk.write_text("not a checkpoint")
+    with pytest.raises(ConfigError, match="which torch cannot read"):
+        load_agent(junk)
+    other = tmp_path / "other.pth.tar"
+    torch.save({"kind": "muzero", "model": {}}, other)
+    with pytest.raises(ConfigError, match="kind 'muzero'"):
+        load_agent(other)
+    with pytest.raises(ConfigError, match="not found"):
+        load_agent(tmp_path / "missing.pth.tar")
+    agent = load_agent(exp / "ckpt" / "ckpt_last.pth.tar")
+    with pytest.raises(
+        ConfigError, match="expected a checkpoint of connect4 on a 6x7 board, got one of tictactoe"
+    ):
+        agent.check_game("connect4", (6, 7))
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        (lambda m, c: m.policy.update(type="muzero"), "expected type 'alphazero'"),
+        (
+            lambda m, c: m.policy.update(num_simulation=3),
+            "did you mean 'num_simulations'|num_simulation",
+        ),
+        (lambda m, c: m.policy.model.update(observation_shape=(3, 6, 7)), r"expected \(3, 3, 3\)"),
+        (
+            lambda m, c: m.policy.update(eval_bots=["perfect"]),
+            "eval_bots: expected bots of tictactoe",
+        ),
+        (lambda m, c: m.env.update(battle_mod="x"), "battle_mod"),
+        (lambda m, c: m.policy.update(sampled_algo=True), "sampled_algo=False"),
+        (lambda m, c: c.env.update(type=None), "expected a board env type"),
+    ],
+)
+def test_bad_configs_fail_before_any_env_starts(tmp_path, change, match):
+    main, create = tiny_main(tmp_path / "bad"), copy.deepcopy(CREATE)
+    change(main, create)
+    with pytest.raises(ConfigError, match=match):
+        train_alphazero([main, create], seed=0, max_env_step=10)
+    assert not (tmp_path / "bad" / "progress.csv").exists()
+
+
+def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys):
+    config = tmp_path / "tiny_az_config.py"
+    main = tiny_main(tmp_path / "cli_run")
+    config.write_text(
+        "from easydict import EasyDict\n"
+        f"main_config = EasyDict({dict(main)!r})\n"
+        f"create_config = EasyDict({dict(CREATE)!r})\n"
+    )
+    assert (
+        lzero_main(
+            ["train", str(config), "--max-env-step", "40", "--exp-name", str(tmp_path / "cli_run")]
+        )
+        == 0
+    )
+    ckpt = tmp_path / "cli_run" / "ckpt" / "ckpt_last.pth.tar"
+    assert "stopped (max_env_step)" in capsys.readouterr().out and ckpt.is_file()
+    assert (
+        lzero_main(["eval", "--ckpt", str(ckpt), "--episodes", "2", "--bots", "rule,alpha_beta"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "vs       rule" in out and "vs alpha_beta" in out
+    assert (
+        lzero_main(
+            ["arena", "tictactoe", "--bot1", f"agent:{ckpt}", "--bot2", "random", "--games", "2"]
+        )
+        == 0
+    )
+    assert "wins" in capsys.readouterr().out
+    assert lzero_main(["arena", "connect4", "--bot1", f"agent:{ckpt}", "--games", "1"]) == 2
+    assert "expected a checkpoint of connect4" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        lzero_main(["arena", "tictactoe", "--bot1", "agent:"])
+    assert "agent:PATH" in capsys.readouterr().err
+
+
+def test_it_learns_tictactoe_against_the_perfect_bot(tmp_path):
+    """From scratch, a short self-play run stops losing to the perfect (alpha-beta) bot."""
+    main = copy.deepcopy(sp.main_config)
+    main.exp_name = str(tmp_path / "learn")
+    main.env.update(n_evaluator_episode=4)
+    main.policy.update(eval_bots=["alpha_beta"], eval_freq=100, torch_num_threads=1)
+    train_alphazero([main, CREATE], seed=0, max_env_step=2500)
+    rows = [r for r in read_rows(tmp_path / "learn" / "progress.csv") if r["alpha_beta_loss"] != ""]
+    assert float(rows[0]["alpha_beta_loss"]) > 0  # the untrained network loses
+    assert float(rows[-1]["alpha_beta_loss"]) == 0
+    ckpt = tmp_path / "learn" / "ckpt" / "ckpt_last.pth.tar"
+    results = eval_alphazero(ckpt, bots=["alpha_beta", "rule"], num_games=6, num_simulations=25)
+    assert results["alpha_beta"]["loss"] == 0 and results["rule"]["loss"] == 0

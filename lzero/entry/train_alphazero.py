@@ -86,6 +86,8 @@ def train_alphazero(
     max_train_iter: int = int(1e10),
     max_env_step: int = int(1e10),
     model_path: str | None = None,
+    *,
+    max_time_s: float | None = None,
 ) -> AlphaZeroPolicy:
     """Trains AlphaZero on ``create_config.env.type`` (the loop is in the module docstring).
 
@@ -95,6 +97,7 @@ def train_alphazero(
         max_train_iter: gradient-step budget.
         max_env_step: env-step budget (moves played in self-play).
         model_path: start from this AlphaZero checkpoint's weights.
+        max_time_s: wall-clock budget in seconds (checked between collect phases).
 
     Returns:
         The trained policy.
@@ -170,6 +173,9 @@ def train_alphazero(
             if env_step >= max_env_step:
                 reason = "max_env_step"
                 break
+            if max_time_s is not None and time.perf_counter() - start >= max_time_s:
+                reason = "max_time_s"
+                break
             if policy.train_iter >= max_train_iter:
                 break
             policy.forward_seconds = 0.0
@@ -193,7 +199,11 @@ def train_alphazero(
                 search_share=round(1 - policy.forward_seconds / collect_seconds, 3), **losses,
             )  # fmt: skip
             progress.status(env_step, policy.train_iter, losses.get("total_loss"))
-        if last_eval != policy.train_iter and reason in ("max_env_step", "max_train_iter"):
+        if last_eval != policy.train_iter and reason in (
+            "max_env_step",
+            "max_train_iter",
+            "max_time_s",
+        ):
             evaluate()
     except KeyboardInterrupt:
         reason = "interrupted"

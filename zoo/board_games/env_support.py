@@ -153,9 +153,13 @@ def bot_move(env, kind: str) -> int:
     if kind == "rule":
         return int(env.rule_bot(env.board, env.current_player, env._rng_state))
     if kind == "alpha_beta":  # imported here, as MCTSBot below: only the games that use them
-        from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_action
+        from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_values
 
-        return alpha_beta_action(env.board, env.current_player)
+        # Ties between equally scored (optimal) moves are broken from the env's seeded
+        # stream, so that a series against the perfect bot is not one game repeated.
+        values = alpha_beta_values(env.board, env.current_player)
+        best = np.flatnonzero(values == values.max())
+        return int(best[randbelow(env._rng_state, len(best))])
     if kind == "mcts":
         bot = env._bots.get("mcts")
         if bot is None:

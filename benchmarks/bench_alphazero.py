@@ -1,0 +1,150 @@
+"""AlphaZero from scratch on a board game, over several seeds: strength against fixed bots,
+env steps, wall time and self-play speed.
+
+For each seed: train the zoo self-play config for ``--minutes`` of wall time, then evaluate the
+last checkpoint in ``--games`` games against each bot (colours alternate; the perfect TicTacToe
+bot breaks ties between optimal moves at random, so the games differ). TicTacToe also scores
+the raw network (no search) on every reachable position against the alpha-beta oracle: a move
+counts as perfect when it keeps the position's game-theoretic value (win, draw or loss).
+Self-play speed is read from ``progress.csv``: positions per second while collecting, and the
+share of collect time spent outside the network's forward pass (search, env, Python).
+
+The issue's bars (2 CPU cores): TicTacToe, 3 minutes: no loss in 100 games against the perfect
+bot and at least 95% perfect raw-policy moves; Connect4, 60 minutes: at least 95% against the
+rule bot and 50% against MCTS at 1,000 rollouts, at no more than 200 simulations a move;
+Gomoku 9x9, 60 minutes: at least 90% against the rule bot; outside-forward share at most 25%.
+
+Run: ``python benchmarks/bench_alphazero.py --game tictactoe --seeds 0 1 2 --minutes 3``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import importlib
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+GAMES = {
+    "tictactoe": (
+        "zoo.board_games.tictactoe.config.tictactoe_alphazero_sp_mode_config",
+        ["alpha_beta", "rule"],
+    ),
+    "connect4": (
+        "zoo.board_games.connect4.config.connect4_alphazero_sp_mode_config",
+        ["rule", "mcts"],
+    ),
+    "gomoku": ("zoo.board_games.gomoku.config.gomoku_9x9_alphazero_sp_mode_config", ["rule"]),
+}
+BARS = {
+    "tictactoe": {"alpha_beta": ("loss", 0.0)},
+    "connect4": {"rule": ("win", 0.95), "mcts": ("win", 0.50)},
+    "gomoku": {"rule": ("win", 0.90)},
+}
+
+
+def reachable_positions():
+    """Every unfinished TicTacToe position reachable from the empty board, with its mover."""
+    from zoo.board_games.tictactoe.envs.tictactoe_rules import RULES as rules
+
+    seen, stack, out = set(), [(np.zeros((3, 3), np.int8), 1)], []
+    while stack:
+        board, player = stack.pop()
+        key = (board.tobytes(), player)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((board, player))
+        n = np.count_nonzero(board) + 1
+        for a in np.flatnonzero(board.ravel() == 0):
+            child = board.copy()
+            if rules.result_after(child, rules.apply_action(child, a, player), player, n) == 0:
+                stack.append((child, 3 - player))
+    return out
+
+
+def perfect_move_share(agent) -> float:
+    from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_values
+
+    positions = reachable_positions()
+    good = 0
+    for board, player in positions:
+        values = alpha_beta_values(board, player)
+        move = int(np.argmax(agent.policy({"board": board, "to_play": player})))
+        good += np.sign(values[move]) == np.sign(values.max())
+    return good / len(positions)
+
+
+def column_mean(rows: list[dict], key: str) -> float:
+    values = [float(r[key]) for r in rows if r.get(key)]
+    return float(np.mean(values)) if values else float("nan")
+
+
+def run_seed(game: str, seed: int, minutes: float, games: int, sims: int | None, out: Path) -> bool:
+    from lzero.agent import load_agent
+    from lzero.entry import eval_alphazero, train_alphazero
+
+    module_name, bots = GAMES[game]
+    module = importlib.import_module(module_name)
+    main = copy.deepcopy(module.main_config)
+    main.exp_name = str(out / f"{game}_seed{seed}")
+    start = time.perf_counter()
+    policy = train_alphazero([main, module.create_config], seed=seed, max_time_s=minutes * 60)
+    train_s = time.perf_counter() - start
+    with open(Path(main.exp_name) / "progress.csv") as f:
+        rows = list(csv.DictReader(f))
+    env_steps = int(rows[-1]["env_step"])
+    ckpt = Path(main.exp_name) / "ckpt" / "ckpt_last.pth.tar"
+    eval_sims = sims or main.policy.get("eval_num_simulations") or main.policy.mcts.num_simulations
+    results = eval_alphazero(
+        ckpt, bots=bots, num_games=games, num_simulations=eval_sims, seed=10_000 + seed
+    )
+    line = (
+        f"{game} seed {seed}: {env_steps} env steps, {policy.train_iter} iterations, {train_s:.0f} s; "
+        f"self-play {column_mean(rows, 'positions_per_s'):.0f} positions/s at "
+        f"{main.policy.mcts.num_simulations} sims, outside-forward share {column_mean(rows, 'search_share'):.2f}; "
+        f"eval at {eval_sims} sims, {games} games per bot:"
+    )
+    for bot, r in results.items():
+        line += f" {bot} {r['win']:.2f}/{r['draw']:.2f}/{r['loss']:.2f}"
+    ok = True
+    for bot, (key, bar) in BARS[game].items():
+        value = results[bot][key]
+        ok &= value <= bar if key == "loss" else value >= bar
+    if game == "tictactoe":
+        share = perfect_move_share(load_agent(ckpt, num_simulations=0))
+        line += f"; raw policy perfect on {share:.1%} of reachable positions"
+        ok &= share >= 0.95
+    print(
+        line + f" -> {'PASS' if ok and train_s <= minutes * 60 * 1.1 + 60 else 'FAIL'}", flush=True
+    )
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(GAMES), default="tictactoe")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--minutes", type=float, default=3.0, help="training wall time per seed")
+    parser.add_argument("--games", type=int, default=100, help="evaluation games per bot")
+    parser.add_argument("--simulations", type=int, default=None, help="eval simulations a move")
+    parser.add_argument("--out", default="data_bench_alphazero")
+    args = parser.parse_args()
+    print(
+        f"settings: game {args.game}, seeds {args.seeds}, {args.minutes} min per seed, {args.games} games "
+        f"per bot; {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
+    passed = [
+        run_seed(args.game, s, args.minutes, args.games, args.simulations, Path(args.out))
+        for s in args.seeds
+    ]
+    print(f"{sum(passed)} of {len(passed)} seeds met the bars")
+
+
+if __name__ == "__main__":
+    main()

@@ -20,22 +20,20 @@ import numpy as np
 from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep
+from lzero.envs.board_step import episode_streams
 from lzero.errors import ConfigError, GameOverError
 from lzero.utils.nbrng import make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
 from zoo.board_games import env_outputs, human_input, render
 from zoo.board_games.board_config import BOARD_GAME_CONFIG
 from zoo.board_games.common.fused import entry_points
-from zoo.board_games.common.planes import player_planes  # noqa: F401 (read by the pool)
 from zoo.board_games.common.rules import ONGOING, BoardRules
-from zoo.board_games.common.tactics import random_legal_action  # noqa: F401 (read by the pool)
 from zoo.board_games.env_outputs import OutputSets
 from zoo.board_games.env_support import (
     check_action,
     check_choice,
     check_config,
     check_start_index,
-    episode_streams,  # noqa: F401 (read by the pool)
     validate_init_state,
 )
 from zoo.board_games.lightzero_methods import LightZeroBoardMethods

@@ -7,11 +7,10 @@ position validation, and the choice of the opponent's move (rule, random, MCTS, 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError, IllegalActionError
-from lzero.utils.nbrng import next_u64, randbelow, uniform
+from lzero.utils.nbrng import randbelow, uniform
 from zoo.board_games.common.kinrow import longest_line
 from zoo.board_games.common.rules import BoardRules
 
@@ -171,24 +170,3 @@ def bot_move(env, kind: str) -> int:
             bot = env._bots["mcts"] = MCTSBot(env, "mcts_player", sims, seed=seed)
         return int(bot.get_actions(env.board, player_index=env.current_player_index))
     raise ConfigError(f"bot_action_type: unknown bot type {kind!r}")
-
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_OFFSET = np.uint64(0x632BE59BD9B4E019)
-_AGENT_STREAM = np.uint64(0x5851F42D4C957F2D)
-
-
-@njit(cache=True)
-def episode_streams(seed_state, dynamic, static_seed, streams):
-    """Seeds an episode's two generator streams in one call (a reset costs a few microseconds).
-
-    Args:
-        seed_state: `[1]` uint64 ``nbrng`` state that yields one seed per episode when dynamic.
-        dynamic: draw the episode seed from ``seed_state``; else use ``static_seed``.
-        static_seed: the fixed seed (non-negative int).
-        streams: `[2]` uint64 output: the env's state (bots, ``prob_*``) and the caller's
-            (``random_action``), mixed like ``nbrng.make_rng_state``.
-    """
-    seed = next_u64(seed_state) if dynamic else np.uint64(static_seed)
-    streams[0] = seed * _GOLDEN + _OFFSET
-    streams[1] = (seed ^ _AGENT_STREAM) * _GOLDEN + _OFFSET

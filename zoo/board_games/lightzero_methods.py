@@ -11,9 +11,9 @@ import copy
 
 import numpy as np
 
+from lzero.envs.board_step import player_planes
 from lzero.errors import GameOverError
 from zoo.board_games import human_input, render
-from zoo.board_games.common.planes import player_planes
 from zoo.board_games.env_support import bot_move
 
 

@@ -1,8 +1,7 @@
 """One numba call that steps a batch of board-game envs: moves, results, bot replies, auto-reset.
 
 :func:`make_stepper` compiles the step function for one game and one setting: the game's
-jitted functions (its ``BoardRules`` kernels, its rule bot, the observation planes, random
-mover and episode seeding its env class uses) and the settings are closed over, so they are
+jitted functions (its ``BoardRules`` kernels and its rule bot) and the settings are closed over, so they are
 compile-time constants, the calls are direct, and a step's call passes arrays only (numba's
 fast dispatch path). This file serves every game without importing ``zoo``; the price is a
 compilation per game and setting in each process (a few seconds; numba cannot disk-cache a
@@ -31,6 +30,7 @@ import functools
 
 from numba import njit
 
+from lzero.envs.board_step import episode_streams, player_planes, random_masked_action
 from lzero.utils.nbarrays import borrowed, inlined
 from lzero.utils.nbrng import uniform
 
@@ -46,10 +46,10 @@ def make_stepper(fns: tuple, params: tuple):
     that ``k`` and changes nothing; else it steps every env and returns -1.
 
     Args:
-        fns: ``(apply_action, result_after, legal_mask, rule_bot, random_legal_action,
-            player_planes, episode_streams)``, the jitted functions the env class uses.
+        fns: ``(apply_action, result_after, legal_mask, rule_bot)``, the game's jitted
+            ``BoardRules`` kernels and its env class's rule bot.
         params: ``(mode, bot_kind, p_bot_random, p_random_agent, p_expert_agent, scale,
-            channel_last, gravity, max_steps)`` (``max_steps`` 0: no time limit).
+            channel_last, max_steps)`` (``max_steps`` 0: no time limit).
 
     The returned function's arguments (``state`` and ``out`` are passed unpacked: tuples
     would take numba's slow dispatch path):
@@ -65,17 +65,17 @@ def make_stepper(fns: tuple, params: tuple):
             reward [N] float32, terminated [N] bool, truncated [N] bool, elapsed [N] int32)``;
             the rows of ``ids`` are overwritten.
     """
-    apply_action, result_after, legal_mask, rule_bot, random_move, planes, episode_streams = fns
-    mode, bot_kind, p_bot, p_rand, p_exp, scale, channel_last, gravity, max_steps = params
+    apply_action, result_after, legal_mask, rule_bot = fns
+    mode, bot_kind, p_bot, p_rand, p_exp, scale, channel_last, max_steps = params
     apply_action, result_after, legal_mask, planes = (
-        inlined(f) for f in (apply_action, result_after, legal_mask, planes)
+        inlined(f) for f in (apply_action, result_after, legal_mask, player_planes)
     )
 
     @njit(inline="always")
-    def bot_move(board, player, rng):
+    def bot_move(board, mask, player, rng):
         # Same draws, in the same order, as BoardGameEnv's bot_move.
         if bot_kind == RANDOM_BOT or (p_bot > 0 and uniform(rng) < p_bot):
-            return random_move(board, gravity, rng)
+            return random_masked_action(mask, rng)
         return rule_bot(board, player, rng)
 
     @njit(inline="always")
@@ -119,9 +119,9 @@ def make_stepper(fns: tuple, params: tuple):
                 p = player[i]
                 if mode == SELF_PLAY:
                     if p_rand > 0 and uniform(rng) < p_rand:
-                        a = random_move(board, gravity, rng)
+                        a = random_masked_action(mask, rng)
                     elif p_exp > 0 and uniform(rng) < p_exp:
-                        a = bot_move(board, p, rng)
+                        a = bot_move(board, mask, p, rng)
                     num_moves[i] += 1
                     result = play(board, mask, a, p, num_moves[i])
                     p = 3 - p
@@ -132,7 +132,7 @@ def make_stepper(fns: tuple, params: tuple):
                     p = 3 - p
                     if result == 0:
                         num_moves[i] += 1
-                        result = play(board, mask, bot_move(board, p, rng), p, num_moves[i])
+                        result = play(board, mask, bot_move(board, mask, p, rng), p, num_moves[i])
                         p = 3 - p
                     r = 1.0 if result == 1 else -1.0 if result == 2 else 0.0
                 player[i] = p

@@ -1,10 +1,10 @@
 """The vectorised board-game backend: every env of a pool stepped by one numba call.
 
-The game comes from its env class (found through ``ENV_REGISTRY``): its ``rules`` kernels,
-its ``rule_bot``, and the shared observation planes and random mover the class itself uses.
-The pool's envs then behave as that class does, seeded ``seed + i`` (dynamic seeds): every
-reset, explicit or automatic, draws the episode's random streams with the class's own
-``episode_streams`` kernel, so no Python runs per env while stepping.
+The game hands itself over through its env class (found through ``ENV_REGISTRY``): the
+``rules`` kernels of its ``BoardRules`` record and its ``rule_bot``. The observation planes,
+the random mover and the episode seeding are the library's (:mod:`lzero.envs.board_step`),
+the ones the env class uses too, so the pool's envs behave as that class does, seeded
+``seed + i`` (dynamic seeds), and no Python runs per env while stepping.
 """
 
 from __future__ import annotations
@@ -31,15 +31,6 @@ _BOTS = {"rule": RULE_BOT, "random": RANDOM_BOT}
 def is_board_game(env_cls: Any) -> bool:
     """True for env classes that expose a rules kernel and a numba rule bot."""
     return hasattr(env_cls, "rules") and getattr(env_cls, "rule_bot", None) is not None
-
-
-def _class_function(env_cls: Any, name: str) -> Any:
-    """The jitted ``name`` the env class's own module uses (``player_planes``, ...)."""
-    for klass in env_cls.__mro__:
-        fn = getattr(sys.modules.get(klass.__module__), name, None)
-        if fn is not None:
-            return fn
-    raise ConfigError(f"{env_cls.__name__}: expected its module to use a kernel {name!r}, got none")
 
 
 def probe_vectorisable(env_cls: Any, env_kwargs: dict) -> Any:
@@ -91,9 +82,6 @@ class BoardBackend:
             rules.result_after,
             rules.legal_mask,
             env_cls.rule_bot,
-            _class_function(env_cls, "random_legal_action"),
-            _class_function(env_cls, "player_planes"),
-            _class_function(env_cls, "episode_streams"),
         )
         self.params = (
             _MODES[cfg.battle_mode],
@@ -103,7 +91,6 @@ class BoardBackend:
             float(cfg.prob_expert_agent),
             bool(cfg.scale),
             bool(cfg.channel_last),
-            bool(rules.gravity),
             int(max_episode_steps or 0),
         )
         self._step = make_stepper(self.fns, self.params)

@@ -243,8 +243,8 @@ def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
     """The env's fused kernels (shared k-in-a-row fast path, or closures over a game's own
     functions) give the same cells, results, masks and planes as the contract functions, and
     write their outputs (planes, board and mask copies, reward) apart from the state."""
+    from lzero.envs.board_step import episode_streams
     from zoo.board_games.common.fused import kinrow_play, step_kernels
-    from zoo.board_games.env_support import episode_streams
 
     rules = connect4_rules.RULES
     if own_kernels:

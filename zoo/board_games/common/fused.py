@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from numba import njit, types
 
+from lzero.envs.board_step import episode_streams, player_planes, random_masked_action
 from lzero.utils.nbarrays import borrowed, inlined
 from zoo.board_games.common.gravity import drop_apply_action, drop_legal_mask
 from zoo.board_games.common.kinrow import (
@@ -30,10 +31,7 @@ from zoo.board_games.common.kinrow import (
     place_legal_mask,
     result_after_k,
 )
-from zoo.board_games.common.planes import player_planes
 from zoo.board_games.common.rules import ONGOING, BoardRules
-from zoo.board_games.common.tactics import random_masked_action
-from zoo.board_games.env_support import episode_streams
 
 
 @njit(cache=True)
@@ -123,7 +121,7 @@ def _fused_reset(legal_mask, board, mask, clear, player, consts, seed_state, dyn
 def kinrow_reset(board, mask, clear, player, consts, seed_state, dynamic, static_seed, streams,
                  obs, board_out, mask_out):  # fmt: skip
     """Starts an episode: empties ``board`` if ``clear``, writes its legal ``mask``, draws the
-    episode's generator ``streams`` (:func:`~zoo.board_games.env_support.episode_streams`) and
+    episode's generator ``streams`` (:func:`~lzero.envs.board_step.episode_streams`) and
     writes ``player``'s first observation, as :func:`kinrow_step` does."""
     if consts[2]:
         _fused_reset(_drop_mask_inline, board, mask, clear, player, consts, seed_state, dynamic,

@@ -66,7 +66,8 @@ def count_winning_actions(board, player, k, gravity):
 
 @njit(cache=True)
 def random_legal_action(board, gravity, rng_state):
-    """A uniformly random legal action (one draw from ``rng_state``), or -1 on a full board."""
+    """A uniformly random legal action (one draw from ``rng_state``), or -1 on a full board:
+    the draw of :func:`lzero.envs.board_step.random_masked_action` on the legal mask."""
     h, w = board.shape
     num_actions = w if gravity else h * w
     n = 0
@@ -78,25 +79,6 @@ def random_legal_action(board, gravity, rng_state):
     k = randbelow(rng_state, n)
     for a in range(num_actions):
         if board[0, a] == 0 if gravity else board[a // w, a % w] == 0:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
-
-
-@njit(cache=True)
-def random_masked_action(mask, rng_state):
-    """A uniformly random index where ``mask`` `[A]` is nonzero (one draw from ``rng_state``),
-    or -1 if there is none. Same draw as :func:`random_legal_action` when ``mask`` is the
-    legal mask, without rescanning the board."""
-    n = 0
-    for a in range(mask.shape[0]):
-        n += mask[a] != 0
-    if n == 0:
-        return -1
-    k = randbelow(rng_state, n)
-    for a in range(mask.shape[0]):
-        if mask[a] != 0:
             if k == 0:
                 return a
             k -= 1

@@ -1,0 +1,96 @@
+"""The generic kernels of a board-game env step, owned by the library: the player-to-move
+observation planes, a random legal move drawn from the mask, and an episode's seed streams.
+
+Both stepping paths use them: the single env's fused kernels (``zoo.board_games``) and the
+vectorised pool (:mod:`lzero.envs.pool.board_kernel`), which therefore draw, seed and observe
+alike without the library looking anything up in the zoo. What differs per game (its rules
+kernels and rule bot) the game hands over in its ``BoardRules`` record and env class.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from lzero.utils.nbrng import next_u64, randbelow
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_OFFSET = np.uint64(0x632BE59BD9B4E019)
+_AGENT_STREAM = np.uint64(0x5851F42D4C957F2D)
+
+
+@njit(cache=True)
+def player_planes(board, player, fill, channel_last, out):
+    """Writes the three observation planes of ``board`` as seen by ``player`` into ``out``.
+
+    Plane 0 marks ``player``'s stones, plane 1 the opponent's, plane 2 is filled with ``fill``.
+    As in LightZero's ``current_state``, ``scale`` divides all three planes by 2: the caller
+    passes ``fill = player / 2`` and the stone planes then hold 0.5 instead of 1.0.
+
+    Args:
+        board: `[H, W]` int8.
+        player: 1 or 2.
+        fill: value of plane 2 (``player`` or ``player / 2``).
+        channel_last: False for ``out`` `[3, H, W]`, True for `[H, W, 3]`.
+        out: float32 output, fully overwritten.
+
+    Both arrays must be C-contiguous.
+    """
+    # One flat pass over the cells (boards and outputs are C-contiguous): about 20% faster
+    # than rows x columns in the pool's step, which writes the planes of every env.
+    h, w = board.shape
+    n = h * w
+    cells = board.reshape(n)
+    opponent = 3 - player
+    stone = fill / player  # 1.0, or 0.5 when the planes are scaled
+    if channel_last:
+        flat = out.reshape((n, 3))
+        for i in range(n):
+            v = cells[i]
+            flat[i, 0] = stone if v == player else 0.0
+            flat[i, 1] = stone if v == opponent else 0.0
+            flat[i, 2] = fill
+    else:
+        flat = out.reshape((3, n))
+        for i in range(n):
+            v = cells[i]
+            flat[0, i] = stone if v == player else 0.0
+            flat[1, i] = stone if v == opponent else 0.0
+            flat[2, i] = fill
+
+
+@njit(cache=True)
+def random_masked_action(mask, rng_state):
+    """A uniformly random index where ``mask`` `[A]` is nonzero (one draw from ``rng_state``
+    `[1]` uint64), or -1 if there is none."""
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a] != 0
+    if n == 0:
+        return -1
+    k = randbelow(rng_state, n)
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def episode_streams(seed_state, dynamic, static_seed, streams):
+    """Seeds an episode's two generator streams in one call (a reset costs a few microseconds).
+
+    Args:
+        seed_state: `[1]` uint64 ``nbrng`` state that yields one seed per episode when dynamic.
+        dynamic: draw the episode seed from ``seed_state``; else use ``static_seed``.
+        static_seed: the fixed seed (non-negative int).
+        streams: `[2]` uint64 output: the env's state (bots, ``prob_*``) and the caller's
+            (``random_action``), mixed like ``nbrng.make_rng_state``.
+    """
+    seed = next_u64(seed_state) if dynamic else np.uint64(static_seed)
+    streams[0] = seed * _GOLDEN + _OFFSET
+    streams[1] = (seed ^ _AGENT_STREAM) * _GOLDEN + _OFFSET
+
+
+__all__ = ["episode_streams", "player_planes", "random_masked_action"]

@@ -66,7 +66,7 @@ class AlphaZeroPolicy:
 
     # -- acting -----------------------------------------------------------------------------
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def evaluate(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray):
         """The search's evaluator (``lzero.mcts.batched_search.BatchEvaluator``): priors over
         the legal moves `[B, A]` and values `[B]` for the player to move."""

@@ -52,7 +52,8 @@ class AlphaZeroCollector:
         steps = 0
         while len(returns) < n_episode:
             boards = self.obs["board"]
-            to_play = self.obs["to_play"].astype(np.int64)
+            # 'to_play' is -1 outside self-play (LightZero's convention): the index is not.
+            to_play = self.obs["current_player_index"].astype(np.int64) + 1
             result = policy.search.search(boards, to_play, policy.evaluate, add_noise=True)
             temperature = np.full(self.n, policy.temperature())
             limit = policy.cfg.num_sampling_moves

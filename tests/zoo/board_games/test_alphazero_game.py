@@ -157,3 +157,29 @@ def test_network_priors_are_zero_on_illegal_moves():
     priors, values = policy.evaluate(boards, np.array([1]), legal)
     assert priors[0, :2].tolist() == [0.0, 0.0] and priors[0].sum() == pytest.approx(1.0, abs=1e-5)
     assert -1 <= values[0] <= 1
+
+
+@pytest.mark.parametrize("mode", ["self_play_mode", "play_with_bot_mode"])
+def test_collected_outcomes_follow_the_mode(mode):
+    """Self-play stores both players' positions with alternating outcomes; bot mode stores the
+    agent's (player 1's) positions, each with the game's result for the agent."""
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    policy = tiny_policy()
+    collector = AlphaZeroCollector(policy, "tictactoe", {"battle_mode": mode}, num_envs=3, seed=0)
+    data = collector.collect(6)
+    collector.close()
+    planes, z = data["planes"], data["value"]
+    assert data["episodes"] >= 6 and len(data["returns"]) == data["episodes"]
+    assert set(np.unique(z)) <= {-1.0, 0.0, 1.0}
+    stones = (planes[:, :2] > 0).sum(axis=(1, 2, 3))
+    starts = np.flatnonzero(stones == 0)
+    assert len(starts) == data["episodes"] and starts[0] == 0
+    for game, (a, b) in enumerate(zip(starts, [*starts[1:], len(z)])):
+        mover = planes[a:b, 2, 0, 0] * 2  # plane 2 holds the mover's id (halved by scale)
+        if mode == "self_play_mode":
+            np.testing.assert_array_equal(mover, [1 + (i % 2) for i in range(b - a)])
+            np.testing.assert_array_equal(z[a + 1 : b], -z[a : b - 1])
+            assert data["returns"][game] == (z[a] if mover[0] == 1 else -z[a])
+        else:
+            assert (mover == 1).all() and (z[a:b] == data["returns"][game]).all()

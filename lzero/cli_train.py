@@ -150,16 +150,6 @@ def add_eval_subcommand(subparsers) -> None:
     p.set_defaults(func=_cmd_eval)
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative int, got {text!r}")
-    return value
-
-
 def run_as_main(config: str) -> None:
     """Runs ``lzero train <config> <this process's arguments>`` and exits with its code.
 
@@ -173,24 +163,24 @@ def run_as_main(config: str) -> None:
     sys.exit(main(["train", config, *sys.argv[1:]]))
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive int, got {text!r}")
-    return value
+def _int_in(lowest: int, end: int | None, what: str):
+    """An argparse type: an int in ``[lowest, end)`` (no upper bound if ``end`` is None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < lowest or (end is not None and value >= end):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"expected an int in [0, 2**32), got {text!r}")
-    return value
+_positive_int = _int_in(1, None, "a positive int")
+_non_negative_int = _int_in(0, None, "a non-negative int")
+_seed = _int_in(0, 2**32, "an int in [0, 2**32)")
 
 
 def add_train_subcommand(subparsers) -> None:

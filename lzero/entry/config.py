@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 
 from easydict import EasyDict
 
-from lzero.envs.config import check_positive_ints, merge_config
+from lzero.envs.config import check_positive_ints, merge_config, merge_config_pair
 from lzero.errors import ConfigError
 from lzero.policy.muzero_config import MUZERO_POLICY_CONFIG, policy_config
 
@@ -46,20 +45,7 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         ConfigError: the input is not a pair of dicts, a key is unknown, the policy type
             is not ``'muzero'``, or settings contradict each other.
     """
-    if (
-        not isinstance(input_cfg, Sequence)
-        or len(input_cfg) != 2
-        or not all(isinstance(c, Mapping) for c in input_cfg)
-    ):
-        raise ConfigError(
-            f"expected input_cfg = [main_config, create_config] (two dicts), got {input_cfg!r:.120}"
-        )
-    main_user, create_user = (copy.deepcopy(dict(c)) for c in input_cfg)
-    create = merge_config(CREATE_CONFIG, create_user, where="create_config")
-    if create.policy.type != "muzero":
-        raise ConfigError(
-            f"create_config.policy: expected type 'muzero', got {create.policy.type!r}"
-        )
+    main_user, create = merge_config_pair(input_cfg, CREATE_CONFIG, "muzero")
     if create.env_manager.type not in ("base", "subprocess"):
         raise ConfigError(
             f"create_config.env_manager: expected type 'base' or 'subprocess', "

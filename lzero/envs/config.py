@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import difflib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from easydict import EasyDict
 
@@ -86,3 +86,29 @@ def check_positive_ints(cfg: Mapping, keys: tuple[str, ...], *, where: str) -> N
     for key in keys:
         if not isinstance(cfg[key], int) or cfg[key] < 1:
             raise ConfigError(f"{where}: expected {key} to be a positive int, got {cfg[key]!r}")
+
+
+def merge_config_pair(
+    input_cfg: Sequence[Mapping], create_defaults: Mapping, policy_type: str
+) -> tuple[dict, EasyDict]:
+    """Reads LightZero's ``[main_config, create_config]``: the create config merged over
+    ``create_defaults`` with its policy type checked, and a deep copy of the main config.
+
+    Raises:
+        ConfigError: not a pair of dicts, an unknown create key, or another policy type.
+    """
+    if (
+        not isinstance(input_cfg, Sequence)
+        or len(input_cfg) != 2
+        or not all(isinstance(c, Mapping) for c in input_cfg)
+    ):
+        raise ConfigError(
+            f"expected input_cfg = [main_config, create_config] (two dicts), got {input_cfg!r:.120}"
+        )
+    main_user, create_user = (copy.deepcopy(dict(c)) for c in input_cfg)
+    create = merge_config(create_defaults, create_user, where="create_config")
+    if create.policy.type != policy_type:
+        raise ConfigError(
+            f"create_config.policy: expected type {policy_type!r}, got {create.policy.type!r}"
+        )
+    return main_user, create

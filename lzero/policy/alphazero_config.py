@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from easydict import EasyDict
 
-from lzero.envs.config import check_positive_ints, merge_config
+from lzero.envs.config import check_positive_ints, merge_config, merge_config_pair
 from lzero.errors import ConfigError
 
 ALPHAZERO_POLICY_CONFIG = dict(
@@ -122,20 +122,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         ConfigError: not a pair of dicts, an unknown key, a policy type other than
             ``'alphazero'``, no env type, or a value out of range.
     """
-    if (
-        not isinstance(input_cfg, Sequence)
-        or len(input_cfg) != 2
-        or not all(isinstance(c, Mapping) for c in input_cfg)
-    ):
-        raise ConfigError(
-            f"expected input_cfg = [main_config, create_config] (two dicts), got {input_cfg!r:.120}"
-        )
-    main_user, create_user = (copy.deepcopy(dict(c)) for c in input_cfg)
-    create = merge_config(CREATE_CONFIG, create_user, where="create_config")
-    if create.policy.type != "alphazero":
-        raise ConfigError(
-            f"create_config.policy: expected type 'alphazero', got {create.policy.type!r}"
-        )
+    main_user, create = merge_config_pair(input_cfg, CREATE_CONFIG, "alphazero")
     if not create.env.type:
         raise ConfigError(
             "create_config.env: expected a board env type such as 'tictactoe', got none"
@@ -191,3 +178,16 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     main.policy = policy
     main.create = create
     return main
+
+
+def bot_mode_variant(sp_module, exp_name: str) -> tuple[EasyDict, EasyDict, int]:
+    """LightZero's ``play_with_bot_mode`` config of a zoo self-play config module: the same
+    settings with the agent as player 1 and the env's bot replying.
+
+    Returns:
+        ``(main_config, create_config, max_env_step)`` for the bot-mode module to export.
+    """
+    main = copy.deepcopy(sp_module.main_config)
+    main.exp_name = exp_name
+    main.env.battle_mode = "play_with_bot_mode"
+    return main, copy.deepcopy(sp_module.create_config), sp_module.max_env_step

@@ -1,18 +1,15 @@
-"""AlphaZero on 6x6 Gomoku against the rule bot (``play_with_bot_mode``): the self-play
-config with the agent as player 1 and the pool's rule bot replying.
+"""AlphaZero on 6x6 Gomoku against the rule bot (``play_with_bot_mode``; LightZero's file name):
+the self-play config with the agent as player 1 and the env's rule bot replying.
 
 Run: ``lzero train zoo.board_games.gomoku.config.gomoku_alphazero_bot_mode_config``.
 """
 
-import copy
-
+from lzero.policy.alphazero_config import bot_mode_variant
 from zoo.board_games.gomoku.config import gomoku_alphazero_sp_mode_config as sp
 
-max_env_step = sp.max_env_step
-main_config = copy.deepcopy(sp.main_config)
-main_config.exp_name = "data_alphazero/gomoku_alphazero_bot_mode_seed0"
-main_config.env.battle_mode = "play_with_bot_mode"
-create_config = copy.deepcopy(sp.create_config)
+main_config, create_config, max_env_step = bot_mode_variant(
+    sp, "data_alphazero/gomoku_alphazero_bot_mode_seed0"
+)
 
 if __name__ == "__main__":
     from lzero.cli_train import run_as_main

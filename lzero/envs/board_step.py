@@ -1,5 +1,6 @@
-"""The generic kernels of a board-game env step, owned by the library: the player-to-move
-observation planes, a random legal move drawn from the mask, and an episode's seed streams.
+"""The generic kernels of a board-game env step, owned by the library: playing a move with
+the game's kernels, the player-to-move observation planes, a random legal move drawn from the
+mask, and an episode's seed streams.
 
 Both stepping paths use them: the single env's fused kernels (``zoo.board_games``) and the
 vectorised pool (:mod:`lzero.envs.pool.board_kernel`), which therefore draw, seed and observe
@@ -17,6 +18,31 @@ from lzero.utils.nbrng import next_u64, randbelow
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _OFFSET = np.uint64(0x632BE59BD9B4E019)
 _AGENT_STREAM = np.uint64(0x5851F42D4C957F2D)
+
+
+@njit(inline="always")
+def play_move(apply_action, result_after, legal_mask, board, mask, action, player, num_moves):
+    """Plays legal ``action`` for ``player`` with the game's kernels and rewrites ``mask``.
+
+    Args:
+        apply_action, result_after, legal_mask: the game's ``BoardRules`` kernels
+            (``docs/board_kernel_contract.md``), jitted functions.
+        board: `[H, W]` int8, the position before the move (ongoing); updated in place.
+        mask: `[A]` int8, rewritten: the legal moves after the move, all zero once it is over.
+        action, player: the move (legal) and its player (1 or 2).
+        num_moves: stones on the board after the move.
+
+    Returns:
+        ``cell * 4 + result``: the flat cell the stone landed on and ``result_after``'s code
+        (0 ongoing, 1 or 2 the winner, 3 a draw).
+    """
+    cell = apply_action(board, action, player)
+    result = result_after(board, cell, player, num_moves)
+    if result == 0:
+        legal_mask(board, mask)
+    else:
+        mask[:] = 0
+    return cell * 4 + result
 
 
 @njit(cache=True)
@@ -93,4 +119,4 @@ def episode_streams(seed_state, dynamic, static_seed, streams):
     streams[1] = (seed ^ _AGENT_STREAM) * _GOLDEN + _OFFSET
 
 
-__all__ = ["episode_streams", "player_planes", "random_masked_action"]
+__all__ = ["episode_streams", "play_move", "player_planes", "random_masked_action"]

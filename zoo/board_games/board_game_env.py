@@ -26,7 +26,6 @@ from lzero.utils.nbrng import make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
 from zoo.board_games import env_outputs, human_input, render
 from zoo.board_games.board_config import BOARD_GAME_CONFIG
-from zoo.board_games.common.fused import entry_points
 from zoo.board_games.common.rules import ONGOING, BoardRules
 from zoo.board_games.env_outputs import OutputSets
 from zoo.board_games.env_support import (
@@ -36,6 +35,7 @@ from zoo.board_games.env_support import (
     check_start_index,
     validate_init_state,
 )
+from zoo.board_games.fused import entry_points
 from zoo.board_games.lightzero_methods import LightZeroBoardMethods
 from zoo.board_games.recording import RENDER_MODES, BoardRecordingMethods
 
@@ -85,8 +85,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._p_random, self._p_expert = cfg.prob_random_agent, cfg.prob_expert_agent
         self.battle_mode = cfg.battle_mode
         self._bind_kernels()
-        self._gravity, self._k = rules.gravity, rules.win_length
-        self._consts = (self._fill[1], self._channel_last, self._gravity, self._k)  # kinrow_step
+        self._consts = (self._fill[1], self._channel_last)  # fused_step's
         self._board_shape, self._mask_shape = (h, w), (a,)
         self._board = np.zeros((h, w), np.int8)
         self._mask = np.zeros(a, np.int8)
@@ -121,7 +120,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._reward_space = spaces.Box(-1.0, 1.0, (1,), np.float32)
 
     def _bind_kernels(self) -> None:
-        # Compiled entry points, not dispatchers: see ``common/fused.py`` (about 0.3 us a call).
+        # Compiled entry points, not dispatchers: see ``fused.py`` (about 0.3 us a call).
         fast = entry_points(self.rules)
         self._play_fn, self._step_fn, self._reset_fn = fast.play, fast.step, fast.reset
         self._random_fn, self._planes_fn = fast.random_move, fast.planes
@@ -316,9 +315,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
     def _play(self, action: int) -> int:
         """Plays a checked ``action`` for the player to move; returns the result code."""
         player = self._player
-        code = self._play_fn(
-            self._board, self._mask, action, player, self._num_moves, self._gravity, self._k
-        )
+        code = self._play_fn(self._board, self._mask, action, player, self._num_moves)
         self._last_cell, self._result = code >> 2, code & 3
         self._player, self._num_moves = 3 - player, self._num_moves + 1
         self._after_move()

@@ -10,12 +10,15 @@ import re
 import numpy as np
 import pytest
 from board_reference import DRAW, ONGOING, connect4, gomoku, tictactoe
+from numba import njit
 
 from lzero.envs import ENV_REGISTRY, check_env
 from lzero.errors import ConfigError, GameOverError, IllegalActionError
 from zoo.board_games.common.tactics import random_legal_action
+from zoo.board_games.connect4.envs import connect4_rules
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
 from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
+from zoo.board_games.tictactoe.envs import tictactoe_rules
 from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 
 ENVS = {"tictactoe": TicTacToeEnv, "connect4": Connect4Env, "gomoku": GomokuEnv}
@@ -479,3 +482,48 @@ def test_eval_mode_with_human_shows_the_final_board(agent, typed, last_line, mon
     assert out[-1] == last_line
     final = "\n".join(out[-6:-1])
     assert final == env.render("state_realtime_mode")
+
+
+@njit(cache=True)
+def _corner_wins_result(board, cell, player, num_moves):
+    """TicTacToe's result, except that a stone on cell 0 (the top-left corner) wins."""
+    return player if cell == 0 else tictactoe_rules.result_after(board, cell, player, num_moves)
+
+
+@njit(cache=True)
+def _bottom_left_wins_result(board, cell, player, num_moves):
+    """Connect4's result, except that a stone on the bottom-left cell (5, 0) wins."""
+    return player if cell == 35 else connect4_rules.result_after(board, cell, player, num_moves)
+
+
+class _CornerTicTacToe(TicTacToeEnv):
+    rules = tictactoe_rules.RULES._replace(name="corner", result_after=_corner_wins_result)
+
+
+class _BottomLeftConnect4(Connect4Env):
+    rules = connect4_rules.RULES._replace(name="bottom-left", result_after=_bottom_left_wins_result)
+
+
+@pytest.mark.parametrize("env_cls", [_CornerTicTacToe, _BottomLeftConnect4])
+@pytest.mark.parametrize("mode", ["self_play_mode", "play_with_bot_mode"])
+def test_the_env_judges_by_the_games_own_result_after(env_cls, mode):
+    """A game whose placing, dropping and mask are the shared k-in-a-row kernels but whose
+    ``result_after`` is its own: the env's fused step (self-play) and its general path (bot
+    modes) both end the game by that rule, not by k in a row."""
+    env = env_cls({"battle_mode": mode})
+    env.reset()
+    timestep = env.step(0)  # top-left cell / bottom of column 0: wins by this game's rule
+    assert timestep.done and timestep.reward[0] == 1.0
+    assert timestep.info["eval_episode_return"] == 1.0
+    assert not timestep.obs["action_mask"].any()
+
+
+@pytest.mark.parametrize("env_cls", [_CornerTicTacToe, _BottomLeftConnect4])
+def test_the_pool_judges_by_the_games_own_result_after(env_cls):
+    from lzero.envs.pool.board_pool import BoardBackend
+
+    pool = BoardBackend(env_cls, 2, 0, None, {})
+    pool.step_all()  # the first step resets
+    pool.action[:] = (0, 1)
+    _, reward, terminated, _, _ = pool.step_all()
+    assert terminated.tolist() == [True, False] and reward.tolist() == [1.0, 0.0]

@@ -240,18 +240,18 @@ def _own_mask(board, out):
 
 @pytest.mark.parametrize("own_kernels", [False, True])
 def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
-    """The env's fused kernels (shared k-in-a-row fast path, or closures over a game's own
+    """The env's fused kernels (Connect4's cached set, or closures over a game's own
     functions) give the same cells, results, masks and planes as the contract functions, and
     write their outputs (planes, board and mask copies, reward) apart from the state."""
     from lzero.envs.board_step import episode_streams
-    from zoo.board_games.common.fused import kinrow_play, step_kernels
+    from zoo.board_games.fused import _connect4_play, step_kernels
 
     rules = connect4_rules.RULES
     if own_kernels:
         rules = rules._replace(apply_action=_own_apply, legal_mask=_own_mask)
     play, step, reset = step_kernels(rules)
-    assert (play is kinrow_play) != own_kernels
-    consts = (0.5, False, True, 4)
+    assert (play is _connect4_play) != own_kernels
+    consts = (0.5, False)
     rng = np.random.default_rng(0)
     for game in range(50):
         board, fused_board = np.zeros((6, 7), np.int8), rng.integers(0, 3, (6, 7), dtype=np.int8)

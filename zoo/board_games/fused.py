@@ -73,11 +73,11 @@ def fused_step(apply_action, result_after, legal_mask, board, mask, action, play
     stone, channel_last = consts
     if action < 0 or action >= mask.shape[0] or mask[action] == 0:
         return -1
-    code = play_move(apply_action, result_after, legal_mask, board, mask, action, player,
-                     num_moves + 1)  # fmt: skip
+    cell, result = play_move(apply_action, result_after, legal_mask, board, mask, action,
+                             player, num_moves + 1)  # fmt: skip
     _write_outputs(board, mask, 3 - player, stone, channel_last, obs, board_out, mask_out)
-    reward[0] = 1.0 if code & 3 == player else 0.0
-    return code
+    reward[0] = 1.0 if result == player else 0.0
+    return cell * 4 + result
 
 
 @njit(inline="always")
@@ -111,8 +111,9 @@ _gomoku_apply, _gomoku_result, _gomoku_mask = map(
 
 @njit(cache=True)
 def _tictactoe_play(board, mask, action, player, num_moves):
-    return play_move(_ttt_apply, _ttt_result, _ttt_mask, board, mask, action,
-                     player, num_moves + 1)  # fmt: skip
+    cell, result = play_move(_ttt_apply, _ttt_result, _ttt_mask, board, mask, action, player,
+                             num_moves + 1)  # fmt: skip
+    return cell * 4 + result
 
 
 @njit(cache=True)
@@ -131,8 +132,9 @@ def _tictactoe_reset(board, mask, clear, player, consts, seed_state, dynamic, st
 
 @njit(cache=True)
 def _connect4_play(board, mask, action, player, num_moves):
-    return play_move(_c4_apply, _c4_result, _c4_mask, board, mask, action,
-                     player, num_moves + 1)  # fmt: skip
+    cell, result = play_move(_c4_apply, _c4_result, _c4_mask, board, mask, action, player,
+                             num_moves + 1)  # fmt: skip
+    return cell * 4 + result
 
 
 @njit(cache=True)
@@ -151,15 +153,16 @@ def _connect4_reset(board, mask, clear, player, consts, seed_state, dynamic, sta
 
 @njit(cache=True)
 def _gomoku_play(board, mask, action, player, num_moves):
-    return play_move(_gomoku_apply, _gomoku_result, _gomoku_mask, board, mask,
-                     action, player, num_moves + 1)  # fmt: skip
+    cell, result = play_move(_gomoku_apply, _gomoku_result, _gomoku_mask, board, mask,
+                             action, player, num_moves + 1)  # fmt: skip
+    return cell * 4 + result
 
 
 @njit(cache=True)
 def _gomoku_step(board, mask, action, player, num_moves, consts, obs, board_out, mask_out,
                  reward):  # fmt: skip
-    return fused_step(_gomoku_apply, _gomoku_result, _gomoku_mask, board, mask,
-                      action, player, num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
+    return fused_step(_gomoku_apply, _gomoku_result, _gomoku_mask, board, mask, action,
+                      player, num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
 
 
 @njit(cache=True)
@@ -199,8 +202,9 @@ def _closures(apply_action, result_after, legal_mask):
 
     @njit
     def play(board, mask, action, player, num_moves):
-        return play_move(apply_action, result_after, legal_mask, board, mask, action, player,
-                         num_moves + 1)  # fmt: skip
+        cell, result = play_move(apply_action, result_after, legal_mask, board, mask, action,
+                                 player, num_moves + 1)  # fmt: skip
+        return cell * 4 + result
 
     @njit
     def step(board, mask, action, player, num_moves, consts, obs, board_out, mask_out, reward):

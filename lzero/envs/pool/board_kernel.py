@@ -1,17 +1,18 @@
 """One numba call that steps a batch of board-game envs: moves, results, bot replies, auto-reset.
 
 :func:`make_stepper` compiles the step function for one game and one setting: the game's
-jitted functions (its ``BoardRules`` kernels and its rule bot) and the settings are closed over, so they are
-compile-time constants, the calls are direct, and a step's call passes arrays only (numba's
-fast dispatch path). This file serves every game without importing ``zoo``; the price is a
-compilation per game and setting in each process (a few seconds; numba cannot disk-cache a
-closure), shared by all pools of that process. The loop is serial, so there is no
-``num_threads`` knob: ``parallel=True`` with ``prange`` over the envs lost on our shared 2-core
-machine every time it was measured (Connect4 at 1,024 envs, load 2.8, same run: 9.9 million
-steps per second serial against 0.37 million with numba's OpenMP threads spinning for a core
-another job held, 8.8 million with ``OMP_WAIT_POLICY=passive``).
+jitted functions (its ``BoardRules`` kernels and its rule bot) and the settings are closed
+over, so they are compile-time constants, the calls are direct, and a step's call passes
+arrays only (numba's fast dispatch path). This file serves every game without importing
+``zoo``; the price is a compilation per game and setting in each process (a few seconds;
+numba cannot disk-cache a closure), shared by all pools of that process. The loop is
+serial, so there is no ``num_threads`` knob: ``parallel=True`` with ``prange`` over the envs
+lost on our shared 2-core machine every time it was measured (Connect4 at 1,024 envs, load
+2.8, same run: 9.9 million steps per second serial against 0.37 million with numba's OpenMP
+threads spinning for a core another job held, 8.8 million with ``OMP_WAIT_POLICY=passive``).
 
-The per-move kernels (``apply_action``, ``result_after``, ``legal_mask``, ``player_planes``)
+A move is :func:`~lzero.envs.board_step.play_move`, as in the single env's fused step. The
+per-move kernels (``apply_action``, ``result_after``, ``legal_mask``, ``player_planes``)
 are compiled again from their Python source with ``inline="always"``, so numba inlines them
 into the step loop: called, each took and released the board and mask views it was handed
 with atomic reference counting (Connect4 at 1,024 envs: 149 -> 123 us per step, with our
@@ -30,7 +31,12 @@ import functools
 
 from numba import njit
 
-from lzero.envs.board_step import episode_streams, player_planes, random_masked_action
+from lzero.envs.board_step import (
+    episode_streams,
+    play_move,
+    player_planes,
+    random_masked_action,
+)
 from lzero.utils.nbarrays import borrowed, inlined
 from lzero.utils.nbrng import uniform
 
@@ -80,13 +86,9 @@ def make_stepper(fns: tuple, params: tuple):
 
     @njit(inline="always")
     def play(board, mask, action, player, num_moves):
-        cell = apply_action(board, action, player)
-        result = result_after(board, cell, player, num_moves)
-        if result == 0:
-            legal_mask(board, mask)
-        else:
-            mask[:] = 0
-        return result
+        # The single env's move too (zoo's fused step): one kernel, not copies kept in step.
+        return play_move(apply_action, result_after, legal_mask, board, mask, action, player,
+                         num_moves)[1]  # fmt: skip
 
     @njit
     def step(

@@ -13,8 +13,7 @@ import math
 
 import numpy as np
 
-from lzero.mcts.search import GameKernels
-from lzero.mcts.tree import DRAW, ONGOING, randbelow_fast
+from lzero.mcts.game import DRAW, ONGOING, GameKernels, randbelow_fast
 from lzero.utils.nbrng import make_rng_state
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from numba import njit, types
 
-from lzero.mcts.tree import (
+from lzero.mcts.game import (
     BOARD_T,
     KERNELS_T,
     ONGOING,

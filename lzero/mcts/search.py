@@ -11,12 +11,13 @@ Example::
 from __future__ import annotations
 
 import time
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from lzero.mcts import expansion, rollout, uct
 from lzero.mcts import selection as selection_rules
+from lzero.mcts.game import GameKernels
 from lzero.mcts.jit import NativeFunction
 from lzero.mcts.network import LeafEvaluator, run_with_evaluator
 from lzero.mcts.result import SearchResult, best_action, root_result
@@ -31,34 +32,6 @@ from lzero.mcts.tree import (
     reroot,
 )
 from lzero.utils.nbrng import make_rng_state
-
-
-class GameKernels(NamedTuple):
-    """A game as the search sees it (``docs/board_kernel_contract.md``).
-
-    Attributes:
-        legal_actions, apply_action, result_after: the game's numba kernels.
-        action_size: ``A``, the number of actions.
-        board_shape: ``(H, W)``.
-        placement: True if an action is the flat cell it fills and the legal moves are the
-            empty cells (TicTacToe, Gomoku); enables near-stone candidates and fast rollouts.
-        simulations: optional loop bound to these kernels, ``evaluate`` and ``priors`` with
-            ``lzero.mcts.uct.bind_simulations``; faster, same simulations.
-        evaluate: the game's default leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``);
-            None for random rollouts.
-        priors: the game's default move priors (``lzero.mcts.tree.PRIORS_T``), which PUCT
-            selection follows; None for uniform ones.
-    """
-
-    legal_actions: Any
-    apply_action: Any
-    result_after: Any
-    action_size: int
-    board_shape: tuple[int, int]
-    placement: bool
-    simulations: Any = None
-    evaluate: Any = None
-    priors: Any = None
 
 
 class UCTSearch:
@@ -140,8 +113,9 @@ class UCTSearch:
         self.tactics = bool(tactics)
         self.tree_tactics = bool(tree_tactics)
         self.reuse_tree = bool(reuse_tree)
-        own = evaluate is kernels.evaluate and priors is kernels.priors
-        self._bound = kernels.simulations if own else None
+        # ``kernels.simulations`` is a loop of the batched search (``lzero.mcts.batched_loop``),
+        # not of this one: this search runs its generic loop.
+        self._bound = None
         if evaluate is None:
             evaluate = rollout.placement_rollout if kernels.placement else rollout.uniform_rollout
         self.rule = selection_rules.RULES[selection]

@@ -12,7 +12,7 @@ from numba import njit
 
 from lzero.mcts.tree import ONGOING, ROOT_INDEX
 
-__all__ = ["decisive_moves", "filter_root"]
+__all__ = ["decisive_moves", "filter_root", "root_tactics"]
 
 
 @njit(cache=True)
@@ -51,32 +51,23 @@ def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, 
 
 
 @njit(cache=True)
-def _keep_root_slot(tree, src, dst):
-    tree.children_action[ROOT_INDEX, dst] = tree.children_action[ROOT_INDEX, src]
-    tree.children_index[ROOT_INDEX, dst] = tree.children_index[ROOT_INDEX, src]
-    tree.children_prior[ROOT_INDEX, dst] = tree.children_prior[ROOT_INDEX, src]
-
-
-@njit(cache=True)
-def filter_root(tree, scratch, legal_actions, apply_action, result_after):
-    """Keeps only a winning move if the root has one, else only the moves after which the
-    opponent cannot win at once (when some but not all moves are such). Returns the count."""
-    board = tree.root_board
+def root_tactics(
+    board, to_play, num_moves, actions, n, keep, replies, legal_actions, apply_action, result_after
+):  # fmt: skip
+    """The root moves worth searching among ``actions[:n]``: a winning move alone if there is
+    one, else the moves after which the opponent cannot win at once (all of them when none
+    or all are such). Writes their indices into ``actions`` to ``keep`` (int64 `[>= n]`,
+    ascending) and returns how many. ``replies`` (int64 `[A]`) is work space; ``board`` is
+    restored."""
     flat = board.reshape(-1)
-    num_moves = tree.meta[1]
-    to_play = np.int64(tree.node_to_play[ROOT_INDEX])
     opponent = 3 - to_play
-    n = tree.node_num_children[ROOT_INDEX]
-    actions = tree.children_action[ROOT_INDEX]
     for k in range(n):
         cell = apply_action(board, np.int64(actions[k]), to_play)
         result = result_after(board, cell, to_play, num_moves + 1)
         flat[cell] = 0
         if result == to_play:
-            _keep_root_slot(tree, k, 0)
-            tree.node_num_children[ROOT_INDEX] = 1
+            keep[0] = k
             return 1
-    safe, replies = scratch[1], scratch[0]
     m = 0
     for k in range(n):
         cell = apply_action(board, np.int64(actions[k]), to_play)
@@ -91,10 +82,33 @@ def filter_root(tree, scratch, legal_actions, apply_action, result_after):
                     break
         flat[cell] = 0
         if is_safe:
-            safe[m] = k
+            keep[m] = k
             m += 1
-    if 0 < m < n:
-        for i in range(m):
-            _keep_root_slot(tree, safe[i], i)
-        tree.node_num_children[ROOT_INDEX] = m
-    return tree.node_num_children[ROOT_INDEX]
+    if m == 0 or m == n:
+        for k in range(n):
+            keep[k] = k
+        return n
+    return m
+
+
+@njit(cache=True)
+def _keep_root_slot(tree, src, dst):
+    tree.children_action[ROOT_INDEX, dst] = tree.children_action[ROOT_INDEX, src]
+    tree.children_index[ROOT_INDEX, dst] = tree.children_index[ROOT_INDEX, src]
+    tree.children_prior[ROOT_INDEX, dst] = tree.children_prior[ROOT_INDEX, src]
+
+
+@njit(cache=True)
+def filter_root(tree, scratch, legal_actions, apply_action, result_after):
+    """``root_tactics`` on the root slots of a ``lzero.mcts.tree.Tree``; returns the count."""
+    n = tree.node_num_children[ROOT_INDEX]
+    keep = scratch[1]
+    m = root_tactics(
+        tree.root_board, np.int64(tree.node_to_play[ROOT_INDEX]), tree.meta[1],
+        tree.children_action[ROOT_INDEX], n, keep, scratch[0],
+        legal_actions, apply_action, result_after,
+    )  # fmt: skip
+    for i in range(m):
+        _keep_root_slot(tree, keep[i], i)
+    tree.node_num_children[ROOT_INDEX] = m
+    return m

@@ -21,38 +21,28 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
-from numba import njit, types
+from numba import njit
 
-from lzero.utils.nbrng import next_u64
+from lzero.mcts.game import (  # noqa: F401  (re-exported: the old search's names)
+    ACTIONS_T,
+    APPLY_ACTION_T,
+    BOARD_T,
+    DRAW,
+    KERNELS_T,
+    LEGAL_ACTIONS_T,
+    ONGOING,
+    PRIORS_T,
+    RESULT_AFTER_T,
+    RNG_T,
+    SCRATCH_T,
+    copy_board,
+    randbelow_fast,
+    terminal_value,
+)
 
 ROOT_INDEX = 0
 UNVISITED = -1
 NO_PARENT = -1
-ONGOING = 0
-DRAW = 3
-
-BOARD_T = types.Array(types.int8, 2, "C")
-ACTIONS_T = types.Array(types.int64, 1, "C")
-SCRATCH_T = types.Array(types.int64, 2, "C")
-RNG_T = types.Array(types.uint64, 1, "C")
-LEGAL_ACTIONS_T = types.FunctionType(types.int64(BOARD_T, ACTIONS_T))
-APPLY_ACTION_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64))
-RESULT_AFTER_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64, types.int64))
-#: The game's kernels, in the order every entry point of the search takes them.
-KERNELS_T = (LEGAL_ACTIONS_T, APPLY_ACTION_T, RESULT_AFTER_T)
-#: ``priors(board, to_play, actions, n, out) -> n``: writes the priors of the moves
-#: ``actions[:n]`` of ``to_play`` on ``board`` into ``out[:n]`` (float32, summing to 1).
-PRIORS_T = types.FunctionType(
-    types.int64(BOARD_T, types.int64, ACTIONS_T, types.int64, types.Array(types.float32, 1, "C"))
-)
-
-
-@njit(cache=True, inline="always")
-def randbelow_fast(state, n):
-    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` by a multiply-shift instead of a
-    division (Lemire, "Fast random integer generation in an interval", 2019; bias below
-    ``n / 2**32``). Advances the ``lzero.utils.nbrng`` ``state`` like ``randbelow``."""
-    return np.int64(((next_u64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 class Tree(NamedTuple):
@@ -120,15 +110,6 @@ TREE_T = numba.typeof(make_tree(1, 1, (1, 1)))
 
 
 @njit(cache=True, inline="always")
-def copy_board(src, dst):
-    """``dst[:, :] = src`` for boards of one shape, written as a loop: numba's slice copy
-    checks shapes and compiles its error message formatting, 3-4 s of a cold first call."""
-    for r in range(src.shape[0]):
-        for c in range(src.shape[1]):
-            dst[r, c] = src[r, c]
-
-
-@njit(cache=True, inline="always")
 def add_node(tree, parent, slot, to_play, result):
     """Appends the child of ``parent``'s ``slot`` and returns its index (capacity is checked
     by the caller)."""
@@ -146,16 +127,6 @@ def add_node(tree, parent, slot, to_play, result):
     if parent >= 0:
         tree.children_index[parent, slot] = child
     return child
-
-
-@njit(cache=True, inline="always")
-def terminal_value(result, mover):
-    """Value of a finished game for ``mover``: +1 win, -1 loss, 0 draw."""
-    if result == mover:
-        return 1.0
-    if result == DRAW:
-        return 0.0
-    return -1.0
 
 
 @njit(cache=True)

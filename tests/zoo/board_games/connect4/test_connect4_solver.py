@@ -1,0 +1,139 @@
+"""The Connect4 solver against a plain-Python negamax, its own consistency, and bad input."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from c4_reference import env_board, random_position, reference_score, wins
+
+from zoo.board_games.connect4.envs.connect4_solver import (
+    Connect4Solver,
+    analyze,
+    analyze_board,
+    solve,
+    solve_board,
+)
+
+
+def _positions(seed: int, count: int, stones: range):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = random_position(rng, rng.choice(stones))
+        if pos is not None:
+            out.append(pos)
+    return out
+
+
+def test_exact_scores_match_plain_negamax_near_the_end():
+    """2,000 random positions with 5 to 11 empty cells: the score of full negamax."""
+    memo: dict = {}
+    solver = Connect4Solver(table_size=1 << 18)  # small table: collisions must stay harmless
+    for moves, cols, mover in _positions(0, 2000, range(31, 38)):
+        expected = reference_score(cols, mover, memo)
+        assert solver.solve(moves) == expected, moves
+        assert solver.solve_board(env_board(cols), mover) == expected, moves
+
+
+def test_analyze_matches_plain_negamax_per_column():
+    memo: dict = {}
+    for moves, cols, mover in _positions(1, 200, range(32, 39)):
+        expected = []
+        for c in range(7):
+            if len(cols[c]) == 6:
+                expected.append(None)
+                continue
+            n = sum(map(len, cols))
+            cols[c].append(mover)
+            score = (43 - n) // 2 if wins(cols, c) else -reference_score(cols, 3 - mover, memo)
+            cols[c].pop()
+            expected.append(score)
+        assert analyze(moves) == expected, moves
+        assert analyze_board(env_board(cols), mover) == expected, moves
+
+
+def test_score_is_best_child_and_mirror_invariant_mid_game():
+    """Positions with 16 to 26 stones: the score is the best column's, mirrors score the same."""
+    for moves, _, _ in _positions(2, 30, range(16, 27)):
+        score = solve(moves)
+        assert score == max(s for s in analyze(moves) if s is not None), moves
+        mirror = "".join(str(8 - int(ch)) for ch in moves)
+        assert solve(mirror) == score, moves
+
+
+def test_known_positions():
+    # The first line of Pons' Test_L3_R1 (end-game easy) with its published score, and two
+    # positions scored by bitbully 0.0.79.
+    assert solve("2252576253462244111563365343671351441") == -1
+    assert solve("7422341735647741166133573473242566") == 1
+    assert solve("23163416124767223154467471272416755633") == 0
+
+
+def test_board_with_second_player_to_move_first():
+    """A start by player 2 (the env's start_player_index=1): same stones, same score."""
+    for moves, cols, mover in _positions(3, 20, range(30, 36)):
+        swapped = [[3 - p for p in col] for col in cols]
+        assert solve_board(env_board(swapped), 3 - mover) == solve(moves)
+
+
+@pytest.mark.parametrize(
+    ("moves", "match"),
+    [
+        ("4480", r"expected columns 1-7, got '8' at move 3"),
+        ("44x", r"expected columns 1-7, got 'x' at move 3"),
+        ("4444444", r"expected a playable column, got full column 4 at move 7"),
+        ("1212121", r"four in a row at move 7 \('1212121'\): the position is already won"),
+        ("12121213", r"four in a row at move 7"),
+        (44, r"expected a string of columns 1-7, got 44"),
+    ],
+)
+def test_bad_move_strings(moves, match):
+    with pytest.raises(ValueError, match=match):
+        solve(moves)
+
+
+def _board(rows: dict[int, list[int]]) -> np.ndarray:
+    board = np.zeros((6, 7), dtype=np.int8)
+    for r, row in rows.items():
+        board[r] = row
+    return board
+
+
+@pytest.mark.parametrize(
+    ("board", "to_play", "match"),
+    [
+        (np.zeros((7, 6), dtype=np.int8), 1, r"expected shape \(6, 7\), got \(7, 6\)"),
+        (_board({5: [3, 0, 0, 0, 0, 0, 0]}), 1, r"expected values in \{0, 1, 2\}, got \[0, 3\]"),
+        (_board({5: [1, 0, 0, 0, 0, 0, 0]}), 3, r"to_play: expected 1 or 2, got 3"),
+        (_board({4: [1, 0, 0, 0, 0, 0, 0]}), 2, r"floating stone at row 4, column 0"),
+        (_board({5: [1, 1, 0, 0, 0, 0, 0]}), 2, r"impossible stone counts.*got 0 and 2"),
+        (_board({5: [1, 2, 1, 1, 0, 0, 0]}), 2, r"impossible stone counts.*got 1 and 3"),
+        (
+            _board({4: [1, 1, 1, 0, 0, 0, 0], 5: [2, 2, 2, 2, 1, 0, 0]}),
+            1,
+            r"four in a row already",
+        ),
+    ],
+)
+def test_bad_boards(board, to_play, match):
+    with pytest.raises(ValueError, match=match):
+        solve_board(board, to_play)
+
+
+@pytest.mark.parametrize(
+    ("size", "match"),
+    [(1000, r"at least 131073 entries, got 1000"), (2.5, r"expected an int, got 2.5")],
+)
+def test_bad_table_size(size, match):
+    with pytest.raises(ValueError, match=match):
+        Connect4Solver(table_size=size)
+
+
+def test_matches_bitbully_on_mid_game_positions():
+    bitbully = pytest.importorskip("bitbully")
+    agent = bitbully.BitBully(None)
+    for moves, _, _ in _positions(4, 40, range(14, 30)):
+        board = bitbully.Board.from_moves([int(ch) - 1 for ch in moves])
+        assert solve(moves) == agent.null_window(board), moves

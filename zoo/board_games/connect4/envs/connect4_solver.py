@@ -53,6 +53,7 @@ DEFAULT_TABLE_SIZE = 8388617
 #: < 2**49 identify it only if p * 2**32 > 2**49 (Chinese remainder theorem).
 MIN_TABLE_SIZE = (1 << 17) + 1
 COLUMN_ORDER = np.array([3, 2, 4, 1, 5, 0, 6], dtype=np.int64)
+_LEAF = 1000  # no value yet: search the children
 
 
 @njit(cache=True)
@@ -109,70 +110,84 @@ def _tt_get(keys, vals, key):
 
 
 @njit(cache=True)
-def _negamax(current, mask, n, alpha, beta, keys, vals, moves, scores):
-    """Pons' negamax; ``moves``/``scores`` `[43, 7]` are per-depth buffers (no allocation).
+def _store(keys, vals, key, val):
+    i = key % keys.shape[0]
+    keys[i] = key & 0xFFFFFFFF
+    vals[i] = val
 
+
+@njit(cache=True)
+def _negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames):
+    """Pons' negamax, its recursion unrolled onto per-depth buffers (no calls, no allocation).
+
+    ``moves`` `[43, 7]` holds each depth's ordered moves, ``frames`` `[43, 5]` each open
+    node's ``current, mask, alpha, beta, next move index``; depth = stones on the board.
     Precondition: the player to move cannot win at once; ``alpha < beta``.
     """
-    possible = _non_losing_moves(current, mask)
-    if possible == 0:
-        return -((SIZE - n) // 2)
-    if n >= SIZE - 2:
-        return 0
-    lo = -((SIZE - 2 - n) // 2)  # the opponent cannot win with its next stone
-    if alpha < lo:
-        alpha = lo
-        if alpha >= beta:
-            return alpha
-    hi = (SIZE - 1 - n) // 2  # we cannot win with our next stone
-    if beta > hi:
-        beta = hi
-        if alpha >= beta:
-            return beta
-    key = current + mask
-    val = _tt_get(keys, vals, key)
-    if val:
-        if val > MAX_SCORE - MIN_SCORE + 1:  # lower bound
-            lo = val + 2 * MIN_SCORE - MAX_SCORE - 2
-            if alpha < lo:
-                alpha = lo
-                if alpha >= beta:
-                    return alpha
-        else:  # upper bound
-            hi = val + MIN_SCORE - 1
-            if beta > hi:
-                beta = hi
-                if alpha >= beta:
-                    return beta
-    # Insertion sort by score; among equal scores the more central column comes out first.
-    count = 0
-    for i in range(WIDTH - 1, -1, -1):
-        move = possible & (np.int64(63) << (COLUMN_ORDER[i] * (HEIGHT + 1)))
-        if move:
-            sc = _popcount(_winning_cells(current | move, mask))
-            j = count
-            while j > 0 and scores[n, j - 1] > sc:
-                moves[n, j] = moves[n, j - 1]
-                scores[n, j] = scores[n, j - 1]
-                j -= 1
-            moves[n, j] = move
-            scores[n, j] = sc
-            count += 1
-    i = key % keys.shape[0]
-    for k in range(count - 1, -1, -1):
-        move = moves[n, k]
-        opp = current ^ mask
-        new_mask = mask | move
-        score = -_negamax(opp, new_mask, n + 1, -beta, -alpha, keys, vals, moves, scores)
-        if score >= beta:
-            keys[i] = key & 0xFFFFFFFF
-            vals[i] = score + MAX_SCORE - 2 * MIN_SCORE + 2
-            return score
-        if score > alpha:
-            alpha = score
-    keys[i] = key & 0xFFFFFFFF
-    vals[i] = alpha - MIN_SCORE + 1
-    return alpha
+    n = n0
+    while True:
+        # Enter the node (current, mask) at depth n: either a value now, or its first child.
+        ret = _LEAF
+        possible = _non_losing_moves(current, mask)
+        if possible == 0:
+            ret = -((SIZE - n) // 2)
+        elif n >= SIZE - 2:
+            ret = 0
+        else:
+            lo = -((SIZE - 2 - n) // 2)  # the opponent cannot win with its next stone
+            hi = (SIZE - 1 - n) // 2  # we cannot win with our next stone
+            val = _tt_get(keys, vals, current + mask)
+            if val > MAX_SCORE - MIN_SCORE + 1:  # a lower bound
+                lo = max(lo, val + 2 * MIN_SCORE - MAX_SCORE - 2)
+            elif val:  # an upper bound
+                hi = min(hi, val + MIN_SCORE - 1)
+            if lo >= beta or lo == hi:  # fail high, or the exact score
+                ret = lo
+            elif hi <= alpha:  # fail low
+                ret = hi
+            else:
+                alpha, beta = max(alpha, lo), min(beta, hi)
+        if ret == _LEAF:
+            # Insertion sort by the winning cells a move creates; centre first among equals.
+            count = 0
+            for i in range(WIDTH - 1, -1, -1):
+                move = possible & (np.int64(63) << (COLUMN_ORDER[i] * (HEIGHT + 1)))
+                if move:
+                    sc = _popcount(_winning_cells(current | move, mask)) * 8 + 6 - i
+                    j = count
+                    while j > 0 and moves[n, j - 1] >> 49 > sc:
+                        moves[n, j] = moves[n, j - 1]
+                        j -= 1
+                    moves[n, j] = move | (sc << 49)
+                    count += 1
+            f = frames[n]
+            f[0], f[1], f[2], f[3], f[4] = current, mask, alpha, beta, count - 1
+            move = moves[n, count - 1] & BOARD_MASK
+            current, mask, n = current ^ mask, mask | move, n + 1
+            alpha, beta = -beta, -alpha
+            continue
+        # Return ``ret`` up the open nodes until one has a child left to search.
+        while n > n0:
+            n -= 1
+            f = frames[n]
+            score = -ret
+            if score >= f[3]:
+                _store(keys, vals, f[0] + f[1], score + MAX_SCORE - 2 * MIN_SCORE + 2)
+                ret = score
+                continue
+            if score > f[2]:
+                f[2] = score
+            f[4] -= 1
+            if f[4] < 0:
+                _store(keys, vals, f[0] + f[1], f[2] - MIN_SCORE + 1)
+                ret = f[2]
+                continue
+            move = moves[n, f[4]] & BOARD_MASK
+            current, mask, n = f[0] ^ f[1], f[1] | move, n + 1
+            alpha, beta = -f[3], -f[2]
+            break
+        else:
+            return ret
 
 
 @njit(cache=True)
@@ -181,7 +196,7 @@ def _half_toward_zero(x):
 
 
 @njit(cache=True)
-def solve_bits(current, mask, keys, vals, moves, scores):
+def solve_bits(current, mask, keys, vals, moves, frames):
     """Exact score of a position that is not won and not full; iterative null windows."""
     n = _popcount(mask)
     if can_win_next(current, mask):
@@ -194,7 +209,7 @@ def solve_bits(current, mask, keys, vals, moves, scores):
             med = _half_toward_zero(lo)
         elif med >= 0 and _half_toward_zero(hi) > med:
             med = _half_toward_zero(hi)
-        r = _negamax(current, mask, n, med, med + 1, keys, vals, moves, scores)
+        r = _negamax(current, mask, n, med, med + 1, keys, vals, moves, frames)
         if r <= med:
             hi = r
         else:
@@ -234,7 +249,7 @@ class Connect4Solver:
         self._keys = np.zeros(size, dtype=np.uint32)
         self._vals = np.zeros(size, dtype=np.int8)
         self._moves = np.zeros((SIZE + 1, WIDTH), dtype=np.int64)
-        self._scores = np.zeros((SIZE + 1, WIDTH), dtype=np.int64)
+        self._frames = np.zeros((SIZE + 1, 5), dtype=np.int64)
 
     def reset(self) -> None:
         """Empties the transposition table."""
@@ -242,7 +257,7 @@ class Connect4Solver:
         self._vals[:] = 0
 
     def _solve(self, current: int, mask: int) -> int:
-        args = (self._keys, self._vals, self._moves, self._scores)
+        args = (self._keys, self._vals, self._moves, self._frames)
         return int(solve_bits(np.int64(current), np.int64(mask), *args))
 
     def _analyze(self, current: int, mask: int) -> list[int | None]:

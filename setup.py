@@ -39,7 +39,9 @@ setup(
         "train": ["torch==2.13.0", "tqdm>=4.60", "matplotlib>=3.7"],
         "box2d": ["Box2D>=2.3.10"],
         "test": ["pytest>=7.4", "hypothesis>=6.80", "ruff>=0.4", "Box2D>=2.3.10"],
-        "bench": ["open_spiel", "pettingzoo>=1.24", "envpool>=1.2", "pgx>=2.6"],
+        # The perfect Connect4 bot's opening book (MIT): positions of 12 stones, solved.
+        "perfect": ["bitbully-databases>=0.0.2"],
+        "bench": ["open_spiel", "pettingzoo>=1.24", "envpool>=1.2", "pgx>=2.6", "bitbully>=0.0.79"],
     },
     entry_points={
         "console_scripts": ["lzero=lzero.cli:main"],

@@ -22,7 +22,7 @@ GAMES = {
     "connect4": ("zoo.board_games.connect4.envs.connect4_env", "Connect4Env"),
     "gomoku": ("zoo.board_games.gomoku.envs.gomoku_env", "GomokuEnv"),
 }
-BOTS = ("rule", "mcts", "random", "alpha_beta")
+BOTS = ("rule", "mcts", "random", "perfect", "alpha_beta")
 #: A trained AlphaZero checkpoint as a bot: ``agent:PATH``.
 AGENT_PREFIX = "agent:"
 #: Simulations per move of ``--bot mcts`` at the terminal: strong (Gomoku needs 1,000-2,000 to
@@ -270,7 +270,8 @@ def add_play_subcommands(subparsers) -> None:
         "--bot",
         type=bot_spec,
         default="rule",
-        help=f"the opponent: {', '.join(BOTS)} (alpha_beta: tictactoe) or agent:PATH",
+        help=f"the opponent: {', '.join(BOTS)} (perfect: tictactoe, connect4; alpha_beta: "
+        "tictactoe) or agent:PATH",
     )
     p.add_argument("--first", choices=("human", "bot"), default="human", help="who moves first")
     p.set_defaults(func=_run(cmd_play))

@@ -151,12 +151,10 @@ def bot_move(env, kind: str) -> int:
         return env._random_move(env._rng_state)
     if kind == "rule":
         return int(env.rule_bot(env.board, env.current_player, env._rng_state))
-    if kind == "alpha_beta":  # imported here, as MCTSBot below: only the games that use them
-        from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_values
-
+    if kind in ("alpha_beta", "perfect"):  # the game's exact scores (perfect_values)
         # Ties between equally scored (optimal) moves are broken from the env's seeded
         # stream, so that a series against the perfect bot is not one game repeated.
-        values = alpha_beta_values(env.board, env.current_player)
+        values = env.perfect_values(env.board, env.current_player)
         best = np.flatnonzero(values == values.max())
         return int(best[randbelow(env._rng_state, len(best))])
     if kind == "mcts":

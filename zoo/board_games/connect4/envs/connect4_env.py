@@ -5,14 +5,18 @@ from __future__ import annotations
 from lzero.envs import ENV_REGISTRY
 from zoo.board_games.board_game_env import BoardGameEnv
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action
+from zoo.board_games.connect4.envs.connect4_perfect import perfect_values
 from zoo.board_games.connect4.envs.connect4_rules import RULES
 
 
 @ENV_REGISTRY.register("connect4")
 class Connect4Env(BoardGameEnv):
-    """Connect4: 6 rows x 7 columns, action = column 0..6; bots ``rule``, ``mcts``, ``random``."""
+    """Connect4: 6 rows x 7 columns, action = column 0..6; bots ``rule``, ``perfect`` (exact
+    solver, needs ``bitbully-databases``), ``mcts``, ``random``."""
 
     rules = RULES
     rule_bot = staticmethod(rule_bot_action)
+    perfect_values = staticmethod(perfect_values)
+    bot_types = ("rule", "perfect", "mcts", "random")
     move_style = "column"
     config = dict(BoardGameEnv.config, env_id="Connect4")

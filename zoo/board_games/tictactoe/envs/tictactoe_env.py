@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from lzero.envs import ENV_REGISTRY
 from zoo.board_games.board_game_env import BoardGameEnv
+from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_values
 from zoo.board_games.tictactoe.envs.tictactoe_bot import rule_bot_action
 from zoo.board_games.tictactoe.envs.tictactoe_rules import RULES
 
 
 @ENV_REGISTRY.register("tictactoe")
 class TicTacToeEnv(BoardGameEnv):
-    """TicTacToe: 3x3, actions 0..8 (``row * 3 + col``); bots ``rule``, ``alpha_beta`` (perfect),
-    ``mcts``, ``random``."""
+    """TicTacToe: 3x3, actions 0..8 (``row * 3 + col``); bots ``rule``, ``alpha_beta`` (perfect,
+    also named ``perfect``), ``mcts``, ``random``."""
 
     rules = RULES
     rule_bot = staticmethod(rule_bot_action)
     move_style = "cell"
-    bot_types = ("rule", "alpha_beta", "mcts", "random")
+    perfect_values = staticmethod(alpha_beta_values)
+    bot_types = ("rule", "alpha_beta", "perfect", "mcts", "random")
     config = dict(BoardGameEnv.config, env_id="TicTacToe")

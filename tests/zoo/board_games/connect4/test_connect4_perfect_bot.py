@@ -1,0 +1,70 @@
+"""The perfect Connect4 bot: it wins as first player, and each of its moves keeps the score."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from c4_reference import env_board, random_position
+
+from lzero.errors import ConfigError
+from zoo.board_games.connect4.envs import connect4_perfect
+from zoo.board_games.connect4.envs.connect4_env import Connect4Env
+from zoo.board_games.connect4.envs.connect4_solver import solve_board
+from zoo.board_games.env_support import bot_move
+from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
+
+pytest.importorskip("bitbully_databases")
+
+
+def _play(env, first: str, second: str) -> int:
+    env.reset()
+    kinds = {1: first, 2: second}
+    done = False
+    while not done:
+        done = env.step(bot_move(env, kinds[env.current_player])).done
+    return env.get_done_winner()[1]
+
+
+@pytest.mark.parametrize(("opponent", "games"), [("random", 3), ("rule", 3), ("mcts", 1)])
+def test_perfect_bot_wins_as_first_player(opponent, games):
+    env = Connect4Env({"battle_mode": "self_play_mode"})
+    env.seed(0)
+    for _ in range(games):
+        assert _play(env, "perfect", opponent) == 1
+
+
+def test_every_move_keeps_the_score():
+    """On positions from random games, the bot's column scores as much as the position."""
+    env = Connect4Env({"battle_mode": "self_play_mode", "bot_action_type": "perfect"})
+    env.seed(0)
+    rng = random.Random(5)
+    checked = 0
+    while checked < 40:
+        pos = random_position(rng, rng.randrange(0, 30))
+        if pos is None:
+            continue
+        _, cols, mover = pos
+        board = env_board(cols)
+        values = connect4_perfect.perfect_values(board, mover)
+        if sum(map(len, cols)) >= 12:  # below, scores come from the book: checked there
+            assert values.max() == solve_board(board, mover)
+        env.reset(init_state=board, start_player_index=mover - 1)
+        assert values[bot_move(env, "perfect")] == values.max()
+        checked += 1
+
+
+def test_tictactoe_perfect_is_alpha_beta():
+    env = TicTacToeEnv({"battle_mode": "self_play_mode", "bot_action_type": "perfect"})
+    env.seed(0)
+    assert _play(env, "perfect", "perfect") == -1  # perfect play draws
+
+
+def test_missing_book_says_what_to_install(monkeypatch):
+    monkeypatch.setattr(connect4_perfect, "_SOLVER", [])
+    monkeypatch.setattr(connect4_perfect, "book_available", lambda: False)
+    with pytest.raises(
+        ConfigError, match=r"opening book is missing: pip install bitbully-databases"
+    ):
+        connect4_perfect.perfect_values(np.zeros((6, 7), dtype=np.int8), 1)

@@ -16,6 +16,7 @@ import warnings
 from lzero.cli import quiet_on_closed_stdout
 from lzero.errors import LZeroError, ReplayWriteWarning
 from zoo.board_games.env_support import bot_move
+from zoo.board_games.solve_cli import add_solve_subcommand
 
 GAMES = {
     "tictactoe": ("zoo.board_games.tictactoe.envs.tictactoe_env", "TicTacToeEnv"),
@@ -245,7 +246,7 @@ def _run(func):
 
 
 def add_play_subcommands(subparsers) -> None:
-    """Registers ``play`` and ``arena`` on an argparse subparsers object."""
+    """Registers ``play``, ``arena`` and ``solve`` on an argparse subparsers object."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("game", choices=sorted(GAMES))
     common.add_argument("--board-size", type=int, default=None, help="gomoku only: 5 to 19")
@@ -280,6 +281,7 @@ def add_play_subcommands(subparsers) -> None:
     p.add_argument("--bot2", type=bot_spec, default="random", help="a bot name or agent:PATH")
     p.add_argument("--games", type=int, default=10)
     p.set_defaults(func=_run(cmd_arena))
+    add_solve_subcommand(subparsers, _run)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -57,9 +57,8 @@ def _setup(cfg, seed: int):
         raise ConfigError(
             f"main_config.policy.eval_bots: expected bots of {game.name} {list(env.bot_types)}, got {unknown}"
         )
-    stop_value = float(env._cfg.stop_value)
     env.close()
-    return game, bots, stop_value
+    return game, bots
 
 
 class _Progress:
@@ -109,7 +108,8 @@ def train_alphazero(
     check_seed(seed)
     seed_everything(seed)
     torch.set_num_threads(cfg.policy.torch_num_threads)
-    game, bots, stop_value = _setup(cfg, seed)
+    game, bots = _setup(cfg, seed)
+    stop_value = float(cfg.trainer.stop_value)
     policy = AlphaZeroPolicy(cfg.policy, game, seed=seed)
     if model_path is not None:
         loaded, _ = load_policy(model_path)

@@ -87,6 +87,8 @@ TRAINER_ENV_CONFIG = dict(
     collector_env_num=8,  # (int) self-play games played at once (one batched search)
     evaluator_env_num=3,  # (int) LightZero's; evaluation plays all its games at once
     n_evaluator_episode=20,  # (int) evaluation games per bot (half with each colour)
+    stop_value=1,  # (float) stop once the eval score (wins minus losses, per game) against the
+    # first eval bot reaches this: 1 means winning every game; above 1, never
     manager=dict(),  # (dict) LightZero's env manager settings; no effect (numba pool)
 )
 

@@ -29,7 +29,7 @@ def test_config_compiles_and_fits_its_env(name):
     module = __import__(name, fromlist=["main_config"])
     cfg = compile_alphazero_config([module.main_config, module.create_config])
     assert cfg.policy.type == "alphazero"
-    game, bots, _ = _setup(cfg, seed=0)
+    game, bots = _setup(cfg, seed=0)
     assert game.name == cfg.create.env.type and bots
     assert cfg.env.battle_mode == (
         "play_with_bot_mode" if "_bot_mode" in name else "self_play_mode"

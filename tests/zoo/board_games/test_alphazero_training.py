@@ -133,7 +133,7 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
         ),
         (lambda m, c: m.policy.model.update(observation_shape=(3, 6, 7)), r"expected \(3, 3, 3\)"),
         (
-            lambda m, c: m.policy.update(eval_bots=["perfect"]),
+            lambda m, c: m.policy.update(eval_bots=["grandmaster"]),
             "eval_bots: expected bots of tictactoe",
         ),
         (lambda m, c: m.env.update(battle_mod="x"), "battle_mod"),
@@ -198,3 +198,11 @@ def test_it_learns_tictactoe_against_the_perfect_bot(tmp_path):
     ckpt = tmp_path / "learn" / "ckpt" / "ckpt_last.pth.tar"
     results = eval_alphazero(ckpt, bots=["alpha_beta", "rule"], num_games=6, num_simulations=25)
     assert results["alpha_beta"]["loss"] == 0 and results["rule"]["loss"] == 0
+
+
+def test_stop_value_ends_training_at_the_first_evaluation_reaching_it(tmp_path, capsys):
+    main = tiny_main(tmp_path / "stop")
+    main.env.stop_value = -1  # any score reaches it
+    policy = train_alphazero([main, CREATE], seed=0, max_env_step=10_000)
+    assert policy.train_iter == 0
+    assert "stopped (stop_value -1.0 reached against rule)" in capsys.readouterr().out

@@ -13,8 +13,8 @@ import numpy as np
 from numba import types
 
 from lzero.mcts.batched_tree import BATCHED_TREE_T, add_child, descend
+from lzero.mcts.game import KERNELS_T, copy_board
 from lzero.mcts.jit import compiled_on_first_call
-from lzero.mcts.tree import KERNELS_T
 
 _BOARDS_T = types.Array(types.int8, 4, "C")
 _I64_1D = types.Array(types.int64, 1, "C")
@@ -62,20 +62,20 @@ def board_select(
     for b in range(leaves.shape[0]):
         if not active[b]:
             continue
-        node, action = descend(tree, b, rule, c1, c2, False)
-        if action < 0:
+        node, slot = descend(tree, b, rule, c1, c2, False)
+        if slot < 0:
             leaves[b] = node
             continue
         child = tree.num_nodes[b]
         board = boards[b, child]
-        board[:, :] = boards[b, node]
+        copy_board(boards[b, node], board)
         player = np.int64(tree.node_to_play[b, node])
-        cell = apply_action(board, action, player)
+        cell = apply_action(board, np.int64(tree.children_action[b, node, slot]), player)
         moves = num_moves[b, node] + 1
         num_moves[b, child] = moves
         result = result_after(board, cell, player, moves)
         reward = 1.0 if result == player else 0.0
-        add_child(tree, b, node, action, 3 - player, reward, -1.0, result != 0)
+        add_child(tree, b, node, slot, 3 - player, reward, -1.0, result != 0)
         leaves[b] = child
         if result == 0:
             legal[b, :] = False

@@ -1,10 +1,12 @@
-"""``BatchedSearch``: one search over ``B`` board positions at once, with a batched evaluator.
+"""``BatchedSearch``: one search over ``B`` board positions at once, with a batched Python
+evaluator or a numba leaf evaluator.
 
-Each simulation step descends all ``B`` trees in one numba call (``board_select``), hands the
-``B`` new leaves to the evaluator in one call (a network's forward pass, or numba rollouts),
-and expands and backs them up in one numba call (``expand_and_backup``). With
-``selection='puct'`` and a network this is AlphaZero's search (Silver et al. 2018); with
-``selection='ucb1'`` and :class:`RolloutEvaluator` it is UCT (Kocsis and Szepesvari 2006).
+With a Python evaluator (a network), each simulation step descends all ``B`` trees in one
+numba call (``board_select``), hands the ``B`` new leaves to the evaluator in one call, and
+expands and backs them up in one numba call (``expand_and_backup``): with ``selection='puct'``
+this is AlphaZero's search (Silver et al. 2018). Without one, whole searches run in numba
+(``lzero.mcts.batched_loop``) with a numba evaluator, random rollouts by default: with
+``selection='ucb1'`` this is UCT (Kocsis and Szepesvari 2006), the rollout bots' search.
 
 Example::
 
@@ -15,54 +17,54 @@ Example::
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
-from numba import types
 
 from lzero.mcts import batched_tree as bt
 from lzero.mcts.batched_board import board_select
-from lzero.mcts.jit import NativeFunction, compiled_on_first_call
-from lzero.mcts.rollout import EVALUATE_T, uniform_rollout
-from lzero.mcts.tree import APPLY_ACTION_T, KERNELS_T, LEGAL_ACTIONS_T, RESULT_AFTER_T, RNG_T
+from lzero.mcts.batched_loop import prepare_roots, run_simulations
+from lzero.mcts.batched_result import BatchedResult, sample_actions, visit_policy
+from lzero.mcts.game import APPLY_ACTION_T, LEGAL_ACTIONS_T, PRIORS_T, RESULT_AFTER_T
+from lzero.mcts.jit import NativeFunction
+from lzero.mcts.rollout import EVALUATE_T, placement_rollout, uniform_rollout
+from lzero.mcts.selection import uniform_priors
 from lzero.utils.nbrng import make_rng_state
+
+__all__ = ["BatchEvaluator", "BatchedResult", "BatchedSearch", "sample_actions", "visit_policy"]
 
 #: ``(boards [B, H, W] int8, to_play [B] int64, legal [B, A] bool) -> (priors [B, A],
 #: values [B])``: move priors and the value for the player to move, in ``[-1, 1]``.
 BatchEvaluator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 SELECTIONS = {"puct": bt.PUCT, "ucb1": bt.UCB1}
-
-
-class BatchedResult(NamedTuple):
-    """Root statistics of ``B`` searches.
-
-    Attributes:
-        visits: `[B, A]` int32, visits of each root action.
-        q: `[B, A]` float64, value of each root action for the player to move (0 if unvisited).
-        value: `[B]` float64, the root's mean value for the player to move.
-        priors: `[B, A]` float32, the root priors the search used (with noise if added).
-    """
-
-    visits: np.ndarray
-    q: np.ndarray
-    value: np.ndarray
-    priors: np.ndarray
+#: Simulations per numba call under a time limit at first (doubled up to ``_MAX_CHUNK``).
+_FIRST_CHUNK, _MAX_CHUNK = 64, 4096
 
 
 class BatchedSearch:
     """Monte Carlo tree search on ``B`` positions of one board game at once.
 
     Args:
-        kernels: the game (a ``lzero.mcts.GameKernels``; its rules kernels and sizes are used).
-        num_simulations: simulations per search, the root's evaluation not included.
+        kernels: the game (a ``lzero.mcts.game.GameKernels``).
+        num_simulations: simulations per search (with a Python evaluator, the root's own
+            evaluation not included).
         selection: ``'puct'`` (AlphaZero) or ``'ucb1'`` (UCT).
-        pb_c_base, pb_c_init: PUCT's constants ``c2`` and ``c1`` (AlphaZero's 19652 and 1.25).
+        pb_c_base, pb_c_init: PUCT's constants ``c2`` and ``c1`` (AlphaZero's 19652 and 1.25;
+            ``pb_c_base=inf`` for the constant ``c1`` of AlphaGo Zero).
         c_uct: UCB1's exploration constant.
         root_dirichlet_alpha, root_noise_weight: Dirichlet noise mixed into the root priors
-            when ``search(add_noise=True)``: ``(1 - w) * P + w * Dir(alpha)`` over legal moves.
-        seed: seed of the noise.
+            when ``search(add_noise=True)``: ``(1 - w) * P + w * Dir(alpha)`` over root moves.
+        radius, tactics, tree_tactics, evaluate, priors: for searches with a numba evaluator
+            (``search`` without ``evaluator``): near-stone candidate radius of placement games
+            (0: all legal moves); take a winning root move and avoid root moves that let the
+            opponent win next; below the root, expand to decisive or anti-decisive moves;
+            the leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``; default the game's, else
+            random rollouts); the move priors (``lzero.mcts.game.PRIORS_T``; default the
+            game's, else uniform).
+        seed: seed of the noise; tree ``b``'s rollouts and slot order draw from ``seed + b``.
 
     Raises:
         ValueError: a setting out of range.
@@ -79,6 +81,11 @@ class BatchedSearch:
         c_uct: float = 1.4,
         root_dirichlet_alpha: float = 0.3,
         root_noise_weight: float = 0.25,
+        radius: int = 0,
+        tactics: bool = False,
+        tree_tactics: bool = False,
+        evaluate: Any = None,
+        priors: Any = None,
         seed: int = 0,
     ) -> None:
         if isinstance(num_simulations, bool) or int(num_simulations) < 1:
@@ -96,6 +103,11 @@ class BatchedSearch:
                 raise ValueError(f"expected {name} >= 0, got {value!r}")
         if not 0 <= root_noise_weight <= 1:
             raise ValueError(f"expected root_noise_weight in [0, 1], got {root_noise_weight!r}")
+        if int(radius) < 0 or (radius and not kernels.placement):
+            raise ValueError(
+                f"expected radius 0, or radius >= 1 for a placement game, got {radius}"
+                f" (placement={kernels.placement})"
+            )
         self.kernels = kernels
         self.num_simulations = int(num_simulations)
         self.rule = SELECTIONS[selection]
@@ -104,7 +116,22 @@ class BatchedSearch:
         else:
             self.c1, self.c2 = float(c_uct), 1.0
         self.alpha, self.noise_weight = float(root_dirichlet_alpha), float(root_noise_weight)
+        self.radius, self.tactics, self.tree_tactics = (
+            int(radius),
+            bool(tactics),
+            bool(tree_tactics),
+        )
+        self.seed = int(seed)
         self.rng = np.random.default_rng(seed)
+        evaluate = kernels.evaluate if evaluate is None else evaluate
+        priors = kernels.priors if priors is None else priors
+        own = evaluate is kernels.evaluate and priors is kernels.priors
+        self._bound = kernels.simulations if own else None
+        if evaluate is None:
+            evaluate = placement_rollout if kernels.placement else uniform_rollout
+        self.evaluate, self.priors = evaluate, priors
+        self._native_evaluate: NativeFunction | None = None  # bound on first use (compiles it)
+        self._native_priors = NativeFunction(priors or uniform_priors, PRIORS_T)
         self.native_kernels = (
             NativeFunction(kernels.legal_actions, LEGAL_ACTIONS_T),
             NativeFunction(kernels.apply_action, APPLY_ACTION_T),
@@ -113,23 +140,46 @@ class BatchedSearch:
         self.tree: bt.BatchedTree | None = None
         self._boards: np.ndarray | None = None
         self._moves: np.ndarray | None = None
-        self._scratch = np.zeros(kernels.action_size, np.int64)
+        self._rngs: np.ndarray | None = None
+        self._work = np.zeros(kernels.board_shape, np.int8)
+        self._scratch = np.zeros((4, kernels.action_size), np.int64)
+
+    def rngs(self, batch: int) -> np.ndarray:
+        """`[B, 1]` uint64 generator states of the numba search's trees (row ``b`` seeded with
+        ``seed + b``); they carry on from search to search while ``B`` stays the same."""
+        if self._rngs is None or self._rngs.shape[0] != batch:
+            self._rngs = np.stack([make_rng_state(self.seed + b) for b in range(batch)])
+        return self._rngs
+
+    def root_actions(self, b: int) -> np.ndarray:
+        """`[C]` the root moves of tree ``b`` of the last search (after the root tactics)."""
+        n = max(int(self.tree.node_num_children[b, bt.ROOT_INDEX]), 0)
+        return self.tree.children_action[b, bt.ROOT_INDEX, :n].astype(np.int64)
 
     def _allocate(self, batch: int, capacity: int) -> None:
-        if self.tree is None or self.tree.node_visits.shape != (batch, capacity):
+        tree = self.tree
+        if tree is None or tree.num_nodes.shape[0] != batch:
             h, w = self.kernels.board_shape
             self.tree = bt.make_batched_tree(batch, capacity, self.kernels.action_size)
             self._boards = np.zeros((batch, capacity, h, w), np.int8)
             self._moves = np.zeros((batch, capacity), np.int64)
+        elif tree.node_visits.shape[1] < capacity:
+            old = tree.node_visits.shape[1]
+            self.tree = bt.grow_batched_tree(tree, capacity)
+            boards = np.zeros((batch, capacity) + self._boards.shape[2:], np.int8)
+            moves = np.zeros((batch, capacity), np.int64)
+            boards[:, :old], moves[:, :old] = self._boards, self._moves
+            self._boards, self._moves = boards, moves
 
     def search(
         self,
         boards: np.ndarray,
         to_play: np.ndarray,
-        evaluator: BatchEvaluator,
+        evaluator: BatchEvaluator | None = None,
         *,
         add_noise: bool = False,
         num_simulations: int | None = None,
+        time_limit_s: float | None = None,
         active: np.ndarray | None = None,
     ) -> BatchedResult:
         """Searches from ``B`` positions.
@@ -138,9 +188,12 @@ class BatchedSearch:
             boards: `[B, H, W]` int8 positions of unfinished games.
             to_play: `[B]` player to move in each, 1 or 2.
             evaluator: the batched leaf evaluator (called once per simulation step, with the
-                unfinished leaves of the active trees only).
+                unfinished leaves of the active trees only); None to search in numba with the
+                instance's numba evaluator.
             add_noise: mix Dirichlet noise into the root priors (self-play exploration).
-            num_simulations: overrides the instance's.
+            num_simulations: overrides the instance's (None with ``time_limit_s``: no bound).
+            time_limit_s: without ``evaluator``, stop after this many seconds (checked between
+                chunks of simulations; not reproducible).
             active: `[B]` bool, the positions to search (default all); inactive rows of the
                 result are zeros.
 
@@ -148,10 +201,33 @@ class BatchedSearch:
             The root statistics.
 
         Raises:
-            ValueError: bad shapes or values, or an active position without a legal move.
+            ValueError: bad shapes or values, an active position without a legal move, or
+                numba-search settings with a Python evaluator.
         """
         boards, to_play, active = self._check(boards, to_play, active)
-        sims = self.num_simulations if num_simulations is None else int(num_simulations)
+        sims = num_simulations
+        if sims is None and time_limit_s is None:
+            sims = self.num_simulations
+        if evaluator is None:
+            self._search_numba(boards, to_play, active, add_noise, sims, time_limit_s)
+        else:
+            if self.radius or self.tactics or self.tree_tactics or time_limit_s is not None:
+                raise ValueError(
+                    "expected radius=0, tactics=False, tree_tactics=False and no time_limit_s "
+                    "with a Python evaluator (they apply to numba evaluators), got "
+                    f"radius={self.radius}, tactics={self.tactics}, "
+                    f"tree_tactics={self.tree_tactics}, time_limit_s={time_limit_s}"
+                )
+            self._search_python(boards, to_play, active, add_noise, sims, evaluator)
+        batch, a = boards.shape[0], self.kernels.action_size
+        visits, q, value = np.empty((batch, a), np.int32), np.empty((batch, a)), np.empty(batch)
+        priors = np.empty((batch, a), np.float32)  # the root slots' priors stay as set up
+        bt.root_statistics(self.tree, visits, q, value, priors)
+        if np.count_nonzero(active) < batch:
+            visits[~active], q[~active], value[~active], priors[~active] = 0, 0.0, 0.0, 0.0
+        return BatchedResult(visits, q, value, priors)
+
+    def _search_python(self, boards, to_play, active, add_noise, sims, evaluator) -> None:
         batch = boards.shape[0]
         self._allocate(batch, sims + 1)
         tree, store, moves = self.tree, self._boards, self._moves
@@ -159,26 +235,56 @@ class BatchedSearch:
         store[:, 0] = boards
         moves[:, 0] = np.count_nonzero(boards.reshape(batch, -1), axis=1)
         legal = root_legal(boards, self.kernels.legal_actions, self.kernels.action_size)
-        if (active & ~legal.any(axis=1)).any():
-            raise ValueError(
-                "expected every searched position to have a legal move, got a full board"
-            )
+        _check_moves(active & legal.any(axis=1), active)
         leaves = np.zeros(batch, np.int64)
         self._evaluate(evaluator, leaves, legal, active)
         if add_noise and self.noise_weight > 0:
             self._add_noise(active)
-        roots_priors = tree.children_prior[:, bt.ROOT_INDEX].copy()
+        scratch = self._scratch[0]
         for _ in range(sims):
             board_select(
-                tree, store, moves, self.rule, self.c1, self.c2, active, leaves, legal,
-                self._scratch, *self.native_kernels,
+                tree, store, moves, self.rule, self.c1, self.c2, active, leaves, legal, scratch,
+                *self.native_kernels,
             )  # fmt: skip
             self._evaluate(evaluator, leaves, legal, active)
-        a = self.kernels.action_size
-        visits, q, value = np.zeros((batch, a), np.int32), np.zeros((batch, a)), np.zeros(batch)
-        bt.root_statistics(tree, visits, q, value)
-        visits[~active], q[~active], value[~active] = 0, 0.0, 0.0
-        return BatchedResult(visits, q, value, roots_priors)
+
+    def _search_numba(self, boards, to_play, active, add_noise, sims, limit) -> None:
+        batch = boards.shape[0]
+        start = time.perf_counter()
+        self._allocate(batch, (sims or 4 * _MAX_CHUNK) + 1)
+        rngs = self.rngs(batch)
+        prepare_roots(
+            self.tree, self._boards, self._moves, boards, to_play.astype(np.int64), self.radius,
+            self.tactics, active, rngs, self._scratch, *self.native_kernels, self._native_priors,
+        )  # fmt: skip
+        _check_moves(self.tree.node_num_children[:, bt.ROOT_INDEX] > 0, active)
+        if add_noise and self.noise_weight > 0:
+            self._add_noise(active)
+        if limit is None:  # one call: the tree has room for every simulation
+            self._simulate(sims, active, rngs)
+            return
+        done, chunk = 0, _FIRST_CHUNK
+        while sims is None or done < sims:
+            want = chunk if sims is None else min(sims - done, chunk)
+            self._allocate(batch, int(self.tree.num_nodes.max()) + want + 1)
+            done += self._simulate(want, active, rngs)
+            if time.perf_counter() - start >= limit:
+                break
+            chunk = min(chunk * 2, _MAX_CHUNK)
+
+    def _simulate(self, n: int, active: np.ndarray, rngs: np.ndarray) -> int:
+        args = (
+            self.tree, self._boards, self._moves, n, self.rule, self.c1, self.c2, False,
+            self.radius, self.tree_tactics, active, rngs, self._work, self._scratch,
+        )  # fmt: skip
+        if self._bound is not None:
+            return self._bound(*args)
+        if self._native_evaluate is None:
+            self._native_evaluate = NativeFunction(self.evaluate, EVALUATE_T)
+        return run_simulations(
+            *args, self._native_evaluate, *self.native_kernels, self.kernels.placement,
+            self._native_priors,
+        )  # fmt: skip
 
     def _evaluate(self, evaluator, leaves, legal, active) -> None:
         tree, batch = self.tree, leaves.shape[0]
@@ -202,13 +308,12 @@ class BatchedSearch:
         bt.expand_and_backup(tree, leaves, priors, legal, values, active)
 
     def _add_noise(self, active: np.ndarray) -> None:
-        prior = self.tree.children_prior[:, bt.ROOT_INDEX]
-        legal = self.tree.children_legal[:, bt.ROOT_INDEX]
         w = self.noise_weight
         for b in np.flatnonzero(active):
-            idx = np.flatnonzero(legal[b])
-            noise = self.rng.dirichlet(np.full(idx.size, self.alpha))
-            prior[b, idx] = (1 - w) * prior[b, idx] + w * noise
+            n = int(self.tree.node_num_children[b, bt.ROOT_INDEX])
+            prior = self.tree.children_prior[b, bt.ROOT_INDEX, :n]
+            noise = self.rng.dirichlet(np.full(n, self.alpha))
+            prior[:] = (1 - w) * prior + w * noise
 
     def _check(self, boards, to_play, active):
         h, w = self.kernels.board_shape
@@ -217,10 +322,14 @@ class BatchedSearch:
             raise ValueError(
                 f"expected boards of shape [B, {h}, {w}] with B >= 1, got {boards.shape}"
             )
-        if boards.size and (boards.min() < 0 or boards.max() > 2):
+        # count_nonzero, not min/max/all: ufunc reductions cost microseconds each, a share of
+        # a small search
+        if np.count_nonzero((boards < 0) | (boards > 2)):
             raise ValueError(f"expected board values in {{0, 1, 2}}, got {np.unique(boards)}")
         to_play = np.asarray(to_play)
-        if to_play.shape != (boards.shape[0],) or not np.isin(to_play, (1, 2)).all():
+        if to_play.shape != (boards.shape[0],) or np.count_nonzero(
+            (to_play == 1) | (to_play == 2)
+        ) != len(to_play):
             raise ValueError(
                 f"expected to_play of shape ({boards.shape[0]},) with values 1 or 2, got {to_play!r}"
             )
@@ -241,81 +350,6 @@ def root_legal(boards: np.ndarray, legal_actions: Any, action_size: int) -> np.n
     return out
 
 
-def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
-    """`[B, A]` probabilities ``visits ** (1 / T)`` normalised; ``T = 0`` puts all on the most
-    visited action (the lowest on ties). Rows without visits stay zero."""
-    visits = np.asarray(visits, np.float64)
-    if temperature < 0:
-        raise ValueError(f"expected temperature >= 0, got {temperature}")
-    if temperature == 0:
-        out = np.zeros_like(visits)
-        has = visits.max(axis=1) > 0
-        out[np.flatnonzero(has), visits[has].argmax(axis=1)] = 1.0
-        return out
-    powered = visits ** (1.0 / temperature)
-    total = powered.sum(axis=1, keepdims=True)
-    return np.divide(powered, total, out=np.zeros_like(powered), where=total > 0)
-
-
-def sample_actions(visits: np.ndarray, temperature: float, rng: np.random.Generator) -> np.ndarray:
-    """`[B]` actions drawn from :func:`visit_policy` (``T = 0``: the most visited)."""
-    probs = visit_policy(visits, temperature)
-    if temperature == 0:
-        return probs.argmax(axis=1)
-    cum = probs.cumsum(axis=1)
-    u = rng.random(probs.shape[0]) * cum[:, -1]
-    return np.minimum((cum <= u[:, None]).sum(axis=1), probs.shape[1] - 1)
-
-
-@compiled_on_first_call(
-    types.none(
-        types.Array(types.int8, 3, "C"),
-        types.Array(types.int64, 1, "C"),
-        RNG_T,
-        types.Array(types.int64, 2, "C"),
-        types.Array(types.float64, 1, "C"),
-        EVALUATE_T,
-        *KERNELS_T,
-    )
-)
-def _rollout_values(
-    boards, to_play, rng, scratch, out, evaluate, legal_actions, apply_action, result_after
-):
-    for b in range(boards.shape[0]):
-        board = boards[b]
-        moves = 0
-        for v in board.ravel():
-            moves += v != 0
-        out[b] = evaluate(
-            board, to_play[b], moves, 0, rng, scratch, legal_actions, apply_action, result_after
-        )
-
-
-class RolloutEvaluator:
-    """A :data:`BatchEvaluator` of uniform priors and one random rollout per leaf (numba).
-
-    Args:
-        kernels: the game (``GameKernels``).
-        seed: seed of the rollouts.
-        evaluate: a numba leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``); random playouts
-            to the end by default.
-    """
-
-    def __init__(self, kernels: Any, *, seed: int = 0, evaluate: Any = None) -> None:
-        self.rng = make_rng_state(seed)
-        self.scratch = np.zeros((4, kernels.action_size), np.int64)
-        self.evaluate = NativeFunction(evaluate or uniform_rollout, EVALUATE_T)
-        self.kernels = (
-            NativeFunction(kernels.legal_actions, LEGAL_ACTIONS_T),
-            NativeFunction(kernels.apply_action, APPLY_ACTION_T),
-            NativeFunction(kernels.result_after, RESULT_AFTER_T),
-        )
-
-    def __call__(self, boards, to_play, legal):
-        boards = np.array(boards, np.int8)  # rollouts play on the boards
-        values = np.zeros(boards.shape[0])
-        _rollout_values(
-            boards, to_play, self.rng, self.scratch, values, self.evaluate, *self.kernels
-        )
-        priors = legal / legal.sum(axis=1, keepdims=True)
-        return priors.astype(np.float32), values
+def _check_moves(has_moves: np.ndarray, active: np.ndarray) -> None:
+    if np.count_nonzero(active & ~has_moves):
+        raise ValueError("expected every searched position to have a legal move, got a full board")

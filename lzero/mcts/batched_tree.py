@@ -1,23 +1,30 @@
 """B search trees as preallocated arrays, and the numba kernels that step all of them at once.
 
-Layout (after mctx's ``Tree``, Danihelka et al. 2022): ``B`` independent trees of ``N`` nodes
-and ``A`` actions. Node 0 is each tree's root; a node's children are indexed by action, so
-``children_index[b, n, a]`` is the node reached from ``n`` by ``a``, or ``UNVISITED``::
+Layout (after mctx's ``Tree``, Danihelka et al. 2022): ``B`` independent trees of ``N`` nodes;
+node 0 is each tree's root. An expanded node lists its candidate moves in *slots*
+``k < node_num_children[b, n]`` (at most ``A``): slot ``k`` plays ``children_action[b, n, k]``
+with prior ``children_prior[b, n, k]`` and leads to node ``children_index[b, n, k]``, or
+``UNVISITED``. Selection scans the slots only, so a Gomoku node with 40 candidates near the
+stones costs 40, not 225::
 
-    node 0 (root) --action a--> node children_index[b, 0, a] --action a'--> ...
+    node 0 (root) --slot k: action children_action[b, 0, k]--> node children_index[b, 0, k]
 
 Values follow mctx's convention, which serves one-player tasks and two-player games alike:
 ``node_value_sum[b, n] / node_visits[b, n]`` is the node's value for the player to move there,
 and an edge into ``n`` carries a reward ``node_reward[b, n]`` for the player who moved and a
-discount ``node_discount[b, n]``. The value of taking ``a`` at ``n`` is then
+discount ``node_discount[b, n]``. The value of taking an edge is then
 ``Q = reward + discount * value(child)``: two-player zero-sum games use a discount of ``-1``
 (the child's value is the opponent's), a one-player task ``gamma``. A finished board game is a
 node whose edge reward is the result for the mover (+1 win, 0 draw) and whose value is 0.
+``backup`` keeps each node's ``Q`` and ``1 / sqrt(visits)`` (``node_q``, ``node_rsqrt``), so
+that selection costs a multiply-add per slot rather than a division and a square root.
 
-One simulation step (``select`` or ``board_select``) descends every tree from its root by the
-selection rule to an edge not taken before, adds that node, and returns the ``B`` new leaves;
-the caller evaluates them as a batch (a network, a rollout) and ``expand_and_backup`` expands
-them with their priors and backs their values up, again for all ``B`` trees in one call.
+One simulation step (``board_select`` of ``lzero.mcts.batched_board``, or ``select``)
+descends every tree from its root by the selection rule to an edge not taken before, adds
+that node, and returns the ``B`` new leaves; the caller evaluates them as a batch (a network)
+and ``expand_and_backup`` expands them with their priors and backs their values up, again for
+all ``B`` trees in one call. ``lzero.mcts.batched_loop`` runs whole searches in numba instead,
+with a numba leaf evaluator (random rollouts, Gomoku's line windows).
 """
 
 from __future__ import annotations
@@ -27,7 +34,9 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
-from numba import njit
+from numba import njit, types
+
+from lzero.mcts.jit import compiled_on_first_call
 
 ROOT_INDEX = 0
 UNVISITED = -1
@@ -39,12 +48,15 @@ UCB1 = 0
 
 
 class BatchedTree(NamedTuple):
-    """Arrays of ``B`` trees of ``N`` nodes over ``A`` actions.
+    """Arrays of ``B`` trees of ``N`` nodes with up to ``A`` slots each.
 
     Attributes:
         node_visits: `[B, N]` int32, simulations through the node (its own evaluation included).
         node_value_sum: `[B, N]` float64, sum of backed-up values, for the player to move at
             the node.
+        node_q: `[B, N]` float64, ``Q`` of the edge into the node (``reward + discount *
+            value_sum / visits``), for its mover; 0 until visited.
+        node_rsqrt: `[B, N]` float64, ``1 / sqrt(visits)`` (0 until visited).
         node_reward: `[B, N]` float32, reward of the edge into the node, for its mover.
         node_discount: `[B, N]` float32, discount of the edge into the node (``-1`` in
             two-player zero-sum games).
@@ -52,10 +64,10 @@ class BatchedTree(NamedTuple):
         node_action: `[B, N]` int32, action from the parent into the node (-1 at the root).
         node_to_play: `[B, N]` int8, player to move at the node (1 or 2; 0 in one-player tasks).
         node_terminal: `[B, N]` bool, the game is over at the node (it is never expanded).
-        node_expanded: `[B, N]` bool, priors and legal mask of the node are set.
-        children_index: `[B, N, A]` int32, child node of each action or ``UNVISITED``.
-        children_prior: `[B, N, A]` float32, prior of each action (0 where illegal).
-        children_legal: `[B, N, A]` bool, legal actions of the node.
+        node_num_children: `[B, N]` int32, slots of the node; -1 until it is expanded.
+        children_index: `[B, N, A]` int32, child node of each slot or ``UNVISITED``.
+        children_action: `[B, N, A]` int32, action of each slot.
+        children_prior: `[B, N, A]` float32, prior of each slot.
         num_nodes: `[B]` int32, nodes in use in each tree.
         min_max: `[B, 2]` float64, least and greatest ``Q`` seen in each tree (MuZero's
             normalisation; Schrittwieser et al. 2020, appendix B).
@@ -63,16 +75,18 @@ class BatchedTree(NamedTuple):
 
     node_visits: np.ndarray
     node_value_sum: np.ndarray
+    node_q: np.ndarray
+    node_rsqrt: np.ndarray
     node_reward: np.ndarray
     node_discount: np.ndarray
     node_parent: np.ndarray
     node_action: np.ndarray
     node_to_play: np.ndarray
     node_terminal: np.ndarray
-    node_expanded: np.ndarray
+    node_num_children: np.ndarray
     children_index: np.ndarray
+    children_action: np.ndarray
     children_prior: np.ndarray
-    children_legal: np.ndarray
     num_nodes: np.ndarray
     min_max: np.ndarray
 
@@ -83,103 +97,120 @@ def make_batched_tree(batch_size: int, capacity: int, action_size: int) -> Batch
     return BatchedTree(
         node_visits=np.zeros((b, n), np.int32),
         node_value_sum=np.zeros((b, n), np.float64),
+        node_q=np.zeros((b, n), np.float64),
+        node_rsqrt=np.zeros((b, n), np.float64),
         node_reward=np.zeros((b, n), np.float32),
         node_discount=np.zeros((b, n), np.float32),
         node_parent=np.full((b, n), NO_PARENT, np.int32),
         node_action=np.full((b, n), -1, np.int32),
         node_to_play=np.zeros((b, n), np.int8),
         node_terminal=np.zeros((b, n), np.bool_),
-        node_expanded=np.zeros((b, n), np.bool_),
+        node_num_children=np.full((b, n), -1, np.int32),
         children_index=np.full((b, n, a), UNVISITED, np.int32),
+        children_action=np.zeros((b, n, a), np.int32),
         children_prior=np.zeros((b, n, a), np.float32),
-        children_legal=np.zeros((b, n, a), np.bool_),
         num_nodes=np.zeros(b, np.int32),
         min_max=np.zeros((b, 2), np.float64),
     )
 
 
+def grow_batched_tree(tree: BatchedTree, capacity: int) -> BatchedTree:
+    """A copy of ``tree`` with room for ``capacity`` nodes per tree (its nodes kept)."""
+    b, n, a = tree.children_index.shape
+    new = make_batched_tree(b, max(capacity, n), a)
+    for src, dst in zip(tree, new):
+        if src.ndim >= 2:
+            dst[:, :n] = src
+        else:
+            dst[:] = src
+    return new
+
+
 BATCHED_TREE_T = numba.typeof(make_batched_tree(1, 1, 1))
 
 
-@njit(cache=True)
-def reset_roots(tree, to_play):
-    """Empties every tree and adds its root, unexpanded and unvisited, ``to_play`` `[B]` to move.
+def _array(dtype, ndim):
+    return types.Array(dtype, ndim, "C")
 
-    Only the nodes the last search used are cleared, so a reset costs what the search did.
-    """
+
+# The Python-facing entry points below are compiled against explicit signatures
+# (``compiled_on_first_call``): numba's type dispatch of the tree's 16 arrays costs 20-30 us
+# per call, more than a TicTacToe search of 100 simulations spends in them.
+@compiled_on_first_call(types.none(BATCHED_TREE_T, _array(types.int8, 1)))
+def reset_roots(tree, to_play):
+    """Empties every tree and adds its root, unexpanded and unvisited, ``to_play`` `[B]` to move."""
     for b in range(tree.num_nodes.shape[0]):
-        for n in range(max(tree.num_nodes[b], 1)):
-            for a in range(tree.children_index.shape[2]):
-                tree.children_index[b, n, a] = UNVISITED
-        _init_node(tree, b, 0, NO_PARENT, -1, to_play[b], 0.0, 1.0, False)
-        tree.num_nodes[b] = 1
-        tree.min_max[b, 0] = math.inf
-        tree.min_max[b, 1] = -math.inf
+        reset_root(tree, b, to_play[b])
 
 
 @njit(cache=True, inline="always")
-def _init_node(tree, b, node, parent, action, to_play, reward, discount, terminal):
+def reset_root(tree, b, to_play):
+    """Empties tree ``b`` and adds its root, unexpanded and unvisited, ``to_play`` to move."""
+    init_node(tree, b, ROOT_INDEX, NO_PARENT, -1, to_play, 0.0, 1.0, False)
+    tree.num_nodes[b] = 1
+    tree.min_max[b, 0] = math.inf
+    tree.min_max[b, 1] = -math.inf
+
+
+@njit(cache=True, inline="always")
+def init_node(tree, b, node, parent, action, to_play, reward, discount, terminal):
     tree.node_visits[b, node] = 0
     tree.node_value_sum[b, node] = 0.0
+    tree.node_q[b, node] = 0.0
+    tree.node_rsqrt[b, node] = 0.0
     tree.node_reward[b, node] = reward
     tree.node_discount[b, node] = discount
     tree.node_parent[b, node] = parent
     tree.node_action[b, node] = action
     tree.node_to_play[b, node] = to_play
     tree.node_terminal[b, node] = terminal
-    tree.node_expanded[b, node] = False
+    tree.node_num_children[b, node] = -1
 
 
 @njit(cache=True, inline="always")
-def child_q(tree, b, child, normalize):
-    """``Q`` of the edge into a visited ``child``, min-max normalised to ``[0, 1]`` if asked."""
-    q = tree.node_reward[b, child] + tree.node_discount[b, child] * (
-        tree.node_value_sum[b, child] / tree.node_visits[b, child]
-    )
-    if normalize:
-        lo, hi = tree.min_max[b, 0], tree.min_max[b, 1]
-        if hi > lo:
-            q = (q - lo) / (hi - lo)
-    return q
-
-
-@njit(cache=True, inline="always")
-def select_action(tree, b, node, rule, c1, c2, normalize):
-    """The action the selection rule takes at expanded ``node`` of tree ``b``.
+def select_slot(
+    visits, q_of, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2, normalize
+):  # fmt: skip
+    """The slot the selection rule takes at expanded ``node``, on one tree's arrays
+    (``node_visits`` `[N]`, ``node_q`` `[N]`, ``node_rsqrt`` `[N]`, ``children_index`` `[N, A]`,
+    ``children_prior`` `[N, A]`, ``node_num_children`` `[N]`, ``min_max`` `[2]`).
 
     PUCT as AlphaZero (Silver et al. 2018, pseudocode): ``Q + C(N) * P * sqrt(N) / (1 + n)``
-    with ``C(N) = c1 + log((N + c2 + 1) / c2)``; an unvisited action has ``Q = 0``. UCB1
-    (Auer et al. 2002): ``Q + c1 * sqrt(ln N / n)``, unvisited actions first (the lowest).
-    ``N`` is the node's visits, ``n`` the child's. Ties go to the lowest action. Illegal
-    actions are never taken.
+    with ``C(N) = c1 + log((N + c2 + 1) / c2)`` (``c2 = inf``: the constant ``c1`` of AlphaGo
+    Zero); an unvisited slot has ``Q = 0``. UCB1 (Auer et al. 2002): ``Q + c1 * sqrt(ln N / n)``,
+    the first unvisited slot first. ``N`` is the node's visits (at least 1), ``n`` the
+    child's; ``Q`` is min-max normalised to ``[0, 1]`` if ``normalize``. Ties go to the first
+    slot. The loop keeps to arrays: a helper handed the tree tuple made numba count references
+    to all its arrays at every call.
     """
-    parent_visits = tree.node_visits[b, node]
-    best, best_score = -1, -math.inf
+    parent_visits = max(visits[node], 1)
+    lo, hi = min_max[0], min_max[1]
+    norm = normalize and hi > lo
+    best, best_score = 0, -math.inf
     if rule == PUCT:
-        scale = (c1 + math.log((parent_visits + c2 + 1.0) / c2)) * math.sqrt(parent_visits)
-        for a in range(tree.children_index.shape[2]):
-            if not tree.children_legal[b, node, a]:
-                continue
-            child = tree.children_index[b, node, a]
+        scale = (c1 + math.log1p((parent_visits + 1.0) / c2)) * math.sqrt(parent_visits)
+        for k in range(num_children[node]):
+            child = children[node, k]
             q, n = 0.0, 0
             if child != UNVISITED:
-                q, n = child_q(tree, b, child, normalize), tree.node_visits[b, child]
-            score = q + scale * tree.children_prior[b, node, a] / (1.0 + n)
+                q, n = q_of[child], visits[child]
+                if norm:
+                    q = (q - lo) / (hi - lo)
+            score = q + scale * prior[node, k] / (1.0 + n)
             if score > best_score:
-                best, best_score = a, score
+                best, best_score = k, score
     else:
-        log_n = math.log(max(parent_visits, 1))
-        for a in range(tree.children_index.shape[2]):
-            if not tree.children_legal[b, node, a]:
-                continue
-            child = tree.children_index[b, node, a]
+        scale = c1 * math.sqrt(math.log(parent_visits))
+        for k in range(num_children[node]):
+            child = children[node, k]
             if child == UNVISITED:
-                return a
-            score = child_q(tree, b, child, normalize) + c1 * math.sqrt(
-                log_n / tree.node_visits[b, child]
-            )
+                return k
+            q = q_of[child]
+            if norm:
+                q = (q - lo) / (hi - lo)
+            score = q + scale * rsqrt[child]
             if score > best_score:
-                best, best_score = a, score
+                best, best_score = k, score
     return best
 
 
@@ -188,56 +219,75 @@ def descend(tree, b, rule, c1, c2, normalize):
     """Follows the selection rule from the root of tree ``b`` to an edge not taken before.
 
     Returns:
-        ``(node, action)``: the expanded node and the untaken action; ``action`` is -1 when
-        the descent ended on a terminal or unexpanded node ``node`` instead.
+        ``(node, slot)``: the expanded node and the untaken slot; ``slot`` is -1 when the
+        descent ended on a terminal or unexpanded node ``node`` instead.
     """
+    visits, q, rsqrt = tree.node_visits[b], tree.node_q[b], tree.node_rsqrt[b]
+    children, prior = tree.children_index[b], tree.children_prior[b]
+    num_children, terminal, min_max = (
+        tree.node_num_children[b],
+        tree.node_terminal[b],
+        tree.min_max[b],
+    )
     node = ROOT_INDEX
-    while tree.node_expanded[b, node] and not tree.node_terminal[b, node]:
-        action = select_action(tree, b, node, rule, c1, c2, normalize)
-        child = tree.children_index[b, node, action]
+    while num_children[node] >= 0 and not terminal[node]:
+        slot = select_slot(
+            visits, q, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2, normalize
+        )
+        child = children[node, slot]
         if child == UNVISITED:
-            return node, action
+            return node, slot
         node = child
     return node, -1
 
 
 @njit(cache=True, inline="always")
-def add_child(tree, b, node, action, to_play, reward, discount, terminal):
-    """Adds the child of ``node`` by ``action`` and returns it (capacity is the caller's; its
-    ``children_index`` row is clean, as ``reset_roots`` clears every row a search used)."""
+def add_child(tree, b, node, slot, to_play, reward, discount, terminal):
+    """Adds the child of ``node``'s ``slot`` and returns it (capacity is the caller's)."""
     child = tree.num_nodes[b]
     tree.num_nodes[b] = child + 1
-    _init_node(tree, b, child, node, action, to_play, reward, discount, terminal)
-    tree.children_index[b, node, action] = child
+    action = tree.children_action[b, node, slot]
+    init_node(tree, b, child, node, action, to_play, reward, discount, terminal)
+    tree.children_index[b, node, slot] = child
     return child
 
 
 @njit(cache=True)
-def select(tree, rule, c1, c2, normalize, parents, actions):
+def select(tree, rule, c1, c2, normalize, parents, slots):
     """One descent in each tree, for an evaluator that computes the next state itself
-    (MuZero's dynamics): writes the expanded node and the action taken into ``parents`` `[B]`
-    and ``actions`` `[B]` (-1 if the descent ended on a terminal node, re-evaluated as is)."""
+    (MuZero's dynamics): writes the expanded node and the slot taken into ``parents`` `[B]`
+    and ``slots`` `[B]` (-1 if the descent ended on a terminal node, re-evaluated as is)."""
     for b in range(tree.num_nodes.shape[0]):
-        parents[b], actions[b] = descend(tree, b, rule, c1, c2, normalize)
+        parents[b], slots[b] = descend(tree, b, rule, c1, c2, normalize)
 
 
 @njit(cache=True)
-def add_children(tree, parents, actions, to_play, rewards, discounts, terminal, leaves):
+def add_children(tree, parents, slots, to_play, rewards, discounts, terminal, leaves):
     """Adds the leaves ``select`` chose, with their player to move, edge reward and discount
     and terminal flag (each `[B]`), and writes their indices into ``leaves`` `[B]`."""
     for b in range(tree.num_nodes.shape[0]):
-        if actions[b] < 0:
+        if slots[b] < 0:
             leaves[b] = parents[b]
         else:
             leaves[b] = add_child(
-                tree, b, parents[b], actions[b], to_play[b], rewards[b], discounts[b], terminal[b]
+                tree, b, parents[b], slots[b], to_play[b], rewards[b], discounts[b], terminal[b]
             )
 
 
-@njit(cache=True)
+@compiled_on_first_call(
+    types.none(
+        BATCHED_TREE_T,
+        _array(types.int64, 1),
+        _array(types.float32, 2),
+        _array(types.boolean, 2),
+        _array(types.float64, 1),
+        _array(types.boolean, 1),
+    )
+)
 def expand_and_backup(tree, leaves, priors, legal, values, active):
-    """Expands each active tree's leaf with ``priors`` `[B, A]` over ``legal`` `[B, A]` and backs
-    its value ``values`` `[B]` (for the player to move at the leaf) up to the root.
+    """Expands each active tree's leaf with ``priors`` `[B, A]` over ``legal`` `[B, A]` (one
+    slot per legal action, in action order) and backs its value ``values`` `[B]` (for the
+    player to move at the leaf) up to the root.
 
     The priors are renormalised over the legal actions (uniform if they sum to 0 there). A
     terminal leaf is not expanded and its value is 0: its edge reward holds the result.
@@ -251,19 +301,18 @@ def expand_and_backup(tree, leaves, priors, legal, values, active):
         value = 0.0
         if not tree.node_terminal[b, leaf]:
             value = values[b]
-            if not tree.node_expanded[b, leaf]:
+            if tree.node_num_children[b, leaf] < 0:
                 total, count = 0.0, 0
                 for a in range(num_actions):
                     if legal[b, a]:
                         total += max(priors[b, a], 0.0)
+                        tree.children_action[b, leaf, count] = a
+                        tree.children_index[b, leaf, count] = UNVISITED
                         count += 1
-                for a in range(num_actions):
-                    tree.children_legal[b, leaf, a] = legal[b, a]
-                    p = 0.0
-                    if legal[b, a]:
-                        p = max(priors[b, a], 0.0) / total if total > 0 else 1.0 / count
-                    tree.children_prior[b, leaf, a] = p
-                tree.node_expanded[b, leaf] = True
+                for k in range(count):
+                    p = max(priors[b, tree.children_action[b, leaf, k]], 0.0)
+                    tree.children_prior[b, leaf, k] = p / total if total > 0 else 1.0 / count
+                tree.node_num_children[b, leaf] = count
         backup(tree, b, leaf, value)
 
 
@@ -271,30 +320,53 @@ def expand_and_backup(tree, leaves, priors, legal, values, active):
 def backup(tree, b, node, value):
     """Adds a visit with ``value`` (for the player to move at ``node``) on the path to the root;
     a parent's value is the edge's ``reward + discount * value``."""
+    backup_arrays(
+        tree.node_visits[b], tree.node_value_sum[b], tree.node_q[b], tree.node_rsqrt[b],
+        tree.node_reward[b], tree.node_discount[b], tree.node_parent[b], tree.min_max[b],
+        node, value,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def backup_arrays(visits, value_sum, q, rsqrt, reward, discount, parent, min_max, node, value):
+    """``backup`` on one tree's arrays (what the search loops call)."""
     while True:
-        tree.node_visits[b, node] += 1
-        tree.node_value_sum[b, node] += value
-        parent = tree.node_parent[b, node]
-        if parent == NO_PARENT:
+        n = visits[node] + 1
+        total = value_sum[node] + value
+        visits[node], value_sum[node], rsqrt[node] = n, total, 1.0 / math.sqrt(n)
+        up = parent[node]
+        if up == NO_PARENT:
             return
-        value = tree.node_reward[b, node] + tree.node_discount[b, node] * value
-        q = child_q(tree, b, node, False)
-        tree.min_max[b, 0] = min(tree.min_max[b, 0], q)
-        tree.min_max[b, 1] = max(tree.min_max[b, 1], q)
-        node = parent
+        edge = reward[node] + discount[node] * (total / n)
+        q[node] = edge
+        min_max[0] = min(min_max[0], edge)
+        min_max[1] = max(min_max[1], edge)
+        value = reward[node] + discount[node] * value
+        node = up
 
 
-@njit(cache=True)
-def root_statistics(tree, visits, q, values):
-    """Writes the root's child visits `[B, A]`, child ``Q`` `[B, A]` (0 where unvisited) and
-    root value `[B]`."""
+@compiled_on_first_call(
+    types.none(
+        BATCHED_TREE_T,
+        _array(types.int32, 2),
+        _array(types.float64, 2),
+        _array(types.float64, 1),
+        _array(types.float32, 2),
+    )
+)
+def root_statistics(tree, visits, q, values, priors):
+    """Writes the root's visits `[B, A]`, ``Q`` `[B, A]` and priors `[B, A]` per action (0 where
+    unvisited, or not a root move) and root value `[B]`."""
     for b in range(visits.shape[0]):
-        for a in range(visits.shape[1]):
-            child = tree.children_index[b, ROOT_INDEX, a]
-            if child == UNVISITED:
-                visits[b, a], q[b, a] = 0, 0.0
-            else:
+        visits[b, :] = 0
+        q[b, :] = 0.0
+        priors[b, :] = 0.0
+        for k in range(max(tree.node_num_children[b, ROOT_INDEX], 0)):
+            a = tree.children_action[b, ROOT_INDEX, k]
+            priors[b, a] = tree.children_prior[b, ROOT_INDEX, k]
+            child = tree.children_index[b, ROOT_INDEX, k]
+            if child != UNVISITED:
                 visits[b, a] = tree.node_visits[b, child]
-                q[b, a] = child_q(tree, b, child, False)
+                q[b, a] = tree.node_q[b, child]
         n = tree.node_visits[b, ROOT_INDEX]
         values[b] = tree.node_value_sum[b, ROOT_INDEX] / n if n > 0 else 0.0

@@ -18,13 +18,17 @@ from lzero.utils.nbrng import make_rng_state
 
 
 class _Node:
-    __slots__ = ("board", "to_play", "result", "actions", "children", "visits", "value_sum", "mean")
+    __slots__ = (
+        "board", "to_play", "result", "actions", "priors", "children", "visits", "value_sum",
+        "mean",
+    )  # fmt: skip
 
     def __init__(self, board: np.ndarray, to_play: int, result: int) -> None:
         self.board = board
         self.to_play = to_play
         self.result = result
         self.actions: list[int] | None = None
+        self.priors: list[float] = []
         self.children: list[_Node | None] = []
         self.visits = 0
         self.value_sum = 0.0  # from the view of the player who moved into this node
@@ -36,7 +40,8 @@ def _value(result: int, player: int) -> float:
 
 
 class PythonUCT:
-    """UCT with UCB1, one node per simulation and random rollouts, in plain Python.
+    """UCT with UCB1, one node per simulation and random rollouts, in plain Python; or PUCT
+    over move priors with a leaf evaluator (AlphaZero's selection, Silver et al. 2018).
 
     Args:
         kernels: the game.
@@ -45,11 +50,18 @@ class PythonUCT:
         tactics: the root filter of ``lzero.mcts.expansion.prepare_root``.
         tree_tactics: decisive moves below the root (``lzero.mcts.tactics.decisive_moves``).
         seed: seed, as for ``UCTSearch``.
+        selection: ``'ucb1'`` or ``'puct'`` (``c_uct`` is then ``c1``, and ``c2`` its base).
+        evaluate: a numba leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``) instead of the
+            random rollouts, called from Python.
+        priors: numba move priors (``lzero.mcts.game.PRIORS_T``) instead of uniform ones.
     """
 
     def __init__(
-        self, kernels: GameKernels, *, c_uct=1.4, radius=0, tactics=True, tree_tactics=False, seed=0
-    ):
+        self, kernels: GameKernels, *, c_uct=1.4, radius=0, tactics=True, tree_tactics=False,
+        seed=0, selection="ucb1", c2=math.inf, evaluate=None, priors=None,
+    ):  # fmt: skip
+        self.selection, self.c2 = selection, c2
+        self.evaluate, self.priors = evaluate, priors
         self.k = kernels
         self.tree_tactics = tree_tactics
         self.c = c_uct
@@ -93,6 +105,13 @@ class PythonUCT:
             actions[i], actions[j] = actions[j], actions[i]
         node.actions = actions
         node.children = [None] * len(actions)
+        node.priors = [1.0 / max(len(actions), 1)] * len(actions)
+        if self.priors is not None:
+            out = np.zeros(self.k.action_size, np.float32)
+            self.priors(
+                node.board, node.to_play, np.array(actions + [0], np.int64), len(actions), out
+            )
+            node.priors = out[: len(actions)].tolist()
 
     def _play(self, board: np.ndarray, action: int, player: int) -> tuple[np.ndarray, int]:
         child = board.copy()
@@ -103,17 +122,21 @@ class PythonUCT:
         me, opponent = root.to_play, 3 - root.to_play
         for a in root.actions:
             if self._play(root.board, a, me)[1] == me:
-                root.actions, root.children = [a], [None]
-                return
-        safe = []
-        for a in root.actions:
-            after, result = self._play(root.board, a, me)
-            if result != ONGOING or all(
-                self._play(after, reply, opponent)[1] != opponent for reply in self._legal(after)
-            ):
-                safe.append(a)
-        if 0 < len(safe) < len(root.actions):
-            root.actions, root.children = safe, [None] * len(safe)
+                keep = [root.actions.index(a)]
+                break
+        else:
+            keep = []
+            for i, a in enumerate(root.actions):
+                after, result = self._play(root.board, a, me)
+                if result != ONGOING or all(
+                    self._play(after, reply, opponent)[1] != opponent
+                    for reply in self._legal(after)
+                ):
+                    keep.append(i)
+        if 0 < len(keep) < len(root.actions):
+            root.actions = [root.actions[i] for i in keep]
+            root.priors = [root.priors[i] for i in keep]
+            root.children = [None] * len(keep)
 
     def _rollout(self, board: np.ndarray, to_play: int) -> float:
         board = board.copy()
@@ -172,6 +195,12 @@ class PythonUCT:
                     path.append(child)
                     if result != ONGOING:
                         value = _value(result, node.to_play)
+                    elif self.evaluate is not None:
+                        value = -self.evaluate(
+                            after.copy(), child.to_play, int(np.count_nonzero(after)),
+                            self.radius, self.rng, np.zeros((4, self.k.action_size), np.int64),
+                            self.k.legal_actions, self.k.apply_action, self.k.result_after,
+                        )  # fmt: skip
                     else:
                         value = -self._rollout(after, child.to_play)
                     break
@@ -188,6 +217,17 @@ class PythonUCT:
         return visits
 
     def _select(self, node: _Node) -> int:
+        if self.selection == "puct":
+            n = max(node.visits, 1)
+            c = self.c + (math.log((n + self.c2 + 1) / self.c2) if self.c2 != math.inf else 0.0)
+            scale = c * math.sqrt(n)  # first, as the array search: equal scores tie alike
+            best_k, best = 0, -math.inf
+            for k, child in enumerate(node.children):
+                q, visits = (child.mean, child.visits) if child is not None else (0.0, 0)
+                score = q + scale * node.priors[k] / (1 + visits)
+                if score > best:
+                    best_k, best = k, score
+            return best_k
         scale = self.c * math.sqrt(math.log(max(node.visits, 1)))
         best_k, best = 0, -math.inf
         for k, child in enumerate(node.children):

@@ -1,8 +1,9 @@
 """``MCTSBot``: LightZero's MCTS bot API over the array search of ``lzero.mcts``.
 
 LightZero's bot deep-copies the env for every tree edge; this one hands the game's rules
-kernels to ``lzero.mcts.UCTSearch`` and searches over ``int8`` boards. Games of five in a row
-(Gomoku) are searched with PUCT, line-window priors and a line-window leaf value
+kernels to ``lzero.mcts.batched_search.BatchedSearch`` (one tree, searched in numba) and
+searches over ``int8`` boards. Games of five in a row (Gomoku) are searched with PUCT,
+line-window priors and a line-window leaf value
 (``zoo.board_games.common.line_eval``) instead of UCB1 and random rollouts, which lose every
 game to the Gomoku threat bot. Usage as in LightZero::
 
@@ -12,12 +13,15 @@ game to the Gomoku threat bot. Usage as in LightZero::
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from lzero.mcts import GameKernels, SearchResult, UCTSearch
-from lzero.mcts.uct import bind_simulations, simulate_inline
+from lzero.mcts.batched_loop import bind_simulations, simulate_inline
+from lzero.mcts.batched_result import SearchResult, best_action, one_result
+from lzero.mcts.batched_search import BatchedSearch
+from lzero.mcts.game import GameKernels
 from zoo.board_games.common import line_eval
 from zoo.board_games.common.rules import BoardRules
 from zoo.board_games.connect4.envs import connect4_rules as c4
@@ -34,35 +38,42 @@ DEFAULT_RADIUS = 2
 # The search loop bound to each bundled game's kernels, so that numba inlines them (see
 # ``bind_simulations``); any other game runs the generic loop, with the same results.
 @bind_simulations
-def _tictactoe_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
+def _tictactoe_simulations(
+    tree, boards, moves, n, rule, c1, c2, norm, radius, tactics, active, rngs, work, scratch
+):  # fmt: skip
     return simulate_inline(
-        tree, n, c, rule, radius, tactics, rng, board, scratch, None,
-        ttt.legal_actions, ttt.apply_action, ttt.result_after, True, False, None,
+        tree, boards, moves, n, rule, c1, c2, norm, radius, tactics, active, rngs, work, scratch,
+        None, ttt.legal_actions, ttt.apply_action, ttt.result_after, True, None,
     )  # fmt: skip
 
 
 @bind_simulations
-def _connect4_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
+def _connect4_simulations(
+    tree, boards, moves, n, rule, c1, c2, norm, radius, tactics, active, rngs, work, scratch
+):  # fmt: skip
     return simulate_inline(
-        tree, n, c, rule, radius, tactics, rng, board, scratch, None,
-        c4.legal_actions, c4.apply_action, c4.result_after, False, False, None,
+        tree, boards, moves, n, rule, c1, c2, norm, radius, tactics, active, rngs, work, scratch,
+        None, c4.legal_actions, c4.apply_action, c4.result_after, False, None,
     )  # fmt: skip
 
 
 @bind_simulations
-def _gomoku_rollout_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
+def _gomoku_rollout_simulations(
+    tree, boards, moves, n, rule, c1, c2, norm, radius, tactics, active, rngs, work, scratch
+):  # fmt: skip
     return simulate_inline(
-        tree, n, c, rule, radius, tactics, rng, board, scratch, None,
-        gomoku.legal_actions, gomoku.apply_action, gomoku.result_after, True, False, None,
+        tree, boards, moves, n, rule, c1, c2, norm, radius, tactics, active, rngs, work, scratch,
+        None, gomoku.legal_actions, gomoku.apply_action, gomoku.result_after, True, None,
     )  # fmt: skip
 
 
 @bind_simulations
-def _gomoku_simulations(tree, n, c, rule, radius, tactics, rng, board, scratch):
+def _gomoku_simulations(
+    tree, boards, moves, n, rule, c1, c2, norm, radius, tactics, active, rngs, work, scratch
+):  # fmt: skip
     return simulate_inline(
-        tree, n, c, rule, radius, tactics, rng, board, scratch,
-        line_eval.evaluate_five, gomoku.legal_actions, gomoku.apply_action, gomoku.result_after,
-        True, False, line_eval.priors_five,
+        tree, boards, moves, n, rule, c1, c2, norm, radius, tactics, active, rngs, work, scratch,
+        line_eval.evaluate_five, gomoku.legal_actions, gomoku.apply_action, gomoku.result_after, True, line_eval.priors_five,
     )  # fmt: skip
 
 
@@ -129,8 +140,8 @@ class MCTSBot:
         seed: seed of the bot's random generator; same seed, same board, same move.
         radius: candidate moves within this distance of a stone (placement games only; 0 for
             all legal moves). Default: 2 on boards of at least 81 cells, else 0.
-        reuse_tree: start each search from the subtree of the position reached, if the last
-            search saw it (within two plies).
+        reuse_tree: no longer supported (``True`` raises ``ValueError``): each move is a new
+            search, as in the batched search every algorithm here shares.
         tactics: take a winning move and avoid moves that let the opponent win next, at the
             root, whatever the simulation count.
         tree_tactics: the same idea below the root (a node with a winning move, or facing an
@@ -179,17 +190,23 @@ class MCTSBot:
         self.rules = rules
         self.bot_name = bot_name
         self.num_simulation = num_simulations if num_simulations is not None else num_simulation
-        self._search = UCTSearch(
+        self.time_limit_s = time_limit_s
+        self._sims = None if time_limit_s and num_simulations is None else self.num_simulation
+        if reuse_tree:
+            raise ValueError(
+                "reuse_tree is no longer supported: the search is one tree per move (pass "
+                "reuse_tree=False, or more simulations)"
+            )
+        self._search = BatchedSearch(
             kernels,
-            num_simulations=None
-            if time_limit_s and num_simulations is None
-            else self.num_simulation,
-            time_limit_s=time_limit_s,
+            num_simulations=self.num_simulation,
+            selection="puct" if puct else "ucb1",
+            pb_c_init=c_uct,
+            pb_c_base=math.inf,  # PUCT with a constant c_uct, as the line priors were tuned
             c_uct=c_uct,
             radius=radius,
             tactics=tactics,
             tree_tactics=tree_tactics,
-            reuse_tree=reuse_tree,
             seed=seed,
         )
 
@@ -206,11 +223,17 @@ class MCTSBot:
         board = np.asarray(board)
         if board.ndim == 1 and board.size == self.rules.height * self.rules.width:
             board = board.reshape(self.rules.height, self.rules.width)  # a flat LightZero state
-        return self._search.search(board, int(player_index) + 1)
+        result = self._search.search(
+            board[None],
+            np.array([int(player_index) + 1]),
+            num_simulations=self._sims,
+            time_limit_s=self.time_limit_s,
+        )
+        return one_result(result, 0, self._search.root_actions(0))
 
     #: The most visited action of a ``search`` result (ties: higher value).
-    best_action = staticmethod(UCTSearch.best_action)
+    best_action = staticmethod(best_action)
 
     def get_actions(self, board: np.ndarray, player_index: int) -> int:
         """The bot's move on ``board`` (the env's ``board`` format) for player index 0 or 1."""
-        return self._search.best_action(self.search(board, player_index))
+        return best_action(self.search(board, player_index))

@@ -1,5 +1,6 @@
-"""The batched search against a plain-Python search, against itself one tree at a time, and
-on solved positions."""
+"""The batched search against plain-Python searches (AlphaZero-style with a Python evaluator;
+UCT and PUCT with numba evaluators), against itself one tree at a time, and on solved
+positions."""
 
 from __future__ import annotations
 
@@ -9,13 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from uct_test_games import index_priors
 
-from lzero.mcts.batched_search import (
-    BatchedSearch,
-    RolloutEvaluator,
-    sample_actions,
-    visit_policy,
-)
+from lzero.mcts.batched_search import BatchedSearch, sample_actions, visit_policy
+from lzero.mcts.python_uct import PythonUCT
+from lzero.mcts.rollout import placement_rollout, uniform_rollout
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -173,7 +172,7 @@ def test_solved_positions_with_rollouts(ttt):
     win = np.array([[1, 1, 0], [2, 2, 0], [0, 0, 0]], np.int8)
     block = np.array([[1, 1, 0], [0, 2, 0], [0, 0, 0]], np.int8)
     search = BatchedSearch(ttt, num_simulations=400, selection="ucb1", seed=0)
-    result = search.search(np.stack([win, block]), np.array([1, 2]), RolloutEvaluator(ttt, seed=0))
+    result = search.search(np.stack([win, block]), np.array([1, 2]))
     assert result.visits[0].argmax() == 2 and result.q[0, 2] == 1.0
     assert result.visits[1].argmax() == 2
 
@@ -181,9 +180,7 @@ def test_solved_positions_with_rollouts(ttt):
 def test_search_is_reproducible_from_its_seed(ttt):
     boards, to_play = random_positions(3, 5, seed=4)
     runs = [
-        BatchedSearch(ttt, num_simulations=50, seed=7).search(
-            boards, to_play, RolloutEvaluator(ttt, seed=7), add_noise=True
-        )
+        BatchedSearch(ttt, num_simulations=50, seed=7).search(boards, to_play, add_noise=True)
         for _ in range(2)
     ]
     np.testing.assert_array_equal(runs[0].visits, runs[1].visits)
@@ -229,3 +226,105 @@ def test_visit_policy_and_sampling():
     assert 0.7 < (draws[:, 0] == 1).mean() < 0.8 and (draws[:, 0] != 2).all()
     with pytest.raises(ValueError, match="temperature"):
         visit_policy(visits, -1)
+
+
+def kernel_positions(kernels, seed, count, max_moves):
+    """``count`` positions after up to ``max_moves`` random moves each, before the game ends."""
+    rng = np.random.default_rng(seed)
+    boards, to_play, buf = [], [], np.zeros(kernels.action_size, np.int64)
+    for _ in range(count):
+        board, player = np.zeros(kernels.board_shape, np.int8), 1
+        for moves in range(1, int(rng.integers(0, max_moves + 1)) + 1):
+            trial = board.copy()
+            action = rng.choice(buf[: kernels.legal_actions(trial, buf)])
+            cell = kernels.apply_action(trial, int(action), player)
+            if kernels.result_after(trial, cell, player, moves) != 0:
+                break
+            board, player = trial, 3 - player
+        boards.append(board)
+        to_play.append(player)
+    return np.stack(boards), np.array(to_play)
+
+
+def _games(ttt, c4):
+    return {"ttt": ttt, "c4": c4, "ttt9": ttt._replace(action_size=81, board_shape=(9, 9))}
+
+
+@pytest.mark.parametrize(("game", "radius"), [("ttt", 0), ("c4", 0), ("ttt9", 2)])
+@pytest.mark.parametrize(
+    ("seed", "tactics", "tree_tactics"), [(0, True, False), (7, False, False), (3, True, True)]
+)
+def test_numba_uct_equals_the_plain_python_uct(game, radius, seed, tactics, tree_tactics, ttt, c4):
+    """UCB1 with random rollouts, three trees at once: tree ``b`` draws from ``seed + b``."""
+    kernels = _games(ttt, c4)[game]
+    boards, to_play = kernel_positions(kernels, seed, 3, 4)
+    kwargs = dict(radius=radius, tactics=tactics, tree_tactics=tree_tactics)
+    search = BatchedSearch(kernels, num_simulations=300, selection="ucb1", seed=seed, **kwargs)
+    result = search.search(boards, to_play)
+    for b in range(3):
+        reference = PythonUCT(kernels, seed=seed + b, **kwargs)
+        visits = reference.search(boards[b], int(to_play[b]), 300)
+        assert result.visits[b].tolist() == visits.tolist()
+    assert (result.visits.sum(axis=1) == 300).all()
+
+
+@pytest.mark.parametrize("c2", [math.inf, 19652.0, 10.0])
+@pytest.mark.parametrize("game", ["ttt", "c4"])
+def test_numba_puct_equals_the_plain_python_puct(game, c2, ttt, c4):
+    """PUCT over numba priors with a numba evaluator (the generic, FunctionType loop)."""
+    kernels = _games(ttt, c4)[game]
+    evaluate = placement_rollout if kernels.placement else uniform_rollout
+    boards, to_play = kernel_positions(kernels, 5, 2, 3)
+    search = BatchedSearch(
+        kernels, num_simulations=200, selection="puct", pb_c_init=1.5, pb_c_base=c2,
+        tactics=True, evaluate=evaluate, priors=index_priors, seed=11,
+    )  # fmt: skip
+    result = search.search(boards, to_play)
+    for b in range(2):
+        reference = PythonUCT(
+            kernels, c_uct=1.5, c2=c2, selection="puct", evaluate=evaluate, priors=index_priors,
+            seed=11 + b,
+        )  # fmt: skip
+        assert (
+            result.visits[b].tolist() == reference.search(boards[b], int(to_play[b]), 200).tolist()
+        )
+
+
+def test_numba_search_one_tree_at_a_time_and_in_chunks(c4):
+    boards, to_play = kernel_positions(c4, 2, 4, 6)
+    together = BatchedSearch(c4, num_simulations=150, selection="ucb1", tactics=True, seed=4)
+    result = together.search(boards, to_play, active=np.array([True, True, False, True]))
+    assert result.visits[2].sum() == 0
+    for b in (0, 1, 3):
+        alone = BatchedSearch(c4, num_simulations=150, selection="ucb1", tactics=True, seed=4 + b)
+        one = alone.search(boards[b : b + 1], to_play[b : b + 1])
+        np.testing.assert_array_equal(one.visits[0], result.visits[b])
+        np.testing.assert_allclose(one.q[0], result.q[b])
+    timed = BatchedSearch(c4, num_simulations=1, selection="ucb1", seed=0)
+    timed_result = timed.search(boards, to_play, num_simulations=None, time_limit_s=0.05)
+    assert (timed_result.visits.sum(axis=1) > 64).all()  # more than the first chunk
+
+
+def test_numba_search_takes_the_win_and_blocks_with_one_simulation(ttt, c4):
+    win = np.array([[1, 1, 0], [2, 2, 0], [0, 0, 0]], np.int8)  # X wins at 2, O would at 5
+    block = np.array([[1, 1, 0], [0, 2, 0], [0, 0, 0]], np.int8)  # O must block at 2
+    for seed in range(3):
+        search = BatchedSearch(ttt, num_simulations=1, selection="ucb1", tactics=True, seed=seed)
+        result = search.search(np.stack([win, block]), np.array([1, 2]))
+        assert result.visits[0].argmax() == 2 and result.visits[1].argmax() == 2
+        assert search.root_actions(0).tolist() == [2] and search.root_actions(1).tolist() == [2]
+    c4_block = np.zeros((6, 7), np.int8)
+    c4_block[5, :3] = 1  # X threatens column 3
+    c4_block[5, 5:] = 2
+    result = BatchedSearch(c4, num_simulations=1, selection="ucb1", tactics=True).search(
+        c4_block[None], np.array([2])
+    )
+    assert result.visits[0].argmax() == 3
+
+
+def test_python_evaluator_refuses_numba_only_settings(ttt):
+    search = BatchedSearch(ttt, num_simulations=5, tactics=True)
+    with pytest.raises(ValueError, match="with a Python evaluator"):
+        search.search(np.zeros((1, 3, 3), np.int8), np.ones(1), batch_net)
+    with pytest.raises(ValueError, match=r"expected radius 0, or radius >= 1 for a placement"):
+        BatchedSearch(ttt._replace(placement=False), radius=2)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lzero.mcts import UCTSearch
+from lzero.mcts.batched_search import BatchedSearch
+from lzero.mcts.python_uct import PythonUCT
 from lzero.utils.nbrng import make_rng_state, randbelow
+from zoo.board_games.common import line_eval
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action as connect4_rule_bot
 from zoo.board_games.connect4.envs.connect4_rules import RULES as CONNECT4
 from zoo.board_games.gomoku.envs.gomoku_bot import rule_bot_action as gomoku_rule_bot
@@ -134,21 +136,20 @@ def test_solved_tictactoe_positions_keep_their_game_value():
 
 
 def test_a_value_network_plugs_into_the_same_search():
-    """AlphaZero-style: PUCT with a perfect value function (alpha-beta) and uniform priors."""
+    """AlphaZero-style: PUCT with a perfect value function (alpha-beta) and uniform priors,
+    as a batched Python evaluator, on 40 positions at once."""
 
-    def evaluator(board, to_play):
-        return np.ones(9), float(np.sign(alpha_beta_values(board, to_play).max()))
+    def evaluator(boards, to_play, legal):
+        values = [np.sign(alpha_beta_values(b, int(p)).max()) for b, p in zip(boards, to_play)]
+        return np.ones(legal.shape, np.float32), np.array(values, np.float64)
 
-    for board, player in _tictactoe_positions(np.random.default_rng(1), 40):
-        values = alpha_beta_values(board, player)
-        search = UCTSearch(
-            kernels_of(TICTACTOE),
-            num_simulations=100,
-            selection="puct",
-            tactics=False,
-            leaf_evaluator=evaluator,
-        )
-        move = search.best_action(search.search(board, player))
+    positions = _tictactoe_positions(np.random.default_rng(1), 40)
+    boards, players = np.stack([p[0] for p in positions]), np.array([p[1] for p in positions])
+    search = BatchedSearch(kernels_of(TICTACTOE), num_simulations=100, selection="puct")
+    result = search.search(boards, players, evaluator)
+    for board, player, visits in zip(boards, players, result.visits):
+        values = alpha_beta_values(board, int(player))
+        move = int(visits.argmax())
         assert np.sign(values[move]) == np.sign(values.max()), (board, player, values, move)
 
 
@@ -209,13 +210,28 @@ def test_the_bound_loop_runs_the_same_search_as_the_generic_one(rules, radius, e
     selection = "ucb1" if kernels.priors is None else "puct"
     board = np.zeros((rules.height, rules.width), np.int8)
     board.reshape(-1)[rules.action_size // 2] = 1
+    kwargs = dict(seed=3, radius=radius, tree_tactics=radius > 0, tactics=True)
     visits = [
-        UCTSearch(k, num_simulations=300, seed=3, radius=radius, selection=selection)
-        .search(board, 2)
-        .action_visits
+        BatchedSearch(k, num_simulations=300, selection=selection, pb_c_init=2.0, **kwargs)
+        .search(board[None], np.array([2]))
+        .visits[0]
         for k in (kernels, kernels._replace(simulations=None))
     ]
     assert visits[0].tolist() == visits[1].tolist()
+
+
+def test_the_gomoku_bot_searches_as_a_plain_python_puct():
+    """The bot's Gomoku configuration (PUCT over line priors, line-window leaf values, radius
+    2, decisive moves) against the plain-Python search with the same numba evaluator."""
+    board = np.zeros((15, 15), np.int8)
+    board[7, 7], board[7, 8], board[8, 7] = 1, 2, 1
+    bot = MCTSBot(GOMOKU, num_simulations=300, seed=5)
+    reference = PythonUCT(
+        kernels_of(GOMOKU), c_uct=2.0, radius=2, tree_tactics=True, seed=5, selection="puct",
+        evaluate=line_eval.evaluate_five, priors=line_eval.priors_five,
+    )  # fmt: skip
+    visits = reference.search(board, 2, 300)
+    assert bot.search(board, 1).action_visits.tolist() == visits.tolist()
 
 
 def test_lightzero_api_and_reproducibility():
@@ -235,22 +251,23 @@ def test_lightzero_api_and_reproducibility():
         MCTSBot(env, "mcts_player", 10, evaluator="nn")
 
 
-def test_reuse_and_time_limit_in_a_game():
-    bot = MCTSBot(CONNECT4, num_simulations=500, seed=0, reuse_tree=True)
+def test_time_limit_in_a_game_and_no_tree_reuse():
+    bot = MCTSBot(CONNECT4, num_simulations=500, seed=0)
     timed = MCTSBot(CONNECT4, time_limit_s=0.02, seed=0)
-    board, moves, reused = np.zeros((6, 7), np.int8), 0, []
+    board, moves = np.zeros((6, 7), np.int8), 0
     for player in (1, 2) * 4:
         searcher = bot if player == 1 else timed
         result = searcher.search(board, player - 1)
         action = searcher.best_action(result)
         if player == 1:
-            reused.append(result.num_simulations - 500)
+            assert result.num_simulations == 500
         else:
             assert result.num_simulations > 50  # 20 ms of search
         cell = CONNECT4.apply_action(board, action, player)
         moves += 1
         assert CONNECT4.result_after(board, cell, player, moves) == 0
-    assert reused[0] == 0 and all(r > 0 for r in reused[1:])  # the played line was kept
+    with pytest.raises(ValueError, match="reuse_tree is no longer supported"):
+        MCTSBot(CONNECT4, num_simulations=500, reuse_tree=True)
 
 
 @pytest.mark.parametrize("bot_action_type", ["mcts", "alpha_beta"])

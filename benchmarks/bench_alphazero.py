@@ -5,7 +5,9 @@ For each seed: train the zoo self-play config for ``--minutes`` of wall time, th
 last checkpoint in ``--games`` games against each bot (colours alternate; the perfect TicTacToe
 bot breaks ties between optimal moves at random, so the games differ). TicTacToe also scores
 the raw network (no search) on every reachable position against the alpha-beta oracle: a move
-counts as perfect when it keeps the position's game-theoretic value (win, draw or loss).
+counts as perfect when it keeps the position's game-theoretic value (win, draw or loss);
+Connect4 does the same on 200 positions from random games labelled by the exact solver, with
+and without search.
 Self-play speed is read from ``progress.csv``: positions per second while collecting, and the
 share of collect time spent outside the network's forward pass (search, env, Python).
 
@@ -67,14 +69,40 @@ def reachable_positions():
     return out
 
 
-def perfect_move_share(agent) -> float:
-    from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_values
+def labelled_positions(game: str, count: int, seed: int):
+    """``(board, player, scores)`` to judge moves on: every reachable TicTacToe position
+    (alpha-beta scores), or Connect4 positions of 14 to 30 stones from random games (exact
+    solver scores; fewer stones would take the solver seconds each)."""
+    if game == "tictactoe":
+        from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_values
 
-    positions = reachable_positions()
+        return [(b, p, alpha_beta_values(b, p)) for b, p in reachable_positions()]
+    from lzero.envs import ENV_REGISTRY
+    from zoo.board_games.connect4.envs.connect4_solver import analyze_board
+
+    env = ENV_REGISTRY.build("connect4", {"battle_mode": "self_play_mode"})
+    rng, out = np.random.default_rng(seed), []
+    while len(out) < count:
+        obs, stop = env.reset(), int(rng.integers(14, 31))
+        for _ in range(stop):
+            timestep = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if timestep.done:
+                break
+            obs = timestep.obs
+        else:
+            scores = analyze_board(obs["board"], int(obs["to_play"]))
+            values = np.array([-99 if v is None else v for v in scores])
+            out.append((obs["board"].copy(), int(obs["to_play"]), values))
+    return out
+
+
+def perfect_move_share(agent, positions, *, search: bool) -> float:
+    """Share of ``positions`` where the agent's move keeps the position's game-theoretic value
+    (win, draw or loss): the network's most probable move, or the searched move."""
     good = 0
-    for board, player in positions:
-        values = alpha_beta_values(board, player)
-        move = int(np.argmax(agent.policy({"board": board, "to_play": player})))
+    for board, player, values in positions:
+        obs = {"board": board, "to_play": player}
+        move = agent.act(obs) if search else int(np.argmax(agent.policy(obs)))
         good += np.sign(values[move]) == np.sign(values.max())
     return good / len(positions)
 
@@ -115,10 +143,15 @@ def run_seed(game: str, seed: int, minutes: float, games: int, sims: int | None,
     for bot, (key, bar) in BARS[game].items():
         value = results[bot][key]
         ok &= value <= bar if key == "loss" else value >= bar
-    if game == "tictactoe":
-        share = perfect_move_share(load_agent(ckpt, num_simulations=0))
-        line += f"; raw policy perfect on {share:.1%} of reachable positions"
-        ok &= share >= 0.95
+    if game in ("tictactoe", "connect4"):
+        positions = labelled_positions(game, 200, seed)
+        raw = perfect_move_share(load_agent(ckpt, num_simulations=0), positions, search=False)
+        line += f"; raw policy perfect on {raw:.1%} of {len(positions)} labelled positions"
+        if game == "tictactoe":
+            ok &= raw >= 0.95
+        else:
+            agent = load_agent(ckpt, num_simulations=eval_sims)
+            line += f", with search {perfect_move_share(agent, positions, search=True):.1%}"
     print(
         line + f" -> {'PASS' if ok and train_s <= minutes * 60 * 1.1 + 60 else 'FAIL'}", flush=True
     )

@@ -1,8 +1,9 @@
 """Speed and strength of the array UCT (``lzero.mcts``) against references, in one process.
 
 Speed: simulations per second of searches of 1,000 simulations from the empty board, for
-  * ours: ``MCTSBot`` / ``UCTSearch`` (numba; UCB1 with random rollouts, or for Gomoku by
-    default PUCT with line-window priors and leaf values, the ``lines`` row);
+  * ours: ``MCTSBot``, a configuration of ``lzero.mcts.batched_search.BatchedSearch`` (one
+    tree searched in numba; UCB1 with random rollouts, or for Gomoku by default PUCT with
+    line-window priors and leaf values, the ``lines`` row);
   * python: ``lzero.mcts.python_uct.PythonUCT``, the same algorithm in plain Python with node
     objects and board copies (same kernels, same random stream, same visit counts);
   * openspiel: OpenSpiel's C++ ``pyspiel.MCTSBot`` with a one-rollout

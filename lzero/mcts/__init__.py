@@ -1,5 +1,6 @@
 """Monte Carlo tree search over preallocated arrays, for every game that follows the kernel
-contract (``docs/board_kernel_contract.md``).
+contract (``docs/board_kernel_contract.md``): one batched search (``BatchedSearch``) with a
+Python batch evaluator (a network) or a numba leaf evaluator (random rollouts, line windows).
 
 Importing this package compiles nothing; the kernels compile (or load from numba's disk cache)
 on first use. ``lzero.mcts.ctree`` (MuZero's search) is a separate package, not imported here.
@@ -7,8 +8,8 @@ on first use. ``lzero.mcts.ctree`` (MuZero's search) is a separate package, not 
 
 from __future__ import annotations
 
-from lzero.mcts.network import LeafEvaluator
-from lzero.mcts.result import SearchResult
-from lzero.mcts.search import GameKernels, UCTSearch
+from lzero.mcts.batched_result import BatchedResult, SearchResult
+from lzero.mcts.batched_search import BatchedSearch
+from lzero.mcts.game import GameKernels
 
-__all__ = ["GameKernels", "LeafEvaluator", "SearchResult", "UCTSearch"]
+__all__ = ["BatchedResult", "BatchedSearch", "GameKernels", "SearchResult"]

@@ -27,10 +27,15 @@ from lzero.mcts import batched_tree as bt
 from lzero.mcts.batched_board import board_select
 from lzero.mcts.batched_loop import prepare_roots, run_simulations
 from lzero.mcts.batched_result import BatchedResult, sample_actions, visit_policy
-from lzero.mcts.game import APPLY_ACTION_T, LEGAL_ACTIONS_T, PRIORS_T, RESULT_AFTER_T
+from lzero.mcts.game import (
+    APPLY_ACTION_T,
+    LEGAL_ACTIONS_T,
+    PRIORS_T,
+    RESULT_AFTER_T,
+    uniform_priors,
+)
 from lzero.mcts.jit import NativeFunction
 from lzero.mcts.rollout import EVALUATE_T, placement_rollout, uniform_rollout
-from lzero.mcts.selection import uniform_priors
 from lzero.utils.nbrng import make_rng_state
 
 __all__ = ["BatchEvaluator", "BatchedResult", "BatchedSearch", "sample_actions", "visit_policy"]

@@ -61,6 +61,15 @@ class GameKernels(NamedTuple):
     priors: Any = None
 
 
+@njit(cache=True)
+def uniform_priors(board, to_play, actions, n, out):
+    """Uniform move priors, ``1 / n`` each (``PRIORS_T``): plain UCT's."""
+    prior = 1.0 / max(n, 1)
+    for i in range(n):
+        out[i] = prior
+    return n
+
+
 @njit(cache=True, inline="always")
 def randbelow_fast(state, n):
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` by a multiply-shift instead of a

@@ -3,7 +3,7 @@
 numba's on-disk cache cannot key a function that takes a jitted function (a dispatcher) as an
 argument (numba issues #6264, #9237): such a function is recompiled in every process. It can
 key a ``FunctionType`` argument, so the search's entry points are compiled against explicit
-signatures (``lzero.mcts.tree``) and game kernels are passed as ``NativeFunction`` objects.
+signatures (``lzero.mcts.game``) and game kernels are passed as ``NativeFunction`` objects.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def compiled_on_first_call(signature):
     Calls go straight to the compiled overload's entry point: with one fixed signature there
     is nothing to dispatch, and numba's type dispatch of a ``Tree`` and five function
     arguments costs 20-30 us per call, a few percent of a 1,000-simulation search. The
-    arguments must have the signature's types (``UCTSearch`` guarantees it); ``.compiled()``
+    arguments must have the signature's types (``BatchedSearch`` guarantees it); ``.compiled()``
     returns the checking dispatcher.
     """
 

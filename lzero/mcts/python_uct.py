@@ -47,7 +47,7 @@ class PythonUCT:
         kernels: the game.
         c_uct: exploration constant.
         radius: near-stone candidate radius (placement games), 0 for all legal moves.
-        tactics: the root filter of ``lzero.mcts.expansion.prepare_root``.
+        tactics: the root filter ``lzero.mcts.tactics.root_tactics``.
         tree_tactics: decisive moves below the root (``lzero.mcts.tactics.decisive_moves``).
         seed: seed, as for ``UCTSearch``.
         selection: ``'ucb1'`` or ``'puct'`` (``c_uct`` is then ``c1``, and ``c2`` its base).

@@ -16,6 +16,7 @@ import math
 
 from numba import njit
 
+from lzero.mcts.game import uniform_priors  # noqa: F401  (re-exported)
 from lzero.mcts.tree import UNVISITED
 
 UCB1 = 0
@@ -70,12 +71,3 @@ def puct_select(children_index, mean, prior, visits, num_children, node, c):
         if score > best:
             best_k, best = k, score
     return best_k
-
-
-@njit(cache=True)
-def uniform_priors(board, to_play, actions, n, out):
-    """Uniform move priors, ``1 / n`` each (``lzero.mcts.tree.PRIORS_T``): plain UCT's."""
-    prior = 1.0 / max(n, 1)
-    for i in range(n):
-        out[i] = prior
-    return n

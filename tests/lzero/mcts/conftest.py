@@ -18,7 +18,7 @@ from uct_test_games import (  # noqa: E402
     ttt_result_after,
 )
 
-from lzero.mcts.search import GameKernels  # noqa: E402
+from lzero.mcts.game import GameKernels  # noqa: E402
 
 
 @pytest.fixture

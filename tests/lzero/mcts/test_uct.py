@@ -12,12 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from uct_test_games import board_from, index_priors
 
-from lzero.mcts import UCTSearch
 from lzero.mcts.jit import NativeFunction
 from lzero.mcts.network import descend_once
 from lzero.mcts.python_uct import PythonUCT
 from lzero.mcts.rollout import candidate_actions, placement_rollout, uniform_rollout
-from lzero.mcts.search import GameKernels
+from lzero.mcts.search import GameKernels, UCTSearch
 from lzero.mcts.selection import PUCT, UCB1, puct_select, ucb1_select
 from lzero.mcts.tree import (
     APPLY_ACTION_T,

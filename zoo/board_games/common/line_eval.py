@@ -219,5 +219,5 @@ def line_priors(board, to_play, actions, n, out, k):
 @njit(cache=True)
 def priors_five(board, to_play, actions, n, out):
     """``line_priors`` for five in a row, with the search's prior signature
-    (``lzero.mcts.tree.PRIORS_T``)."""
+    (``lzero.mcts.game.PRIORS_T``)."""
     return line_priors(board, to_play, actions, n, out, 5)

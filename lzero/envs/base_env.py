@@ -40,6 +40,10 @@ ENV_MANAGER_KEYS = frozenset(
         "n_evaluator_episode",
         "stop_value",
         "manager",
+        # (str) Not a manager key: LightZero's ``default_config()`` stamps the class name on
+        # every config it returns (``'TicTacToeEnvDict'``), so a config read back from it
+        # carries the key; no effect here.
+        "cfg_type",
     }
 )
 

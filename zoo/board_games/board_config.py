@@ -1,10 +1,14 @@
 """The default config of every board env (``BoardGameEnv.config``), keys as in LightZero.
 
 A game extends it with its own defaults (``dict(BoardGameEnv.config, env_id=...)``); the
-env deep-merges the user's config into it and rejects unknown keys.
+env deep-merges the user's config into it and rejects unknown keys. Keys that LightZero's own
+configs use are accepted: :func:`apply_lightzero_keys` maps those with a meaning here onto our
+settings and refuses values we cannot honour.
 """
 
 from __future__ import annotations
+
+from lzero.errors import ConfigError
 
 BOARD_GAME_CONFIG = dict(
     # (str) The game's name, as in LightZero configs (informational).
@@ -41,4 +45,59 @@ BOARD_GAME_CONFIG = dict(
     alphazero_mcts_ctree=False,
     # (int) Simulations per move of the 'mcts' bot.
     mcts_bot_num_simulations=50,
+    # ---- LightZero's keys, under its names (see apply_lightzero_keys)
+    # (bool) LightZero's: record each game as a GIF; here image_savefile_mode.
+    save_replay_gif=False,
+    # (str | None) LightZero's folder of those GIFs; here replay_path (when that is not set).
+    replay_path_gif=None,
+    # (bool) LightZero's agents set it to record replays; here as save_replay_gif.
+    save_replay=False,
+    # (str) LightZero's older name of env_id (informational); no effect here.
+    env_name="",
+    # (bool) LightZero's marker of a non-zero-sum game; these games are zero-sum, so only False.
+    non_zero_sum=False,
+    # (bool) LightZero's KataGo opponent (Go); not available here, so only False.
+    use_katago_bot=False,
+    # (bool) LightZero's Gomoku rule-bot v0 option; our rule bots always look for a win and a
+    # block first; no effect here.
+    check_action_to_connect4_in_bot_v0=False,
 )
+
+
+def apply_lightzero_keys(cfg, game: str) -> None:
+    """Maps LightZero's replay keys onto ours in ``cfg`` (in place) and refuses LightZero
+    values that cannot be honoured here.
+
+    ``save_replay_gif`` (or ``save_replay``) turns on ``render_mode='image_savefile_mode'``,
+    and ``replay_path_gif`` becomes ``replay_path`` when that is not set.
+
+    Raises:
+        ConfigError: ``use_katago_bot`` or ``non_zero_sum`` is true, or the replay keys
+            contradict ``render_mode`` or ``replay_path``.
+    """
+    for key in ("save_replay_gif", "save_replay", "non_zero_sum", "use_katago_bot"):
+        if not isinstance(cfg[key], bool):
+            raise ConfigError(f"{key}: expected a bool, got {cfg[key]!r}")
+    if cfg.use_katago_bot:
+        raise ConfigError(
+            f"use_katago_bot: expected False (no KataGo bot for {game}; choose an opponent with "
+            "bot_action_type), got True"
+        )
+    if cfg.non_zero_sum:
+        raise ConfigError(f"non_zero_sum: expected False ({game} is zero-sum), got True")
+    if not (cfg.save_replay_gif or cfg.save_replay):
+        return
+    if cfg.render_mode not in (None, "image_savefile_mode"):
+        raise ConfigError(
+            "save_replay_gif: expected render_mode None or 'image_savefile_mode' with it (GIFs "
+            f"are written in image_savefile_mode), got render_mode {cfg.render_mode!r}"
+        )
+    cfg.render_mode = "image_savefile_mode"
+    gif_dir = cfg.replay_path_gif
+    if gif_dir is not None:
+        if cfg.replay_path is not None and cfg.replay_path != gif_dir:
+            raise ConfigError(
+                "replay_path_gif: expected the same folder as replay_path or one of them None, "
+                f"got {gif_dir!r} and {cfg.replay_path!r}"
+            )
+        cfg.replay_path = gif_dir

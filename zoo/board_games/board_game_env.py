@@ -25,7 +25,7 @@ from lzero.errors import ConfigError, GameOverError
 from lzero.utils.nbrng import make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
 from zoo.board_games import env_outputs, human_input, render
-from zoo.board_games.board_config import BOARD_GAME_CONFIG
+from zoo.board_games.board_config import BOARD_GAME_CONFIG, apply_lightzero_keys
 from zoo.board_games.common.rules import ONGOING, BoardRules
 from zoo.board_games.env_outputs import OutputSets
 from zoo.board_games.env_support import (
@@ -71,6 +71,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
                 f"{cfg.bot_action_type!r}, which {self.rules.name} has not); valid bot types: "
                 f"{sorted(self.bot_types)}"
             )
+        apply_lightzero_keys(cfg, self.rules.name)
         check_config(cfg, BATTLE_MODES, self.bot_types, RENDER_MODES)
         self.rules = rules = self.make_rules(cfg)
         self.bot_action_type = cfg.bot_action_type

@@ -67,6 +67,9 @@ class BaseEnvManager:
         context=DEFAULT_CONTEXT,
         # (bool) Pass array observations through shared memory instead of pickling them.
         shared_memory=True,
+        # (float) DI-engine's seconds to wait for a worker to connect back to the manager;
+        # our workers are pipes made before they start, so no effect here.
+        connect_timeout=60.0,
     )
     _handle_cls: type = InProcessEnv
 

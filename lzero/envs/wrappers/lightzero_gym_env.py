@@ -45,9 +45,26 @@ class LightZeroGymEnv(DingEnvWrapper):
         replay_format="gif",
         # (int) frames per second of saved replays.
         replay_fps=30,
+        # (str | None) LightZero's older name of env_id (its configs use either): the task's
+        # gymnasium id when given.
+        env_name=None,
+        # (bool) LightZero's Stochastic MuZero switch in its CartPole config: whether the
+        # policy models chance outcomes; the env is the same either way, so no effect here.
+        enable_chance=False,
+        # (bool) LightZero's agents set it before calling enable_save_replay(path), which is
+        # what records here; no effect by itself.
+        save_replay=False,
     )
 
     def __init__(self, cfg: dict | None = None) -> None:
+        name = (cfg or {}).get("env_name")
+        if name is not None and "env_id" in (cfg or {}) and cfg["env_id"] != name:
+            raise ConfigError(
+                "env_name: expected the same task as env_id (LightZero's older name of it) or "
+                f"one of them alone, got env_name {name!r} and env_id {cfg['env_id']!r}"
+            )
+        if name is not None:
+            cfg = {**cfg, "env_id": name}
         super().__init__(None, cfg)
         steps = self._cfg.max_episode_steps
         if steps is not None and (

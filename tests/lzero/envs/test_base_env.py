@@ -106,3 +106,9 @@ def test_to_ndarray_and_to_reward():
 def test_a_non_dict_config_is_rejected(walk_env_cls):
     with pytest.raises(ConfigError, match="WalkEnv config: expected a dict, got list"):
         walk_env_cls([1])
+
+
+def test_lightzero_cfg_type_stamp_is_accepted(walk_env_cls):
+    # LightZero's default_config() adds cfg_type; a config read back from it carries the key.
+    env = walk_env_cls({"cfg_type": "WalkEnvDict", "size": 5})
+    assert env._cfg.size == 5 and "cfg_type" not in env._cfg

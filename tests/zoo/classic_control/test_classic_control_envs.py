@@ -11,6 +11,7 @@ from gym_tasks import (
 from gymnasium import spaces
 
 from lzero.envs import ENV_REGISTRY, check_env
+from lzero.errors import ConfigError
 
 PKG = "zoo.classic_control"
 CASES = {
@@ -72,3 +73,15 @@ def test_cartpole_v0_is_built_without_gymnasiums_deprecation_warning():
         warnings.simplefilter("error")
         env.reset()
     assert env.env.spec.id == "CartPole-v0" and env.env.spec.max_episode_steps == 200
+
+
+def test_lightzero_env_name_is_the_task_and_inert_keys_are_accepted():
+    # LightZero's cartpole_unizero and mountain_car configs name the task env_name; its
+    # Stochastic MuZero config adds enable_chance, its agents save_replay.
+    env = build("cartpole_lightzero", f"{PKG}.cartpole.envs.cartpole_lightzero_env",
+                dict(env_name="CartPole-v1", enable_chance=False, save_replay=False))  # fmt: skip
+    env.reset()
+    assert env._env.spec.id == "CartPole-v1"
+    with pytest.raises(ConfigError, match="env_name: expected the same task as env_id"):
+        build("cartpole_lightzero", f"{PKG}.cartpole.envs.cartpole_lightzero_env",
+              dict(env_name="CartPole-v1", env_id="CartPole-v0"))  # fmt: skip

@@ -237,3 +237,10 @@ def test_bad_construction_is_rejected():
         SubprocessEnvManager(_factories(1), dict(context="thread"))
     with pytest.raises(ValueError, match="expected a non-negative int or a list of 2 ints"):
         BaseEnvManager(_factories(2)).seed([1])
+
+
+def test_di_engines_connect_timeout_is_accepted():
+    # DI-engine's subprocess manager waits that long for a worker to connect; ours are pipes.
+    cfg = dict(shared_memory=False, connect_timeout=60)
+    with BaseEnvManager(_factories(1), cfg) as manager:
+        manager.launch()

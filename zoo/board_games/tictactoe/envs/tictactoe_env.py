@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lzero.envs import ENV_REGISTRY
+from lzero.errors import ConfigError
 from zoo.board_games.board_game_env import BoardGameEnv
 from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_values
 from zoo.board_games.tictactoe.envs.tictactoe_bot import rule_bot_action
@@ -19,4 +20,16 @@ class TicTacToeEnv(BoardGameEnv):
     move_style = "cell"
     perfect_values = staticmethod(alpha_beta_values)
     bot_types = ("rule", "alpha_beta", "perfect", "mcts", "random")
-    config = dict(BoardGameEnv.config, env_id="TicTacToe")
+    config = dict(
+        BoardGameEnv.config,
+        env_id="TicTacToe",
+        # (int) LightZero's side of the board; TicTacToe is 3x3, so only 3.
+        board_size=3,
+    )
+
+    @classmethod
+    def make_rules(cls, cfg):
+        size = cfg.board_size
+        if isinstance(size, bool) or size != 3:
+            raise ConfigError(f"board_size: expected 3 (TicTacToe is 3x3), got {size!r}")
+        return cls.rules

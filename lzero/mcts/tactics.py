@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from lzero.mcts.tree import ONGOING, ROOT_INDEX
+from lzero.mcts.batched_tree import ROOT_INDEX
+from lzero.mcts.game import ONGOING
 
 __all__ = ["decisive_moves", "filter_root", "root_tactics"]
 

@@ -9,7 +9,8 @@ Modes (``battle_mode``), as in LightZero:
 * ``self_play_mode``: each ``step`` plays one move for the player to move; the reward is +1 at
   the winning step (for its mover), else 0; ``eval_episode_return`` is from player 1's view.
 * ``play_with_bot_mode``: the agent is player 1; each ``step`` plays its move and then the
-  bot's reply; the reward is +1 if the agent wins, -1 if the bot wins, else 0.
+  bot's reply; the reward is +1 if the agent wins, -1 if the bot wins, else 0;
+  ``info['next player to play']`` is the player to move after the step (LightZero's key).
 * ``eval_mode``: as ``play_with_bot_mode``; with ``agent_vs_human`` a person at the terminal
   replies instead of the bot.
 """
@@ -29,7 +30,9 @@ from zoo.board_games.board_config import BOARD_GAME_CONFIG, apply_lightzero_keys
 from zoo.board_games.common.rules import ONGOING, BoardRules
 from zoo.board_games.env_outputs import OutputSets
 from zoo.board_games.env_support import (
+    board_result,
     check_action,
+    check_board,
     check_choice,
     check_config,
     check_start_index,
@@ -147,11 +150,22 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
 
     @board.setter
     def board(self, value) -> None:
-        # Kept int8 and C-ordered, as the kernels read it; the legal mask follows at reset.
-        board = np.ascontiguousarray(value, dtype=np.int8)
-        if board.shape != self._board_shape:
-            raise ValueError(f"board: expected shape {self._board_shape}, got {board.shape}")
-        self._board = board
+        """Sets the position, as LightZero code does (`[H, W]` or flat `[H * W]`, 0/1/2); the
+        legal mask, ``legal_actions``, ``get_done_winner`` and ``step`` follow it, judged from
+        the whole board. The player to move is kept (set ``current_player`` to change it).
+
+        Raises:
+            ValueError: wrong shape or values, or a floating stone (gravity).
+        """
+        board = check_board(value, self.rules, name="board")  # a copy, int8 and C-ordered
+        self._board, self._last_cell = board, -1
+        self._num_moves = int(np.count_nonzero(board))
+        self._result = board_result(board, self.rules.win_length)
+        self._done = self._result != ONGOING
+        if self._done:
+            self._mask[:] = 0
+        else:
+            self.rules.legal_mask(board, self._mask)
 
     @property
     def battle_mode(self) -> str:
@@ -304,6 +318,8 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             if self._done and self.battle_mode == "eval_mode" and self.agent_vs_human:
                 self._show_result_to_human()
         info = {"eval_episode_return": self._player1_return(result)} if self._done else {}
+        if not self._self_play:  # LightZero's key: 2 after the agent's winning move
+            info["next player to play"] = self._player
         return BaseEnvTimestep(self._observe(), _REWARD[reward].copy(), self._done, info)
 
     def _maybe_replace(self, action):

@@ -107,22 +107,34 @@ def has_line(board: np.ndarray, win_length: int) -> bool:
     return False
 
 
-def validate_init_state(init_state, rules: BoardRules) -> np.ndarray:
-    """Returns ``init_state`` as a fresh `[H, W]` int8 board, checking it is a running game.
+def board_result(board: np.ndarray, win_length: int) -> int:
+    """The result code of ``board`` `[H, W]` judged whole (not from a last move): the owner of
+    a line of ``win_length`` or more, else ``DRAW`` (3) when full, else ``ONGOING`` (0)."""
+    w = board.shape[1]
+    for cell in np.flatnonzero(board):
+        r, c = divmod(int(cell), w)
+        if longest_line(board, r, c, board[r, c]) >= win_length:
+            return int(board[r, c])
+    return 3 if board.all() else 0
+
+
+def check_board(value, rules: BoardRules, *, name: str = "init_state") -> np.ndarray:
+    """Returns ``value`` as a fresh `[H, W]` int8 board of 0/1/2 (stones resting on the bottom
+    with gravity); a flat `[H * W]` board is reshaped.
 
     Raises:
-        ValueError: wrong shape or values, a floating stone (gravity), a line already won,
-            or a full board.
+        ValueError: wrong shape or values, or a floating stone; the message starts with
+            ``name``.
     """
     h, w = rules.height, rules.width
-    arr = np.asarray(init_state)
+    arr = np.asarray(value)
     if arr.shape == (h * w,):
         arr = arr.reshape(h, w)
     if arr.shape != (h, w):
-        raise ValueError(f"init_state: expected shape ({h}, {w}) or ({h * w},), got {arr.shape}")
+        raise ValueError(f"{name}: expected shape ({h}, {w}) or ({h * w},), got {arr.shape}")
     if not np.isin(arr, (0, 1, 2)).all():
         raise ValueError(
-            f"init_state: expected values in {{0, 1, 2}}, got {sorted(set(arr.ravel().tolist()))}"
+            f"{name}: expected values in {{0, 1, 2}}, got {sorted(set(arr.ravel().tolist()))}"
         )
     # A copy even when ``arr`` is already C-ordered int8 (ascontiguousarray would return it
     # as is, and the game would play its moves into the caller's array).
@@ -132,8 +144,19 @@ def validate_init_state(init_state, rules: BoardRules) -> np.ndarray:
         if below_empty.any():
             r, c = np.argwhere(below_empty)[0]
             raise ValueError(
-                f"init_state: expected stones resting on the bottom, got a floating stone at row {r}, column {c}"
+                f"{name}: expected stones resting on the bottom, got a floating stone at row {r}, column {c}"
             )
+    return board
+
+
+def validate_init_state(init_state, rules: BoardRules) -> np.ndarray:
+    """Returns ``init_state`` as a fresh `[H, W]` int8 board, checking it is a running game.
+
+    Raises:
+        ValueError: wrong shape or values, a floating stone (gravity), a line already won,
+            or a full board.
+    """
+    board = check_board(init_state, rules)
     if has_line(board, rules.win_length):
         raise ValueError(
             f"init_state: expected a running game, got a line of {rules.win_length} already"

@@ -12,7 +12,7 @@ import copy
 import numpy as np
 
 from lzero.envs.board_step import player_planes
-from lzero.errors import GameOverError
+from lzero.errors import ConfigError, GameOverError
 from zoo.board_games import human_input, render
 from zoo.board_games.env_support import bot_move
 
@@ -27,8 +27,14 @@ class LightZeroBoardMethods:
 
     @property
     def current_player(self) -> int:
-        """The player to move, 1 or 2."""
+        """The player to move, 1 or 2; settable, as LightZero code does between moves."""
         return self._player
+
+    @current_player.setter
+    def current_player(self, player) -> None:
+        if isinstance(player, (bool, np.bool_)) or player not in (1, 2):
+            raise ValueError(f"current_player: expected 1 or 2, got {player!r}")
+        self._player = int(player)
 
     @property
     def current_player_index(self) -> int:
@@ -49,6 +55,59 @@ class LightZeroBoardMethods:
     def bot_action(self) -> int:
         """The configured bot's move for the player to move (``bot_action_type``)."""
         return bot_move(self, self.bot_action_type)
+
+    def rule_bot_v0(self) -> int:
+        """The rule bot's move for the player to move (LightZero's ``rule_bot_v0``; no
+        ``prob_random_action_in_bot``)."""
+        return int(self.rule_bot(self.board, self._player, self._rng_state))
+
+    rule_bot_v1 = rule_bot_v0  # LightZero Gomoku's name; one rule bot per game here
+
+    def bot_action_alpha_beta_pruning(self) -> int:
+        """The perfect (alpha-beta) bot's move for the player to move.
+
+        Raises:
+            ConfigError: the game has no alpha-beta bot; names the bots it has.
+        """
+        if "alpha_beta" not in self.bot_types:
+            raise ConfigError(
+                f"bot_action_alpha_beta_pruning: {self.rules.name} has no alpha-beta bot (an "
+                f"exhaustive search is out of reach on its board); its bots: {sorted(self.bot_types)}"
+            )
+        return bot_move(self, "alpha_beta")
+
+    def coord_to_action(self, row: int, col: int) -> int:
+        """The action of cell (``row``, ``col``), ``row * W + col`` (row 0 on top).
+
+        Raises:
+            ValueError: the cell is off the board, or the game's actions are columns.
+        """
+        h, w = self._cell_actions("coord_to_action")
+        if not (0 <= row < h and 0 <= col < w):
+            raise ValueError(
+                f"coord_to_action: expected a cell of the {h}x{w} board, got ({row}, {col})"
+            )
+        return int(row) * w + int(col)
+
+    def action_to_coord(self, action: int) -> tuple[int, int]:
+        """The cell ``(row, col)`` of ``action`` (row 0 on top).
+
+        Raises:
+            ValueError: ``action`` is out of range, or the game's actions are columns.
+        """
+        h, w = self._cell_actions("action_to_coord")
+        if not 0 <= action < h * w:
+            raise ValueError(f"action_to_coord: expected an action in [0, {h * w}), got {action!r}")
+        row, col = divmod(int(action), w)
+        return row, col
+
+    def _cell_actions(self, where: str) -> tuple[int, int]:
+        if self.rules.gravity:
+            raise ValueError(
+                f"{where}: expected a game whose actions are cells, got {self.rules.name}, whose "
+                "actions are columns"
+            )
+        return self.rules.height, self.rules.width
 
     def _opponent_action(self) -> int:
         if self.battle_mode == "eval_mode" and self.agent_vs_human:

@@ -12,8 +12,11 @@ import warnings
 
 from lzero.errors import ConfigError, ReplayWriteWarning
 from zoo.board_games.env_support import check_choice
+from zoo.board_games.render import draw_board
 
 RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
+#: LightZero TicTacToe's ``render`` modes: ``'human'`` prints, ``'rgb_array'`` returns the frame.
+LIGHTZERO_RENDER_MODES = {"human": "state_realtime_mode", "rgb_array": "rgb_array"}
 
 
 class BoardRecordingMethods:
@@ -23,17 +26,31 @@ class BoardRecordingMethods:
     #: before the first); ``last_replay_file`` is None then.
     last_replay_error: OSError | ConfigError | None = None
 
+    #: What ``render()`` does with neither a mode nor ``render_mode``, as in LightZero:
+    #: TicTacToe prints the board (``'human'``); Gomoku and Connect4 do nothing (None).
+    default_render_mode: str | None = None
+
     def render(self, mode: str | None = None):
-        """Prints the board, shows it in a window, or records a GIF frame (``RENDER_MODES``).
+        """Prints the board, shows it in a window, or records a GIF frame (``RENDER_MODES``);
+        LightZero's TicTacToe modes ``'human'`` (print) and ``'rgb_array'`` (the frame,
+        not recorded) too.
 
         Args:
-            mode: the render mode; None uses ``render_mode`` from the config.
+            mode: the render mode; None uses ``render_mode`` from the config, and then
+                ``default_render_mode`` (None: nothing is rendered).
 
         Returns:
-            The text (state mode) or the frame `[Hpx, Wpx, 3]` uint8 (image modes).
+            The text (state mode, ``'human'``), the frame `[Hpx, Wpx, 3]` uint8 (image modes,
+            ``'rgb_array'``), or None when nothing is rendered.
         """
-        mode = mode or self.render_mode
-        check_choice("render", "mode", mode, RENDER_MODES)
+        mode = mode or self.render_mode or self.default_render_mode
+        if mode is None:
+            return None
+        check_choice("render", "mode", mode, RENDER_MODES + tuple(LIGHTZERO_RENDER_MODES))
+        if mode == "rgb_array":
+            rec = self._recorder
+            return draw_board(self.board, self._last_cell, rec.gravity, rec.scaling)
+        mode = LIGHTZERO_RENDER_MODES.get(mode, mode)
         return self._recorder.render(mode, self.board, self._last_cell)
 
     def enable_save_replay(self, replay_path: str | None) -> None:

@@ -23,7 +23,7 @@ def test_a_board_of_another_dtype_is_stored_as_int8_and_the_game_goes_on():
 
 def test_a_board_of_another_shape_is_refused():
     env = TicTacToeEnv()
-    with pytest.raises(ValueError, match=r"board: expected shape \(3, 3\), got \(4, 4\)"):
+    with pytest.raises(ValueError, match=r"board: expected shape \(3, 3\) or \(9,\), got \(4, 4\)"):
         env.board = np.zeros((4, 4))
 
 

@@ -20,6 +20,7 @@ class TicTacToeEnv(BoardGameEnv):
     move_style = "cell"
     perfect_values = staticmethod(alpha_beta_values)
     bot_types = ("rule", "alpha_beta", "perfect", "mcts", "random")
+    default_render_mode = "human"  # LightZero's TicTacToe render() prints the board
     config = dict(
         BoardGameEnv.config,
         env_id="TicTacToe",

@@ -1,0 +1,173 @@
+"""The board envs' LightZero surface that LightZero's own env and bot tests use: setting
+``env.board``, ``render()`` without a mode, ``info['next player to play']``, the
+``current_player`` setter, cell coordinates and the bots under LightZero's method names."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from board_reference import ONGOING, tictactoe
+
+from lzero.errors import ConfigError, IllegalActionError
+from zoo.board_games.connect4.envs.connect4_env import Connect4Env
+from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
+from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
+
+X_WINS = [[1, 1, 1], [2, 2, 0], [0, 0, 0]]
+FULL_DRAW = [[1, 2, 1], [1, 2, 2], [2, 1, 1]]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_setting_board_rederives_mask_legal_actions_and_result(seed):
+    """Positions of random games set through ``env.board``: legal actions are the empty cells
+    and the result is the plain-Python judge of the whole board (board_reference)."""
+    rng = np.random.default_rng(seed)
+    ref = tictactoe()
+    for ply in range(int(rng.integers(0, 10))):
+        if ref.result() != ONGOING:
+            break
+        ref.play(int(rng.choice(ref.legal())), 1 + ply % 2)
+    env = TicTacToeEnv()
+    env.reset()
+    env.board = np.array(ref.board, dtype=np.int32)  # LightZero assigns int32 arrays and lists
+    result = ref.result()
+    done = result != ONGOING
+    assert env.get_done_winner() == (done, result if result in (1, 2) else -1)
+    assert env.legal_actions == ([] if done else ref.legal())
+    assert env._mask.tolist() == [int(a in env.legal_actions) for a in range(9)]
+
+
+def test_a_board_set_won_or_full_is_over_and_step_refuses():
+    env = TicTacToeEnv()
+    env.reset()
+    env.board = np.array(X_WINS, dtype=np.int32)
+    assert env.get_done_winner() == (True, 1) and env.get_done_reward() == (True, 1)
+    env.board = FULL_DRAW
+    assert env.get_done_winner() == (True, -1) and env.legal_actions == []
+
+
+def test_step_still_refuses_an_occupied_cell_after_the_board_is_set():
+    env = TicTacToeEnv()
+    env.reset()
+    env.board = [[1, 0, 0], [0, 2, 0], [0, 0, 0]]
+    with pytest.raises(IllegalActionError, match=r"got 4; legal actions: \[1, 2, 3, 5, 6, 7, 8\]"):
+        env.step(4)
+    ts = env.step(1)
+    assert ts.obs["board"].tolist() == [[1, 1, 0], [0, 2, 0], [0, 0, 0]]
+
+
+def test_connect4_board_set_flat_as_lightzero_keeps_it_and_refuses_floating_stones():
+    env = Connect4Env()
+    env.reset()
+    flat = [0] * 42
+    flat[5 * 7 + 3] = 1  # bottom row, column 3
+    env.board = flat
+    assert env.board[5, 3] == 1 and env.legal_actions == list(range(7))
+    flat[0] = 2  # top row, nothing below
+    with pytest.raises(ValueError, match="board: expected stones resting on the bottom"):
+        env.board = flat
+
+
+def test_tictactoe_render_without_a_mode_prints_the_board(capsys):
+    env = TicTacToeEnv()
+    env.reset()
+    env.step(4)
+    assert env.render() is not None
+    out = capsys.readouterr().out
+    assert "X" in out and out.count("\n") >= 3
+    frame = env.render("rgb_array")
+    assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
+    assert env._recorder.frames == []  # rgb_array returns the frame, records nothing
+
+
+@pytest.mark.parametrize("cls", [GomokuEnv, Connect4Env])
+def test_render_none_does_nothing_where_lightzero_does_nothing(cls, capsys):
+    env = cls()
+    env.reset()
+    assert env.render(None) is None and env.render() is None
+    assert capsys.readouterr().out == ""
+
+
+def test_render_human_works_for_every_game(capsys):
+    env = GomokuEnv({"board_size": 9})
+    env.reset()
+    env.render("human")
+    assert capsys.readouterr().out
+
+
+@pytest.mark.parametrize("mode", ["play_with_bot_mode", "eval_mode"])
+def test_next_player_to_play_tells_who_won_in_bot_modes(mode):
+    """LightZero's tests read the winner from it: 2 after the agent's winning move, 1 after
+    the bot's; while the game runs the agent (1) is to move again."""
+    for seed in range(6):
+        env = TicTacToeEnv({"battle_mode": mode, "bot_action_type": "random"})
+        env.seed(seed)
+        env.reset()
+        while True:
+            ts = env.step(env.random_action())
+            assert ts.info["next player to play"] == env.current_player
+            if not ts.done:
+                assert ts.info["next player to play"] == 1
+                continue
+            if ts.reward[0] > 0:
+                assert ts.info["next player to play"] == 2
+            elif ts.reward[0] < 0:
+                assert ts.info["next player to play"] == 1
+            break
+
+
+def test_current_player_setter_changes_who_moves():
+    env = TicTacToeEnv()
+    env.reset()
+    env.current_player = 2
+    ts = env.step(0)
+    assert ts.obs["board"][0, 0] == 2 and env.current_player == 1
+    for bad in (0, 3, True, "1"):
+        with pytest.raises(ValueError, match=r"current_player: expected 1 or 2, got"):
+            env.current_player = bad
+
+
+@pytest.mark.parametrize("cls, cfg", [(TicTacToeEnv, {}), (GomokuEnv, {"board_size": 7})])
+def test_action_to_coord_and_coord_to_action_are_inverse(cls, cfg):
+    env = cls(cfg)
+    n = env.rules.width
+    for a in range(env.rules.action_size):
+        assert env.action_to_coord(a) == divmod(a, n)
+        assert env.coord_to_action(*env.action_to_coord(a)) == a
+    with pytest.raises(ValueError, match="coord_to_action: expected a cell of the"):
+        env.coord_to_action(n, 0)
+    with pytest.raises(ValueError, match="action_to_coord: expected an action in"):
+        env.action_to_coord(env.rules.action_size)
+
+
+def test_coordinates_are_refused_for_column_actions():
+    with pytest.raises(ValueError, match="connect4, whose actions are columns"):
+        Connect4Env().action_to_coord(3)
+
+
+def test_rule_bot_v0_wins_or_blocks_as_the_rule_bot_does():
+    env = TicTacToeEnv()
+    env.reset()
+    env.board = [[1, 1, 0], [2, 2, 0], [0, 0, 0]]
+    assert env.rule_bot_v0() == 2  # player 1 to move completes the top row
+    env.current_player = 2
+    assert env.rule_bot_v0() == 5  # player 2 completes the middle row
+
+
+def test_bot_action_alpha_beta_pruning_plays_perfectly_on_tictactoe():
+    env = TicTacToeEnv()
+    env.reset()
+    env.board = [[1, 0, 0], [0, 2, 0], [0, 0, 1]]
+    env.current_player = 2
+    # Player 2 must not take a corner here (1-0-0 / 0-2-0 / 0-0-1 is lost after a corner).
+    assert env.bot_action_alpha_beta_pruning() in (1, 3, 5, 7)
+
+
+def test_gomoku_refuses_alpha_beta_naming_its_bots():
+    with pytest.raises(ConfigError, match=r"bot_action_type: unknown bot type 'alpha_beta_pruning'.*"
+                       r"valid bot types: \['mcts', 'random', 'rule'\]"):  # fmt: skip
+        GomokuEnv({"bot_action_type": "alpha_beta_pruning"})
+    with pytest.raises(
+        ConfigError, match=r"gomoku has no alpha-beta bot .*\['mcts', 'random', 'rule'\]"
+    ):
+        GomokuEnv().bot_action_alpha_beta_pruning()

@@ -11,7 +11,7 @@ BOARD_GAMES = {
 GYM_TASKS = {
     "cartpole_lightzero": "zoo.classic_control.cartpole.envs.cartpole_lightzero_env",
     "pendulum_lightzero": "zoo.classic_control.pendulum.envs.pendulum_lightzero_env",
-    "mountain_car_lightzero": "zoo.classic_control.mountain_car.envs.mountain_car_lightzero_env",
+    "mountain_car_lightzero": "zoo.classic_control.mountain_car.envs.mtcar_lightzero_env",
     "acrobot_lightzero": "zoo.classic_control.acrobot.envs.acrobot_lightzero_env",
     "lunarlander_lightzero": "zoo.box2d.lunarlander.envs.lunarlander_lightzero_env",
     "bipedalwalker_lightzero": "zoo.box2d.bipedalwalker.envs.bipedalwalker_lightzero_env",

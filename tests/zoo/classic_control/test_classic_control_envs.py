@@ -19,7 +19,7 @@ CASES = {
     "pendulum": ("pendulum_lightzero", f"{PKG}.pendulum.envs.pendulum_lightzero_env", {}, spaces.Box(-2.0, 2.0, (1,), np.float32), 3),
     "pendulum_disc": ("pendulum_lightzero", f"{PKG}.pendulum.envs.pendulum_lightzero_env",
                       {"manually_discretization": True, "each_dim_disc_size": 11}, spaces.Discrete(11), 3),
-    "mountain_car": ("mountain_car_lightzero", f"{PKG}.mountain_car.envs.mountain_car_lightzero_env", {}, spaces.Discrete(3), 2),
+    "mountain_car": ("mountain_car_lightzero", f"{PKG}.mountain_car.envs.mtcar_lightzero_env", {}, spaces.Discrete(3), 2),
     "acrobot": ("acrobot_lightzero", f"{PKG}.acrobot.envs.acrobot_lightzero_env", {}, spaces.Discrete(3), 6),
 }  # fmt: skip
 

@@ -43,7 +43,7 @@ create_config = EasyDict(
     dict(
         env=dict(
             type="mountain_car_lightzero",
-            import_names=["zoo.classic_control.mountain_car.envs.mountain_car_lightzero_env"],
+            import_names=["zoo.classic_control.mountain_car.envs.mtcar_lightzero_env"],
         ),
         env_manager=dict(type="base"),
         policy=dict(type="muzero", import_names=["lzero.policy.muzero"]),

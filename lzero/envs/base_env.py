@@ -60,6 +60,24 @@ class BaseEnv(ABC):
     config: dict = {}
     #: Top-level config keys whose dict values are free-form (not checked key by key).
     open_config_keys: tuple = ()
+    # Class-level defaults, so that an env whose ``__init__`` does not call ours (DI-engine's
+    # demo envs) still seeds, resets and draws random actions.
+    _seed: int | None = None
+    _dynamic_seed = True
+    _seed_rng: np.random.Generator | None = None
+    _replay_path: str | None = None
+    _np_random: np.random.Generator | None = None
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The episode's generator (reseeded by :meth:`_start_episode`); made on first use."""
+        if self._np_random is None:
+            self._np_random = np.random.default_rng()
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, rng: np.random.Generator) -> None:
+        self._np_random = rng
 
     def __init__(self, cfg: dict | None = None) -> None:
         if cfg is not None and not isinstance(cfg, Mapping):
@@ -143,7 +161,9 @@ class BaseEnv(ABC):
         """The gymnasium space of the rewards (a `[1]` float32 Box)."""
 
     def random_action(self) -> Any:
-        """Returns a uniformly random action, drawn from the episode's seeded generator."""
+        """Returns a uniformly random action of ``action_space``, drawn from the episode's
+        seeded generator. It knows no ``action_mask``: an env with illegal actions overrides
+        it (``check_env`` draws from the observation's mask itself)."""
         space = self.action_space
         space.seed(int(self.np_random.integers(0, 2**31 - 1)))
         return space.sample()

@@ -21,6 +21,7 @@ import numpy as np
 from gymnasium import spaces
 
 from lzero.envs.base_env import BaseEnvTimestep
+from lzero.envs.utils import seed_env
 from lzero.errors import EnvCheckError
 
 OBS_DTYPES = (np.float32, np.int64, np.int8, np.uint8)
@@ -41,10 +42,10 @@ def check_env(env: Any, *, seed: int = 0, max_steps: int = 2000) -> None:
     for name in ("observation_space", "action_space", "reward_space"):
         if getattr(env, name, None) is None:
             raise EnvCheckError(f"{name}: expected a gymnasium space, got None")
-    env.seed(seed, dynamic_seed=False)
-    first = _run_episode(env, None, max_steps)
-    env.seed(seed, dynamic_seed=False)
-    second = _run_episode(env, first["actions"], max_steps)
+    seed_env(env, seed, dynamic_seed=False)
+    first = _run_episode(env, None, max_steps, np.random.default_rng(seed))
+    seed_env(env, seed, dynamic_seed=False)
+    second = _run_episode(env, first["actions"], max_steps, None)
     for i in range(max(len(first["trace"]), len(second["trace"]))):
         if i >= min(len(first["trace"]), len(second["trace"])) or not _equal(
             first["trace"][i], second["trace"][i]
@@ -55,7 +56,18 @@ def check_env(env: Any, *, seed: int = 0, max_steps: int = 2000) -> None:
     env.close()
 
 
-def _run_episode(env: Any, actions: list | None, max_steps: int) -> dict:
+def _random_action(env: Any, obs: Any, rng: np.random.Generator) -> Any:
+    """A random legal action: drawn from ``obs['action_mask']`` when the observation has one
+    (the space alone would offer illegal moves), else ``env.random_action()``."""
+    mask = obs.get("action_mask") if isinstance(obs, dict) else None
+    if mask is not None and isinstance(env.action_space, spaces.Discrete):
+        legal = np.flatnonzero(np.asarray(mask).reshape(-1))
+        if legal.size:
+            return int(env.action_space.start + legal[rng.integers(legal.size)])
+    return env.random_action()
+
+
+def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
     obs = env.reset()
     _check_obs(env, obs, "reset")
     kept = [(obs, _copy(obs))]
@@ -63,7 +75,7 @@ def _run_episode(env: Any, actions: list | None, max_steps: int) -> dict:
     for t in range(max_steps):
         if actions is not None and t == len(actions):
             break  # replaying: the first episode ended here, this one did not
-        action = actions[t] if actions is not None else env.random_action()
+        action = actions[t] if actions is not None else _random_action(env, obs, rng)
         played.append(action)
         timestep = env.step(action)
         if not isinstance(timestep, tuple) or len(timestep) != 4:

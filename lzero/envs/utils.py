@@ -1,7 +1,9 @@
-"""Conversions of env outputs to the dtypes and shapes of the BaseEnv contract."""
+"""Conversions of env outputs to the dtypes and shapes of the BaseEnv contract, and seeding
+envs whose ``seed`` takes one argument."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,3 +36,17 @@ def to_ndarray(item: Any, dtype: np.dtype | type | None = None) -> Any:
 def to_reward(reward: Any) -> np.ndarray:
     """Returns ``reward`` as the contract's float32 array of shape `[1]`."""
     return np.asarray(reward, dtype=np.float32).reshape(1).copy()
+
+
+def seed_env(env: Any, seed: int, dynamic_seed: bool = True) -> Any:
+    """Calls ``env.seed(seed, dynamic_seed)``, or ``env.seed(seed)`` when the env's ``seed``
+    takes one argument (DI-engine's demo envs define ``seed(self, seed)``; such an env decides
+    alone whether its episodes vary)."""
+    try:
+        params = inspect.signature(env.seed).parameters.values()
+    except (TypeError, ValueError):  # a builtin or C method: assume the contract
+        return env.seed(seed, dynamic_seed)
+    takes_two = sum(
+        p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params
+    ) >= 2 or any(p.kind == p.VAR_POSITIONAL or p.name == "dynamic_seed" for p in params)
+    return env.seed(seed, dynamic_seed) if takes_two else env.seed(seed)

@@ -24,6 +24,7 @@ from typing import Any
 
 from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.env_manager.shm import ShmSlots, obs_layout
+from lzero.envs.utils import seed_env
 
 
 class EnvFailure(Exception):
@@ -40,7 +41,7 @@ def run_command(env: Any, cmd: str, arg: Any) -> Any:
     if cmd == "reset":
         return env.reset(**arg)
     if cmd == "seed":
-        return env.seed(*arg)
+        return seed_env(env, *arg)
     raise ValueError(f"expected a command in ['reset', 'seed', 'step'], got {cmd!r}")
 
 

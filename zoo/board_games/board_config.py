@@ -54,6 +54,10 @@ BOARD_GAME_CONFIG = dict(
     save_replay=False,
     # (str) LightZero's older name of env_id (informational); no effect here.
     env_name="",
+    # (str | None) LightZero's name of the env its AlphaZero MCTS simulates (a policy key that
+    # its sampled AlphaZero configs also put here); our search runs the game's kernels, so no
+    # effect here.
+    simulation_env_id=None,
     # (bool) LightZero's marker of a non-zero-sum game; these games are zero-sum, so only False.
     non_zero_sum=False,
     # (bool) LightZero's KataGo opponent (Go); not available here, so only False.

@@ -80,6 +80,7 @@ def test_inert_lightzero_keys_are_accepted(cls):
             non_zero_sum=False,
             use_katago_bot=False,
             check_action_to_connect4_in_bot_v0=False,
+            simulation_env_id=cls.rules.name,
         )
     )
     _play_out(env)

@@ -49,7 +49,7 @@ class PythonUCT:
         radius: near-stone candidate radius (placement games), 0 for all legal moves.
         tactics: the root filter ``lzero.mcts.tactics.root_tactics``.
         tree_tactics: decisive moves below the root (``lzero.mcts.tactics.decisive_moves``).
-        seed: seed, as for ``UCTSearch``.
+        seed: seed, as for one tree of ``BatchedSearch`` (tree ``b`` uses ``seed + b``).
         selection: ``'ucb1'`` or ``'puct'`` (``c_uct`` is then ``c1``, and ``c2`` its base).
         evaluate: a numba leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``) instead of the
             random rollouts, called from Python.

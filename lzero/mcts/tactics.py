@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from lzero.mcts.batched_tree import ROOT_INDEX
 from lzero.mcts.game import ONGOING
 
-__all__ = ["decisive_moves", "filter_root", "root_tactics"]
+__all__ = ["decisive_moves", "root_tactics"]
 
 
 @njit(cache=True)
@@ -89,27 +88,4 @@ def root_tactics(
         for k in range(n):
             keep[k] = k
         return n
-    return m
-
-
-@njit(cache=True)
-def _keep_root_slot(tree, src, dst):
-    tree.children_action[ROOT_INDEX, dst] = tree.children_action[ROOT_INDEX, src]
-    tree.children_index[ROOT_INDEX, dst] = tree.children_index[ROOT_INDEX, src]
-    tree.children_prior[ROOT_INDEX, dst] = tree.children_prior[ROOT_INDEX, src]
-
-
-@njit(cache=True)
-def filter_root(tree, scratch, legal_actions, apply_action, result_after):
-    """``root_tactics`` on the root slots of a ``lzero.mcts.tree.Tree``; returns the count."""
-    n = tree.node_num_children[ROOT_INDEX]
-    keep = scratch[1]
-    m = root_tactics(
-        tree.root_board, np.int64(tree.node_to_play[ROOT_INDEX]), tree.meta[1],
-        tree.children_action[ROOT_INDEX], n, keep, scratch[0],
-        legal_actions, apply_action, result_after,
-    )  # fmt: skip
-    for i in range(m):
-        _keep_root_slot(tree, keep[i], i)
-    tree.node_num_children[ROOT_INDEX] = m
     return m

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from lzero.mcts.search import GameKernels
+from lzero.mcts.game import GameKernels
 
 
 class BoardGame(NamedTuple):

@@ -201,7 +201,10 @@ def test_action_forms_are_equivalent():
             {"battle_mode": "selfplay"},
             r"battle_mode: unknown battle mode 'selfplay'.*self_play_mode",
         ),
-        ({"bot_action_type": "minimax"}, r"unknown bot type 'minimax'.*'mcts', 'random', 'rule'"),
+        (
+            {"bot_action_type": "minimax"},
+            r"unknown bot type 'minimax'.*'mcts', 'perfect', 'random', 'rule'",
+        ),
         ({"bot_action_type": "alpha_beta"}, r"bot type 'alpha_beta'"),
         ({"render_mode": "human"}, r"unknown render mode 'human'.*image_savefile_mode"),
         ({"battle_mod": "self_play_mode"}, r"unknown key 'battle_mod'; did you mean 'battle_mode'"),

@@ -38,7 +38,14 @@ setup(
         # several GB of CUDA packages.
         "train": ["torch==2.13.0", "tqdm>=4.60", "matplotlib>=3.7"],
         "box2d": ["Box2D>=2.3.10"],
-        "test": ["pytest>=7.4", "hypothesis>=6.80", "ruff>=0.4", "Box2D>=2.3.10"],
+        # The tests also cover the perfect Connect4 bot, so they install its opening book.
+        "test": [
+            "pytest>=7.4",
+            "hypothesis>=6.80",
+            "ruff>=0.4",
+            "Box2D>=2.3.10",
+            "bitbully-databases>=0.0.2",
+        ],
         # The perfect Connect4 bot's opening book (MIT): positions of 12 stones, solved.
         "perfect": ["bitbully-databases>=0.0.2"],
         "bench": ["open_spiel", "pettingzoo>=1.24", "envpool>=1.2", "pgx>=2.6", "bitbully>=0.0.79"],

@@ -60,6 +60,21 @@ class GameKernels(NamedTuple):
     evaluate: Any = None
     priors: Any = None
 
+    @classmethod
+    def from_rules(cls, rules: Any, **extra: Any) -> GameKernels:
+        """The kernels of a game's rules record (``BoardRules``: ``legal_actions``,
+        ``apply_action``, ``result_after``, ``action_size``, ``height``, ``width``, ``gravity``),
+        with ``extra`` fields (``simulations``, ``evaluate``, ``priors``)."""
+        return cls(
+            legal_actions=rules.legal_actions,
+            apply_action=rules.apply_action,
+            result_after=rules.result_after,
+            action_size=rules.action_size,
+            board_shape=(rules.height, rules.width),
+            placement=not rules.gravity,
+            **extra,
+        )
+
 
 @njit(cache=True)
 def uniform_priors(board, to_play, actions, n, out):

@@ -35,14 +35,7 @@ class BoardGame(NamedTuple):
     def from_env(cls, env: Any) -> BoardGame:
         """The game of a board env (anything with a ``rules`` record and a ``_cfg.scale``)."""
         rules = env.rules
-        kernels = GameKernels(
-            legal_actions=rules.legal_actions,
-            apply_action=rules.apply_action,
-            result_after=rules.result_after,
-            action_size=rules.action_size,
-            board_shape=(rules.height, rules.width),
-            placement=not rules.gravity,
-        )
+        kernels = GameKernels.from_rules(rules)
         return cls(
             rules.name, kernels, rules.height, rules.width, rules.action_size,
             bool(rules.gravity), bool(env._cfg.scale),

@@ -111,17 +111,7 @@ def kernels_of(rules: BoardRules, *, evaluator: str = "lines") -> GameKernels:
     if evaluator == "lines" and not rules.gravity:
         evaluate, priors = LINE_EVALUATORS.get(rules.win_length, (None, None))
     simulations = loops.get(evaluate) if rules.result_after is result_after else None
-    return GameKernels(
-        legal_actions=rules.legal_actions,
-        apply_action=rules.apply_action,
-        result_after=rules.result_after,
-        action_size=rules.action_size,
-        board_shape=(rules.height, rules.width),
-        placement=not rules.gravity,
-        simulations=simulations,
-        evaluate=evaluate,
-        priors=priors,
-    )
+    return GameKernels.from_rules(rules, simulations=simulations, evaluate=evaluate, priors=priors)
 
 
 class MCTSBot:

@@ -128,14 +128,16 @@ def run_seed(game: str, seed: int, minutes: float, games: int, sims: int | None,
     env_steps = int(rows[-1]["env_step"])
     ckpt = Path(main.exp_name) / "ckpt" / "ckpt_last.pth.tar"
     eval_sims = sims or main.policy.get("eval_num_simulations") or main.policy.mcts.num_simulations
+    openings = main.policy.get("eval_opening_moves", 0)
     results = eval_alphazero(
-        ckpt, bots=bots, num_games=games, num_simulations=eval_sims, seed=10_000 + seed
-    )
+        ckpt, bots=bots, num_games=games, num_simulations=eval_sims, seed=10_000 + seed,
+        opening_moves=openings,
+    )  # fmt: skip
     line = (
         f"{game} seed {seed}: {env_steps} env steps, {policy.train_iter} iterations, {train_s:.0f} s; "
         f"self-play {column_mean(rows, 'positions_per_s'):.0f} positions/s at "
         f"{main.policy.mcts.num_simulations} sims, outside-forward share {column_mean(rows, 'search_share'):.2f}; "
-        f"eval at {eval_sims} sims, {games} games per bot:"
+        f"eval at {eval_sims} sims, {games} games per bot, {openings}-move random openings:"
     )
     for bot, r in results.items():
         line += f" {bot} {r['win']:.2f}/{r['draw']:.2f}/{r['loss']:.2f}"

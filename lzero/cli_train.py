@@ -127,8 +127,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         num_games=args.episodes,
         num_simulations=args.simulations,
         seed=args.seed,
+        opening_moves=args.openings,
     )
-    print(f"{args.ckpt}: {args.episodes} games per bot, colours alternate")
+    opening = f", {args.openings}-move random openings" if args.openings else ""
+    print(f"{args.ckpt}: {args.episodes} games per bot, colours alternate{opening}")
     for bot, r in results.items():
         print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
     return 0
@@ -146,6 +148,12 @@ def add_eval_subcommand(subparsers) -> None:
         help="simulations per move (default: the checkpoint's; 0 plays the raw network)",
     )
     p.add_argument("--bots", default=None, help="comma-separated bots (default: all but random)")
+    p.add_argument(
+        "--openings",
+        type=_non_negative_int,
+        default=0,
+        help="random moves opening each game, the same for both colours of a pair (default 0)",
+    )
     p.add_argument("--seed", type=_seed, default=0, help="seed of the envs and bots")
     p.set_defaults(func=_cmd_eval)
 

@@ -143,8 +143,9 @@ def train_alphazero(
         nonlocal best, last_eval
         last_eval = policy.train_iter
         results = evaluate_against_bots(
-            act, cfg.create, cfg.env, bots, cfg.trainer.n_evaluator_episode, seed + 1_000_003
-        )
+            act, cfg.create, cfg.env, bots, cfg.trainer.n_evaluator_episode, seed + 1_000_003,
+            pcfg.eval_opening_moves,
+        )  # fmt: skip
         score = float(np.mean([r["score"] for r in results.values()]))
         row = {f"{b}_{k}": results[b][k] for b in bots for k in ("win", "draw", "loss")}
         log.write(
@@ -226,6 +227,7 @@ def eval_alphazero(
     num_games: int = 20,
     num_simulations: int | None = None,
     seed: int = 0,
+    opening_moves: int = 0,
 ) -> dict[str, dict[str, float]]:
     """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
     records its game, so no config is needed.
@@ -237,6 +239,7 @@ def eval_alphazero(
         num_simulations: simulations per move (default: the checkpoint's eval setting); 0 plays
             the raw network.
         seed: seed of the envs and bots.
+        opening_moves: random moves opening each game, the same for both colours of a pair.
     """
     from lzero.agent import load_agent, read_checkpoint
 
@@ -246,5 +249,5 @@ def eval_alphazero(
     bots = list(bots or default_bots(env))
     env.close()
     return evaluate_against_bots(
-        agent.act_batch, g["create_env"], g["env_config"], bots, num_games, seed
+        agent.act_batch, g["create_env"], g["env_config"], bots, num_games, seed, opening_moves
     )

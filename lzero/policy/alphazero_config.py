@@ -62,6 +62,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
     eval_bots=None,  # (list|None) bots to evaluate against; None: every bot the env has
     # but 'random' (rule, mcts, and alpha_beta for TicTacToe)
     eval_num_simulations=None,  # (int|None) simulations per move in evaluation; None: mcts's
+    eval_opening_moves=0,  # (int) random moves opening each evaluation game, the same for
+    # both colours of a pair of games, so deterministic players meet varied positions
     mcts=dict(
         num_simulations=50,  # (int) simulations per move
         max_moves=512,  # (int) LightZero's game-length cap; no effect (games end by the rules)
@@ -148,6 +150,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         where="main_config.policy",
     )  # fmt: skip
     check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
+    moves = policy.eval_opening_moves
+    if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
+        raise ConfigError(
+            f"main_config.policy: expected eval_opening_moves to be an int >= 0, got {moves!r}"
+        )
     for key in ("update_per_collect", "num_sampling_moves", "eval_num_simulations"):
         value = policy[key]
         if value is not None and (

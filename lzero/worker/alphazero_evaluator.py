@@ -22,6 +22,24 @@ def default_bots(env: Any) -> list[str]:
     return [b for b in ("rule", "mcts", "alpha_beta") if b in env.bot_types]
 
 
+def play_opening(env: Any, moves: int, rng: np.random.Generator) -> list[int]:
+    """Plays ``moves`` uniformly random legal moves on ``env`` (both players) and returns them.
+
+    Raises:
+        ValueError: the game ended during the opening (ask for fewer moves).
+    """
+    played = []
+    for k in range(moves):
+        action = int(rng.choice(env.legal_actions))
+        played.append(action)
+        if env.step(action).done:
+            raise ValueError(
+                f"opening_moves: expected openings that leave the game unfinished, got a "
+                f"finished game after {k + 1} random moves"
+            )
+    return played
+
+
 def play_against_bot(
     act: ActFn,
     create_cfg: Mapping,
@@ -29,8 +47,13 @@ def play_against_bot(
     bot: str,
     num_games: int,
     seed: int,
+    opening_moves: int = 0,
 ) -> dict[str, float]:
     """Plays ``num_games`` games of ``act`` against ``bot``, the agent first in even games.
+
+    With ``opening_moves``, games ``2k`` and ``2k + 1`` start from the same random opening of
+    that many moves, once with each colour: deterministic players then meet varied positions,
+    and an opening that favours one side counts for both.
 
     Returns:
         ``win``, ``draw``, ``loss`` (fractions of the games, the agent's view) and ``score``
@@ -47,6 +70,7 @@ def play_against_bot(
         env = create_env(create_cfg, cfg)
         env.seed(seed + i, dynamic_seed=False)
         env.reset()
+        play_opening(env, opening_moves, np.random.default_rng([seed, i // 2]))
         envs.append(env)
     agent = np.array([1 if i % 2 == 0 else 2 for i in range(num_games)])
     outcome = np.zeros(num_games)
@@ -100,6 +124,10 @@ def evaluate_against_bots(
     bots: Sequence[str],
     num_games: int,
     seed: int,
+    opening_moves: int = 0,
 ) -> dict[str, dict[str, float]]:
     """:func:`play_against_bot` for each of ``bots``: ``{bot: {win, draw, loss, score}}``."""
-    return {bot: play_against_bot(act, create_cfg, env_cfg, bot, num_games, seed) for bot in bots}
+    return {
+        bot: play_against_bot(act, create_cfg, env_cfg, bot, num_games, seed, opening_moves)
+        for bot in bots
+    }

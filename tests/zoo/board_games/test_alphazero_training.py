@@ -206,3 +206,35 @@ def test_stop_value_ends_training_at_the_first_evaluation_reaching_it(tmp_path, 
     policy = train_alphazero([main, CREATE], seed=0, max_env_step=10_000)
     assert policy.train_iter == 0
     assert "stopped (stop_value -1.0 reached against rule)" in capsys.readouterr().out
+
+
+def test_random_openings_pair_the_colours_and_vary_the_games():
+    from lzero.envs import ENV_REGISTRY
+    from lzero.worker.alphazero_evaluator import play_against_bot, play_opening
+
+    def opening(i, seed=5):
+        env = ENV_REGISTRY.build("connect4", {"battle_mode": "self_play_mode"})
+        env.reset()
+        return play_opening(env, 2, np.random.default_rng([seed, i // 2]))
+
+    assert opening(0) == opening(1) and opening(2) == opening(3)
+    assert len({tuple(opening(2 * k)) for k in range(10)}) > 3
+    env = ENV_REGISTRY.build("tictactoe", {"battle_mode": "self_play_mode"})
+    env.reset()
+    with pytest.raises(
+        ValueError, match="opening_moves: expected openings that leave the game unfinished"
+    ):
+        play_opening(env, 9, np.random.default_rng(0))
+
+    first = lambda boards, to_play, legal: legal.argmax(axis=1)  # noqa: E731 (a fixed player)
+    plain = play_against_bot(first, CREATE, {}, "rule", 8, seed=0)
+    varied = play_against_bot(first, CREATE, {}, "rule", 8, seed=0, opening_moves=2)
+    for r in (plain, varied):
+        assert r["win"] + r["draw"] + r["loss"] == pytest.approx(1.0)
+    assert plain["loss"] == 1.0  # the rule bot beats the fixed player from the empty board
+
+
+def test_bad_opening_moves_are_refused(tmp_path):
+    main = tiny_main(tmp_path / "bad_openings", eval_opening_moves=-1)
+    with pytest.raises(ConfigError, match="eval_opening_moves to be an int >= 0, got -1"):
+        train_alphazero([main, CREATE], seed=0, max_env_step=10)

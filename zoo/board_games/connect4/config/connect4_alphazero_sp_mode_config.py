@@ -40,6 +40,7 @@ main_config = EasyDict(
             num_sampling_moves=12,
             eval_bots=["rule", "mcts"],
             eval_num_simulations=200,
+            eval_opening_moves=2,
             mcts=dict(num_simulations=num_simulations, root_dirichlet_alpha=1.0),
             other=dict(replay_buffer=dict(replay_buffer_size=int(2e5))),
         ),

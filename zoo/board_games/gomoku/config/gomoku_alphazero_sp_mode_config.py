@@ -40,6 +40,7 @@ def for_board(board_size: int, *, num_simulations: int, exp_name: str) -> tuple[
                 num_sampling_moves=board_size,
                 eval_bots=["rule", "mcts"],
                 eval_num_simulations=200,
+                eval_opening_moves=2,
                 mcts=dict(num_simulations=num_simulations, root_dirichlet_alpha=0.3),
                 other=dict(replay_buffer=dict(replay_buffer_size=int(2e5))),
             ),

@@ -20,6 +20,7 @@ from easydict import EasyDict
 
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
+from lzero.mcts.batched_search import root_legal
 from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.board_game import BoardGame
 
@@ -118,9 +119,7 @@ class Agent:
         to_play = int(obs.get("to_play", -1))
         if to_play not in (1, 2):
             to_play = int(obs.get("current_player_index", 0)) + 1
-        legal = np.zeros(self.game.action_size, bool)
-        scratch = np.zeros(self.game.action_size, np.int64)
-        legal[scratch[: self.game.kernels.legal_actions(board, scratch)]] = True
+        legal = root_legal(board[None], self.game.kernels.legal_actions, self.game.action_size)[0]
         if not legal.any():
             raise ValueError("expected a position with a legal move, got a finished game")
         return board, to_play, legal

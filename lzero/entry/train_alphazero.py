@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from lzero.agent import load_policy, save_checkpoint
+from lzero.agent import Agent, load_policy, save_checkpoint
 from lzero.entry.train_log import TrainLog
 from lzero.entry.train_muzero_with_gym_env import check_seed, seed_everything
 from lzero.envs.registry import create_env
@@ -29,7 +29,7 @@ from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.alphazero_config import compile_alphazero_config
 from lzero.policy.board_game import BoardGame
 from lzero.worker.alphazero_collector import AlphaZeroCollector
-from lzero.worker.alphazero_evaluator import default_bots, evaluate_against_bots, search_actor
+from lzero.worker.alphazero_evaluator import default_bots, evaluate_against_bots
 
 _BASE_COLUMNS = (
     "train_iter", "env_step", "wall_time", "collect_return", "eval_return_mean", "eval_score_mean",
@@ -130,7 +130,7 @@ def train_alphazero(
     buffer = AlphaZeroReplayBuffer(
         pcfg.other.replay_buffer.replay_buffer_size, game, augment=pcfg.symmetry_augmentation
     )
-    act = search_actor(policy, pcfg.eval_num_simulations or pcfg.mcts.num_simulations)
+    act = Agent(policy, pcfg.eval_num_simulations or pcfg.mcts.num_simulations).act_batch
     rng = np.random.default_rng(seed)
     progress = _Progress(max_env_step)
     env_step, best, last_eval, last_save, losses = 0, -math.inf, None, 0, {}

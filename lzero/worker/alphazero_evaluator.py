@@ -101,22 +101,6 @@ def play_against_bot(
     return {"win": win, "draw": draw, "loss": loss, "score": win - loss}
 
 
-def search_actor(policy: Any, num_simulations: int | None) -> ActFn:
-    """The policy's greedy player: the most visited move of a search without noise, or the
-    network's most probable legal move when ``num_simulations`` is 0."""
-
-    def act(boards, to_play, legal):
-        if num_simulations == 0:
-            priors, _ = policy.evaluate(boards, to_play, legal)
-            return np.where(legal, priors, -1.0).argmax(axis=1)
-        result = policy.search.search(
-            boards, np.asarray(to_play, np.int64), policy.evaluate, num_simulations=num_simulations
-        )
-        return result.visits.argmax(axis=1)
-
-    return act
-
-
 def evaluate_against_bots(
     act: ActFn,
     create_cfg: Mapping,

@@ -3,7 +3,8 @@ contract (``docs/board_kernel_contract.md``): one batched search (``BatchedSearc
 Python batch evaluator (a network) or a numba leaf evaluator (random rollouts, line windows).
 
 Importing this package compiles nothing; the kernels compile (or load from numba's disk cache)
-on first use. ``lzero.mcts.ctree`` (MuZero's search) is a separate package, not imported here.
+on first use. MuZero's search (``lzero.mcts.latent_search.MuZeroMCTS``) is a configuration of the
+same tree with a learned model as the evaluator.
 """
 
 from __future__ import annotations

@@ -19,10 +19,10 @@ node whose edge reward is the result for the mover (+1 win, 0 draw) and whose va
 ``backup`` keeps each node's ``Q`` and ``1 / sqrt(visits)`` (``node_q``, ``node_rsqrt``), so
 that selection costs a multiply-add per slot rather than a division and a square root.
 
-One simulation step (``board_select`` of ``lzero.mcts.batched_board``, or ``select``)
-descends every tree from its root by the selection rule to an edge not taken before, adds
-that node, and returns the ``B`` new leaves; the caller evaluates them as a batch (a network)
-and ``expand_and_backup`` expands them with their priors and backs their values up, again for
+One simulation step (``board_select`` of ``lzero.mcts.batched_board``, or ``latent_select`` of
+``lzero.mcts.latent_search`` for MuZero) descends every tree from its root by the selection
+rule to an edge not taken before, adds that node, and returns the ``B`` new leaves; the caller
+evaluates them as a batch (a network) and ``expand_and_backup`` expands them with their priors and backs their values up, again for
 all ``B`` trees in one call. ``lzero.mcts.batched_loop`` runs whole searches in numba instead,
 with a numba leaf evaluator (random rollouts, Gomoku's line windows).
 """
@@ -252,28 +252,6 @@ def add_child(tree, b, node, slot, to_play, reward, discount, terminal):
     return child
 
 
-@njit(cache=True)
-def select(tree, rule, c1, c2, normalize, parents, slots):
-    """One descent in each tree, for an evaluator that computes the next state itself
-    (MuZero's dynamics): writes the expanded node and the slot taken into ``parents`` `[B]`
-    and ``slots`` `[B]` (-1 if the descent ended on a terminal node, re-evaluated as is)."""
-    for b in range(tree.num_nodes.shape[0]):
-        parents[b], slots[b] = descend(tree, b, rule, c1, c2, normalize)
-
-
-@njit(cache=True)
-def add_children(tree, parents, slots, to_play, rewards, discounts, terminal, leaves):
-    """Adds the leaves ``select`` chose, with their player to move, edge reward and discount
-    and terminal flag (each `[B]`), and writes their indices into ``leaves`` `[B]`."""
-    for b in range(tree.num_nodes.shape[0]):
-        if slots[b] < 0:
-            leaves[b] = parents[b]
-        else:
-            leaves[b] = add_child(
-                tree, b, parents[b], slots[b], to_play[b], rewards[b], discounts[b], terminal[b]
-            )
-
-
 @compiled_on_first_call(
     types.none(
         BATCHED_TREE_T,
@@ -293,7 +271,6 @@ def expand_and_backup(tree, leaves, priors, legal, values, active):
     terminal leaf is not expanded and its value is 0: its edge reward holds the result.
     Inactive trees (``active[b]`` False) are left unchanged.
     """
-    num_actions = priors.shape[1]
     for b in range(leaves.shape[0]):
         if not active[b]:
             continue
@@ -302,18 +279,25 @@ def expand_and_backup(tree, leaves, priors, legal, values, active):
         if not tree.node_terminal[b, leaf]:
             value = values[b]
             if tree.node_num_children[b, leaf] < 0:
-                total, count = 0.0, 0
-                for a in range(num_actions):
-                    if legal[b, a]:
-                        total += max(priors[b, a], 0.0)
-                        tree.children_action[b, leaf, count] = a
-                        tree.children_index[b, leaf, count] = UNVISITED
-                        count += 1
-                for k in range(count):
-                    p = max(priors[b, tree.children_action[b, leaf, k]], 0.0)
-                    tree.children_prior[b, leaf, k] = p / total if total > 0 else 1.0 / count
-                tree.node_num_children[b, leaf] = count
+                expand_node(tree, b, leaf, priors[b], legal[b])
         backup(tree, b, leaf, value)
+
+
+@njit(cache=True, inline="always")
+def expand_node(tree, b, leaf, priors, legal):
+    """Gives ``leaf`` of tree ``b`` one slot per legal action (``legal`` `[A]`, in action order)
+    with ``priors`` `[A]` renormalised over them (uniform if they sum to 0 there)."""
+    total, count = 0.0, 0
+    for a in range(priors.shape[0]):
+        if legal[a]:
+            total += max(priors[a], 0.0)
+            tree.children_action[b, leaf, count] = a
+            tree.children_index[b, leaf, count] = UNVISITED
+            count += 1
+    for k in range(count):
+        p = max(priors[tree.children_action[b, leaf, k]], 0.0)
+        tree.children_prior[b, leaf, k] = p / total if total > 0 else 1.0 / count
+    tree.node_num_children[b, leaf] = count
 
 
 @njit(cache=True, inline="always")

@@ -13,7 +13,7 @@ import copy
 import numpy as np
 import torch
 
-from lzero.mcts.ctree import MuZeroMCTS, select_action
+from lzero.mcts.latent_search import MuZeroMCTS, select_action
 from lzero.model import MuZeroModelMLP
 from lzero.policy.muzero_config import policy_config
 from lzero.policy.scaling_transform import scalar_to_support, support_to_scalar

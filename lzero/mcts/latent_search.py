@@ -1,0 +1,246 @@
+"""MuZero's search as a configuration of the batched tree: PUCT over min-max normalised
+values, with a learned model (``recurrent_fn``) as the evaluator and latent states in place of
+boards (Schrittwieser et al. 2020, appendix B).
+
+It runs on ``lzero.mcts.batched_tree``, the tree the board searches use: the same slots,
+selection (``descend``, PUCT with ``normalize``), expansion and backup. What MuZero adds is
+the state: the model, not a rules kernel, makes the next state. Every simulation adds exactly
+one node per tree (a latent state is never terminal), so simulation ``s`` (0-based) creates
+node ``s + 1`` in every tree, and the caller keeps latent states in a `[N, B, ...]` buffer
+indexed by node. The model is reached only through ``recurrent_fn`` (as in mctx), so this
+module knows nothing of torch.
+
+Two-player games (a root with ``to_play`` 1 or 2) use mctx's convention: rewards are for the
+player who moved, values for the player to move, and each edge's discount is ``-gamma``;
+one-player tasks (``to_play`` -1) use ``+gamma``. Only the root's moves are masked (the env's
+``action_mask``); below it every action is allowed, as in LightZero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+from numba import types
+
+from lzero.mcts import batched_tree as bt
+from lzero.mcts.batched_result import sample_actions
+from lzero.mcts.jit import compiled_on_first_call
+
+__all__ = ["MuZeroMCTS", "RecurrentFn", "SearchOutput", "select_action"]
+
+#: ``recurrent_fn(parent_node, action, new_node)`` -> ``(reward, value, prior)``, where
+#: ``parent_node`` and ``action`` are `[B]` int64 arrays, ``new_node`` the index of the node
+#: being created (the same in every tree), and the outputs are `[B]` rewards for the mover,
+#: `[B]` values for the player to move at the new node and `[B, A]` priors.
+RecurrentFn = Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+_I64, _F32, _F64 = (types.Array(t, 1, "C") for t in (types.int64, types.float32, types.float64))
+
+
+class SearchOutput(NamedTuple):
+    """Result of :meth:`MuZeroMCTS.search`.
+
+    Attributes:
+        visit_counts: `[B, A]` int32 visits of the root's children.
+        root_value: `[B]` float64 mean value of the root (for the player to move there).
+        q: `[B, A]` float64 value of each root action for the player to move (0 if unvisited).
+    """
+
+    visit_counts: np.ndarray
+    root_value: np.ndarray
+    q: np.ndarray
+
+
+@compiled_on_first_call(
+    types.none(bt.BATCHED_TREE_T, types.float64, types.float64, _I64, _I64, _I64)
+)
+def latent_select(tree, c1, c2, parents, slots, actions):
+    """Descends every tree by PUCT on min-max normalised ``Q`` to an edge not taken before and
+    writes its node, slot and action into ``parents``, ``slots`` and ``actions`` `[B]`."""
+    for b in range(parents.shape[0]):
+        node, slot = bt.descend(tree, b, bt.PUCT, c1, c2, True)
+        parents[b], slots[b] = node, slot
+        actions[b] = tree.children_action[b, node, slot]
+
+
+@compiled_on_first_call(
+    types.none(bt.BATCHED_TREE_T, _I64, _I64, _F32, _F32, types.Array(types.float32, 2, "C"), _F64)
+)
+def latent_expand(tree, parents, slots, discounts, rewards, priors, values):
+    """Adds the child of each tree's ``(parents, slots)`` edge with its ``rewards`` `[B]` and the
+    tree's ``discounts`` `[B]`, expands it over every action with ``priors`` `[B, A]` and backs
+    its ``values`` `[B]` up to the root."""
+    num_actions = priors.shape[1]
+    for b in range(parents.shape[0]):
+        parent = parents[b]
+        mover = tree.node_to_play[b, parent]
+        to_play = 3 - mover if mover > 0 else 0
+        leaf = bt.add_child(tree, b, parent, slots[b], to_play, rewards[b], discounts[b], False)
+        total = 0.0
+        for a in range(num_actions):
+            total += max(priors[b, a], 0.0)
+            tree.children_action[b, leaf, a] = a
+            tree.children_index[b, leaf, a] = bt.UNVISITED
+        for a in range(num_actions):
+            p = max(priors[b, a], 0.0)
+            tree.children_prior[b, leaf, a] = p / total if total > 0 else 1.0 / num_actions
+        tree.node_num_children[b, leaf] = num_actions
+        bt.backup(tree, b, leaf, values[b])
+
+
+class MuZeroMCTS:
+    """Batched MuZero search on the batched tree, reused across calls of the same batch size.
+
+    Args:
+        num_simulations: simulations per search (nodes created per tree).
+        action_space_size: number of actions ``A``.
+        discount_factor: ``gamma``, the discount of rewards inside the tree.
+        pb_c_base: PUCT's ``c2``; the paper's 19652 by default.
+        pb_c_init: PUCT's ``c1``; the paper's 1.25 by default.
+        root_dirichlet_alpha: Dirichlet concentration of the root noise.
+        root_noise_weight: weight of the noise in the root priors (0 disables it).
+
+    Raises:
+        ValueError: a setting out of range.
+    """
+
+    def __init__(
+        self,
+        *,
+        num_simulations: int,
+        action_space_size: int,
+        discount_factor: float,
+        pb_c_base: float = 19652.0,
+        pb_c_init: float = 1.25,
+        root_dirichlet_alpha: float = 0.3,
+        root_noise_weight: float = 0.25,
+    ) -> None:
+        if num_simulations < 1:
+            raise ValueError(f"expected num_simulations >= 1, got {num_simulations}")
+        if action_space_size < 1:
+            raise ValueError(f"expected action_space_size >= 1, got {action_space_size}")
+        if not 0.0 <= discount_factor <= 1.0:
+            raise ValueError(f"expected discount_factor in [0, 1], got {discount_factor}")
+        self.num_simulations = int(num_simulations)
+        self.action_space_size = int(action_space_size)
+        self.discount = float(discount_factor)
+        self.pb_c_base = float(pb_c_base)
+        self.pb_c_init = float(pb_c_init)
+        self.alpha = float(root_dirichlet_alpha)
+        self.noise_weight = float(root_noise_weight)
+        self.tree: bt.BatchedTree | None = None
+
+    def _allocate(self, batch: int) -> None:
+        if self.tree is None or self.tree.num_nodes.shape[0] != batch:
+            n = self.num_simulations + 1
+            self.tree = bt.make_batched_tree(batch, n, self.action_space_size)
+            self._parents, self._slots, self._actions = (np.zeros(batch, np.int64) for _ in "psa")
+
+    def root_noise(self, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Draws Dirichlet(alpha) noise over each row's legal actions; `[B, A]` float64."""
+        noise = np.zeros(np.shape(legal), np.float64)
+        for b, row in enumerate(np.asarray(legal)):
+            idx = np.flatnonzero(row)
+            noise[b, idx] = rng.dirichlet(np.full(len(idx), self.alpha))
+        return noise
+
+    def search(
+        self,
+        root_prior: np.ndarray,
+        root_value: np.ndarray,
+        legal: np.ndarray,
+        recurrent_fn: RecurrentFn,
+        *,
+        noise: np.ndarray | None = None,
+        to_play: np.ndarray | None = None,
+    ) -> SearchOutput:
+        """Runs ``num_simulations`` simulations on every root of the batch.
+
+        The root starts with one visit worth ``root_value``, as in LightZero's trees.
+
+        Args:
+            root_prior: `[B, A]` policy at the roots (renormalised over ``legal`` here).
+            root_value: `[B]` network value at the roots, for the player to move.
+            legal: `[B, A]` 1 where an action is legal at the root.
+            recurrent_fn: the model's dynamics and prediction, see :data:`RecurrentFn`.
+            noise: `[B, A]` root noise from :meth:`root_noise`, or None for no noise.
+            to_play: `[B]` player to move at each root, 1 or 2 in a two-player game, -1 in a
+                one-player task (the default).
+
+        Returns:
+            The root visit counts, values and action values.
+
+        Raises:
+            ValueError: shapes disagree, a root has no legal action, or a bad ``to_play``.
+        """
+        legal = np.asarray(legal).astype(bool)
+        root_prior = np.asarray(root_prior, np.float64)
+        b, a = legal.shape
+        if a != self.action_space_size or root_prior.shape != (b, a):
+            raise ValueError(
+                f"expected root_prior and legal of shape (B, {self.action_space_size}), "
+                f"got {root_prior.shape} and {legal.shape}"
+            )
+        if not legal.any(axis=1).all():
+            raise ValueError(
+                f"expected at least one legal action per root, got rows "
+                f"{np.flatnonzero(~legal.any(axis=1)).tolist()} with none"
+            )
+        to_play = np.full(b, -1) if to_play is None else np.asarray(to_play).reshape(-1)
+        if to_play.shape != (b,) or not np.isin(to_play, (-1, 1, 2)).all():
+            raise ValueError(f"expected to_play of shape ({b},) in {{-1, 1, 2}}, got {to_play}")
+        self._allocate(b)
+        tree, parents, slots, actions = self.tree, self._parents, self._slots, self._actions
+        two_player = to_play > 0
+        discounts = np.where(two_player, -self.discount, self.discount).astype(np.float32)
+        p = np.where(legal, root_prior, 0.0)
+        s = p.sum(axis=1, keepdims=True)
+        p = np.where(s > 0, p / np.where(s > 0, s, 1.0), legal / legal.sum(axis=1, keepdims=True))
+        if noise is not None and self.noise_weight > 0:
+            w = self.noise_weight
+            p = np.where(legal, (1.0 - w) * p + w * np.asarray(noise, np.float64), 0.0)
+        bt.reset_roots(tree, np.where(two_player, to_play, 0).astype(np.int8))
+        bt.expand_and_backup(
+            tree, np.zeros(b, np.int64), p.astype(np.float32), legal,
+            np.asarray(root_value, np.float64).reshape(b), np.ones(b, bool),
+        )  # fmt: skip
+        c1, c2 = self.pb_c_init, self.pb_c_base
+        for sim in range(self.num_simulations):
+            latent_select(tree, c1, c2, parents, slots, actions)
+            r, v, pr = recurrent_fn(parents, actions, sim + 1)
+            latent_expand(
+                tree, parents, slots, discounts,
+                np.ascontiguousarray(r, np.float32).reshape(b),
+                np.ascontiguousarray(pr, np.float32).reshape(b, a),
+                np.ascontiguousarray(v, np.float64).reshape(b),
+            )  # fmt: skip
+        counts, q = np.empty((b, a), np.int32), np.empty((b, a), np.float64)
+        value, priors = np.empty(b, np.float64), np.empty((b, a), np.float32)
+        bt.root_statistics(tree, counts, q, value, priors)
+        return SearchOutput(counts, value, q)
+
+
+def select_action(
+    visit_counts: np.ndarray,
+    temperature: float,
+    rng: np.random.Generator | None,
+    *,
+    deterministic: bool = False,
+) -> np.ndarray:
+    """Picks one action per row from root visit counts: with ``deterministic`` the most
+    visited (lowest index on ties), else a sample from ``N(a) ** (1 / temperature)``.
+
+    Args:
+        visit_counts: `[B, A]` root visit counts.
+        temperature: positive visit-count temperature.
+        rng: generator used for sampling.
+
+    Returns:
+        `[B]` int64 actions.
+    """
+    counts = np.asarray(visit_counts)
+    if deterministic:
+        return counts.argmax(axis=1).astype(np.int64)
+    return sample_actions(counts, temperature, rng)

@@ -14,9 +14,38 @@ import numpy as np
 import torch
 
 from lzero.mcts.latent_search import MuZeroMCTS, select_action
-from lzero.model import MuZeroModelMLP
+from lzero.model import MuZeroModel, MuZeroModelMLP
 from lzero.policy.muzero_config import policy_config
 from lzero.policy.scaling_transform import scalar_to_support, support_to_scalar
+
+
+def build_model(m: dict) -> torch.nn.Module:
+    """The network of a compiled ``policy.model`` config: an MLP, or convolutions over planes."""
+    if m.model_type == "conv":
+        return MuZeroModel(
+            m.observation_shape,
+            m.action_space_size,
+            num_res_blocks=m.num_res_blocks,
+            num_channels=m.num_channels,
+            reward_head_channels=m.reward_head_channels,
+            value_head_channels=m.value_head_channels,
+            policy_head_channels=m.policy_head_channels,
+            fc_reward_layers=m.fc_reward_layers,
+            fc_value_layers=m.fc_value_layers,
+            fc_policy_layers=m.fc_policy_layers,
+            support_scale=m.support_scale,
+            last_linear_layer_init_zero=m.last_linear_layer_init_zero,
+        )
+    return MuZeroModelMLP(
+        m.observation_shape,
+        m.action_space_size,
+        latent_state_dim=m.latent_state_dim,
+        hidden_size=m.hidden_size,
+        head_hidden_size=m.head_hidden_size,
+        support_scale=m.support_scale,
+        res_connection_in_dynamics=m.res_connection_in_dynamics,
+        last_linear_layer_init_zero=m.last_linear_layer_init_zero,
+    )
 
 
 def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
@@ -34,30 +63,17 @@ class MuZeroPolicy:
     def __init__(self, cfg: dict, model: torch.nn.Module | None = None) -> None:
         self.cfg = cfg = policy_config(cfg)
         torch.set_num_threads(cfg.torch_num_threads)
-        m = cfg.model
-        self.model = (
-            model
-            if model is not None
-            else MuZeroModelMLP(
-                m.observation_shape,
-                m.action_space_size,
-                latent_state_dim=m.latent_state_dim,
-                hidden_size=m.hidden_size,
-                head_hidden_size=m.head_hidden_size,
-                support_scale=m.support_scale,
-                res_connection_in_dynamics=m.res_connection_in_dynamics,
-                last_linear_layer_init_zero=m.last_linear_layer_init_zero,
-            )
-        )
+        self.model = model if model is not None else build_model(cfg.model)
         self.target_model = copy.deepcopy(self.model)
-        self.optimizer = torch.optim.Adam(
+        optimizer = torch.optim.AdamW if cfg.optim_type == "AdamW" else torch.optim.Adam
+        self.optimizer = optimizer(
             self.model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay
         )
-        self.support = int(getattr(self.model, "support_scale", m.support_scale))
+        self.support = int(getattr(self.model, "support_scale", cfg.model.support_scale))
         self.train_iter = 0
         self.mcts = MuZeroMCTS(
             num_simulations=cfg.num_simulations,
-            action_space_size=m.action_space_size,
+            action_space_size=cfg.model.action_space_size,
             discount_factor=cfg.discount_factor,
             pb_c_base=cfg.pb_c_base,
             pb_c_init=cfg.pb_c_init,
@@ -81,12 +97,15 @@ class MuZeroPolicy:
         *,
         rng: np.random.Generator | None,
         explore: bool,
+        to_play: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Searches from a batch of observations and picks actions.
 
         Args:
             obs: `[B, O]` observations.
             action_mask: `[B, A]` 1 where legal.
+            to_play: `[B]` player to move, 1 or 2, for a two-player tree; -1 (or None) for a
+                one-player task.
             rng: generator for root noise and action sampling (used when ``explore``).
             explore: add root noise and sample with the temperature; else act greedily.
 
@@ -120,6 +139,7 @@ class MuZeroPolicy:
             action_mask,
             recurrent_fn,
             noise=noise,
+            to_play=to_play,
         )
         actions = select_action(
             res.visit_counts, self.temperature(), rng, deterministic=not explore

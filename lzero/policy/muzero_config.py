@@ -11,14 +11,29 @@ MUZERO_POLICY_CONFIG = dict(
     type="muzero",  # (str) policy name; the only one this module serves
     import_names=["lzero.policy.muzero"],  # (list) modules defining it (LightZero compat)
     model=dict(
-        model_type="mlp",  # (str) only 'mlp' (vector observations) is implemented
-        observation_shape=4,  # (int) length of the flat observation
+        model_type="mlp",  # (str) 'mlp' (vector observations) or 'conv' (board planes)
+        observation_shape=4,  # (int|tuple) length of the flat observation, or (C, H, W) planes
         action_space_size=2,  # (int) number of discrete actions
-        latent_state_dim=128,  # (int) size of the latent state
-        hidden_size=128,  # (int) hidden width of the representation and dynamics MLPs
-        head_hidden_size=32,  # (int) hidden width of the reward, value and policy heads
+        latent_state_dim=128,  # (int) mlp: size of the latent state
+        hidden_size=128,  # (int) mlp: hidden width of the representation and dynamics MLPs
+        head_hidden_size=32,  # (int) mlp: hidden width of the reward, value and policy heads
+        image_channel=None,  # (int|None) conv: input planes C; None: from observation_shape
+        num_res_blocks=1,  # (int) conv: residual blocks in each of h, g and f
+        num_channels=32,  # (int) conv: channels of the latent state
+        reward_head_channels=8,  # (int) conv: planes of the reward head's 1x1 convolution
+        value_head_channels=8,  # (int) conv: planes of the value head's 1x1 convolution
+        policy_head_channels=8,  # (int) conv: planes of the policy head's 1x1 convolution
+        fc_reward_layers=[32],  # (list) conv: hidden widths of the reward head
+        fc_value_layers=[32],  # (list) conv: hidden widths of the value head
+        fc_policy_layers=[32],  # (list) conv: hidden widths of the policy head
+        frame_stack_num=1,  # (int) conv: must be 1 (one board per observation)
+        downsample=False,  # (bool) conv: must be False (boards are small)
+        representation_network_type="conv_res_blocks",  # (str) conv: the only one here
+        norm_type="BN",  # (str) conv: batch norm; the only one here
         support_scale=300,  # (int) categorical supports span -support_scale..support_scale
-        res_connection_in_dynamics=True,  # (bool) residual connection in the dynamics MLP
+        reward_support_size=None,  # (int|None) LightZero's; must be 2 * support_scale + 1
+        value_support_size=None,  # (int|None) LightZero's; must be 2 * support_scale + 1
+        res_connection_in_dynamics=True,  # (bool) mlp: residual connection in the dynamics
         last_linear_layer_init_zero=True,  # (bool) heads start at uniform policy, zero value
     ),
     cuda=False,  # (bool) must be False: this build trains on CPU
@@ -49,12 +64,63 @@ MUZERO_POLICY_CONFIG = dict(
     manual_temperature_decay=False,  # (bool) decay temperature 1 -> 0.5 -> 0.25 over training
     fixed_temperature_value=0.25,  # (float) visit-count temperature when not decaying
     threshold_training_steps_for_final_temperature=int(1e5),  # (int) iterations of the decay
-    env_type="not_board_games",  # (str) only single-agent envs are supported
+    env_type="not_board_games",  # (str) 'not_board_games' or 'board_games' (two players in the
+    # tree when the env is in self_play_mode: rewards for the mover, values for the player to move)
+    action_type="fixed_action_space",  # (str) LightZero's; no effect (the mask is the env's)
+    use_augmentation=False,  # (bool) must be False: no augmentation here
+    reanalyze_ratio=0.0,  # (float) LightZero's reanalysis share; no effect here: targets come
+    # from the search at collection time (reanalysis is not implemented)
+    optim_type="Adam",  # (str) 'Adam' or 'AdamW' (Adam with the weight decay above)
+    lr_piecewise_constant_decay=False,  # (bool) must be False: no schedule here
+    mcts_ctree=True,  # (bool) LightZero's C++ tree switch; no effect (one numba search here)
+    collector_env_num=None,  # (int) LightZero repeats env.collector_env_num here; no effect
+    evaluator_env_num=None,  # (int) LightZero repeats env.evaluator_env_num here; no effect
 )
 
 
 def _is_number(value, types) -> bool:
     return isinstance(value, types) and not isinstance(value, bool)
+
+
+_CHOICES = (
+    ("model.model_type", ("mlp", "conv")),
+    ("env_type", ("not_board_games", "board_games")),
+    ("optim_type", ("Adam", "AdamW")),
+    ("use_augmentation", (False,)),
+    ("lr_piecewise_constant_decay", (False,)),
+    ("model.frame_stack_num", (1,)),
+    ("model.downsample", (False,)),
+    ("model.representation_network_type", ("conv_res_blocks",)),
+    ("model.norm_type", ("BN",)),
+)
+
+
+def _check_choices(cfg: EasyDict) -> None:
+    for key, allowed in _CHOICES:
+        section, _, name = key.rpartition(".")
+        value = (cfg.model if section else cfg)[name]
+        if value not in allowed:
+            raise ConfigError(f"policy config: expected {key} in {list(allowed)}, got {value!r}")
+    m = cfg.model
+    size = 2 * m.support_scale + 1
+    for key in ("reward_support_size", "value_support_size"):
+        if m[key] is not None and m[key] != size:
+            raise ConfigError(
+                f"policy config: expected model.{key} = 2 * support_scale + 1 = {size}, "
+                f"got {m[key]}"
+            )
+    shape = m.observation_shape
+    if m.model_type == "conv":
+        if isinstance(shape, int) or len(shape) != 3:
+            raise ConfigError(
+                f"policy config: expected model.observation_shape (C, H, W) for model_type "
+                f"'conv', got {shape!r}"
+            )
+        if m.image_channel is not None and m.image_channel != shape[0]:
+            raise ConfigError(
+                f"policy config: expected model.image_channel = observation_shape[0] = "
+                f"{shape[0]}, got {m.image_channel}"
+            )
 
 
 def policy_config(user: dict | None) -> EasyDict:
@@ -75,14 +141,7 @@ def policy_config(user: dict | None) -> EasyDict:
         raise ConfigError(f"policy config: expected type 'muzero', got {cfg.type!r}")
     if cfg.cuda:
         raise ConfigError("policy config: expected cuda=False (CPU-only build), got True")
-    if cfg.model.model_type != "mlp":
-        raise ConfigError(
-            f"policy config: expected model.model_type 'mlp', got {cfg.model.model_type!r}"
-        )
-    if cfg.env_type != "not_board_games":
-        raise ConfigError(
-            f"policy config: expected env_type 'not_board_games', got {cfg.env_type!r}"
-        )
+    _check_choices(cfg)
     check_positive_ints(
         cfg,
         (

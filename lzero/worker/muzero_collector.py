@@ -3,7 +3,10 @@
 Both speak the env-manager interface of :mod:`lzero.envs.env_manager` (``ready_obs``
 dict ``env_id -> obs``, ``step({env_id: action})`` -> ``{env_id: BaseEnvTimestep}``, envs
 reset automatically after ``done``). Observations are LightZero dicts with
-``observation`` and ``action_mask``; one search call serves all ready envs.
+``observation`` and ``action_mask``; one search call serves all ready envs. A board game's
+``to_play`` (1 or 2 in ``self_play_mode``) makes the search two-player; with ``two_player``
+set, a policy trained that way also searches two-player where the env reports -1 (a game
+against the env's bot, whose replies the model predicts as the opponent's moves).
 """
 
 from __future__ import annotations
@@ -15,10 +18,17 @@ import numpy as np
 from lzero.mcts.buffer.game_segment import EpisodeRecorder, GameSegment
 
 
-def _stack(obs: dict, ids: list) -> tuple[np.ndarray, np.ndarray]:
+def _stack(obs: dict, ids: list, two_player: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     o = np.stack([np.asarray(obs[i]["observation"], np.float32).reshape(-1) for i in ids])
     m = np.stack([np.asarray(obs[i]["action_mask"]).reshape(-1) for i in ids])
-    return o, m
+    return o, m, np.array([_to_play(obs[i], two_player) for i in ids], np.int64)
+
+
+def _to_play(obs: dict, two_player: bool) -> int:
+    to_play = int(np.asarray(obs.get("to_play", -1)).reshape(-1)[0])
+    if to_play in (1, 2) or not two_player:
+        return to_play
+    return int(np.asarray(obs.get("current_player_index", 0)).reshape(-1)[0]) + 1
 
 
 def _truncated(info: dict) -> bool:
@@ -48,6 +58,7 @@ class MuZeroCollector:
         segment_length: sampleable steps per segment.
         pad: steps stored after them (``num_unroll_steps + td_steps``).
         rng: generator for root noise and action sampling.
+        two_player: search two-player where the env reports ``to_play`` -1 (see above).
     """
 
     def __init__(
@@ -58,8 +69,10 @@ class MuZeroCollector:
         segment_length: int,
         pad: int,
         rng: np.random.Generator,
+        two_player: bool = False,
     ) -> None:
         self.env, self.policy, self.rng = env_manager, policy, rng
+        self.two_player = bool(two_player)
         self.length, self.pad = segment_length, pad
         self.recorders: dict[Any, EpisodeRecorder] = {}
         self.returns: dict[Any, float] = {}
@@ -78,14 +91,16 @@ class MuZeroCollector:
         while len(returns) < n_episode:
             obs = self.env.ready_obs
             ids = sorted(obs)
-            o, m = _stack(obs, ids)
+            o, m, to_play = _stack(obs, ids, self.two_player)
             for i, row in zip(ids, o):
                 if i not in self.recorders:
                     self.recorders[i] = EpisodeRecorder(
                         row, segment_length=self.length, pad=self.pad
                     )
                     self.returns[i] = 0.0
-            actions, dist, values = self.policy.search(o, m, rng=self.rng, explore=True)
+            actions, dist, values = self.policy.search(
+                o, m, rng=self.rng, explore=True, to_play=to_play
+            )
             timesteps = self.env.step({i: int(a) for i, a in zip(ids, actions)})
             for n, i in enumerate(ids):
                 ts = timesteps[i]
@@ -97,7 +112,7 @@ class MuZeroCollector:
                 reward = float(np.asarray(ts.reward).reshape(-1)[0])
                 self.returns[i] += reward
                 next_obs = np.asarray(ts.obs["observation"], np.float32).reshape(-1)
-                rec.append(actions[n], reward, next_obs, dist[n], values[n])
+                rec.append(actions[n], reward, next_obs, dist[n], values[n], to_play[n])
                 segments += rec.ready_segments()
                 steps += 1
                 if ts.done:
@@ -121,10 +136,11 @@ class MuZeroEvaluator:
     Args:
         env_manager: a launched env manager with ``env_num`` envs.
         policy: a :class:`lzero.policy.MuZeroPolicy`.
+        two_player: search two-player where the env reports ``to_play`` -1 (see above).
     """
 
-    def __init__(self, env_manager: Any, policy: Any) -> None:
-        self.env, self.policy = env_manager, policy
+    def __init__(self, env_manager: Any, policy: Any, *, two_player: bool = False) -> None:
+        self.env, self.policy, self.two_player = env_manager, policy, bool(two_player)
 
     def eval(self, n_episode: int, *, on_step=None) -> np.ndarray:
         """Resets the envs and plays ``n_episode`` episodes.
@@ -147,8 +163,8 @@ class MuZeroEvaluator:
         while len(returns) < n_episode:
             obs = self.env.ready_obs
             ids = sorted(i for i in obs if quota[i] > 0)
-            o, m = _stack(obs, ids)
-            actions, _, _ = self.policy.search(o, m, rng=None, explore=False)
+            o, m, to_play = _stack(obs, ids, self.two_player)
+            actions, _, _ = self.policy.search(o, m, rng=None, explore=False, to_play=to_play)
             timesteps = self.env.step({i: int(a) for i, a in zip(ids, actions)})
             for i in ids:
                 ts = timesteps[i]

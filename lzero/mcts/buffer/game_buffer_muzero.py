@@ -6,7 +6,9 @@ Targets follow MuZero (Schrittwieser et al. 2020, App. G): for unroll step ``k``
 starting at step ``t``, the policy target is the search's visit distribution at ``t + k``,
 the reward target is ``r[t + k - 1]``, and the value target is the n-step return
 ``sum_{i<n} gamma^i r[t+k+i] + gamma^n v(o[t+k+n])``, with ``v`` computed by the learner
-(the target network) on the ``bootstrap_obs`` returned here. Past the episode's end, reward
+(the target network) on the ``bootstrap_obs`` returned here. In a two-player game (segments
+whose ``to_play`` is 1 or 2) rewards are the mover's and values the player to move's, so the
+discount is ``-gamma``: the opponent's reward counts against the mover, as in the search. Past the episode's end, reward
 and value targets are 0 and the policy loss is masked out.
 """
 
@@ -56,6 +58,7 @@ class MuZeroGameBuffer:
         self.n_steps = np.zeros(slots, np.int64)
         self.n_valid = np.zeros(slots, np.int64)
         self.bootstrap_end = np.zeros(slots, bool)
+        self.two_player = np.zeros(slots, bool)
         self._next = 0
         self.rng = np.random.default_rng(seed)
 
@@ -84,6 +87,7 @@ class MuZeroGameBuffer:
                 seg.n_valid,
                 seg.bootstrap_end,
             )
+            self.two_player[i] = n > 0 and seg.to_play[0] > 0
             self._next = (i + 1) % len(self.n_steps)
 
     def sample(self, batch_size: int) -> dict[str, np.ndarray]:
@@ -125,10 +129,11 @@ class MuZeroGameBuffer:
             self.reward[seg[:, None, None], np.minimum(r_idx, self.width - 1)],
             0.0,
         )
-        value_prefix = (r * self.gamma ** np.arange(self.n)).sum(-1)
+        gamma = np.where(self.two_player[seg], -self.gamma, self.gamma)[:, None]
+        value_prefix = (r * gamma[:, :, None] ** np.arange(self.n)).sum(-1)
         boot = np.minimum(j + self.n, steps)
         can_boot = in_ep & ((j + self.n < steps) | self.bootstrap_end[seg][:, None])
-        coef = np.where(can_boot, self.gamma ** (boot - j).astype(np.float64), 0.0)
+        coef = np.where(can_boot, gamma ** (boot - j).astype(np.float64), 0.0)
         return {
             "obs": self.obs[seg, pos],
             "action": action,

@@ -23,6 +23,8 @@ class GameSegment:
         reward: `[W]` rewards received.
         policy: `[W, A]` normalised root visit counts (the policy targets).
         root_value: `[W]` root values of the searches.
+        to_play: `[W]` player to move at each step: 1 or 2 in a two-player game (rewards are
+            then the mover's), -1 in a one-player task.
         n_valid: number of leading steps that may start a training sample.
         bootstrap_end: False when the episode truly terminates at ``obs[W]`` (value 0 after
             it); True when the slice stops early or the episode was truncated.
@@ -33,6 +35,7 @@ class GameSegment:
     reward: np.ndarray
     policy: np.ndarray
     root_value: np.ndarray
+    to_play: np.ndarray
     n_valid: int
     bootstrap_end: bool
 
@@ -53,6 +56,7 @@ class EpisodeRecorder:
         self.reward: list[float] = []
         self.policy: list[np.ndarray] = []
         self.root_value: list[float] = []
+        self.to_play: list[int] = []
 
     def append(
         self,
@@ -61,12 +65,15 @@ class EpisodeRecorder:
         next_obs: np.ndarray,
         policy: np.ndarray,
         root_value: float,
+        to_play: int = -1,
     ) -> None:
-        """Records one step: the action chosen at the last observation and what followed."""
+        """Records one step: the action chosen at the last observation (by ``to_play``) and
+        what followed."""
         self.action.append(int(action))
         self.reward.append(float(reward))
         self.policy.append(np.asarray(policy, np.float32))
         self.root_value.append(float(root_value))
+        self.to_play.append(int(to_play))
         self.obs.append(np.asarray(next_obs, np.float32))
 
     def _cut(self, n_steps: int, n_valid: int, bootstrap_end: bool) -> GameSegment:
@@ -76,12 +83,13 @@ class EpisodeRecorder:
             np.array(self.reward[:n_steps], np.float32),
             np.stack(self.policy[:n_steps]),
             np.array(self.root_value[:n_steps], np.float32),
+            np.array(self.to_play[:n_steps], np.int64),
             n_valid,
             bootstrap_end,
         )
 
     def _drop(self, n: int) -> None:
-        for seq in (self.obs, self.action, self.reward, self.policy, self.root_value):
+        for seq in (self.obs, self.action, self.reward, self.policy, self.root_value, self.to_play):
             del seq[:n]
 
     def ready_segments(self) -> list[GameSegment]:

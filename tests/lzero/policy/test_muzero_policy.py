@@ -128,8 +128,75 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         # torch's own message ('Invalid learning rate: -1.0') came after the envs launched.
         ({"learning_rate": -1.0}, "expected learning_rate to be a positive number, got -1.0"),
         ({"weight_decay": -1e-4}, "expected weight_decay to be a non-negative number"),
+        ({"model": {"model_type": "rnn"}}, r"expected model.model_type in \['mlp', 'conv'\]"),
+        ({"env_type": "atari"}, r"expected env_type in \['not_board_games', 'board_games'\]"),
+        ({"use_augmentation": True}, r"expected use_augmentation in \[False\], got True"),
+        (
+            {"model": {"model_type": "conv", "observation_shape": 27}},
+            r"expected model.observation_shape \(C, H, W\) for model_type 'conv', got 27",
+        ),
+        (
+            {"model": {"support_scale": 10, "value_support_size": 601}},
+            r"expected model.value_support_size = 2 \* support_scale \+ 1 = 21, got 601",
+        ),
+        (
+            {"model": {"model_type": "conv", "observation_shape": [3, 3, 3], "image_channel": 4}},
+            r"expected model.image_channel = observation_shape\[0\] = 3, got 4",
+        ),
     ],
 )
 def test_config_errors(user, match):
     with pytest.raises(ConfigError, match=match):
         policy_config(user)
+
+
+# LightZero's own TicTacToe MuZero policy dict (zoo/board_games/tictactoe/config/
+# tictactoe_muzero_bot_mode_config.py), but cuda: its keys are ours or documented as inert.
+LIGHTZERO_TICTACTOE = dict(
+    model=dict(
+        observation_shape=(3, 3, 3), action_space_size=9, image_channel=3, frame_stack_num=1,
+        downsample=False, representation_network_type="conv_res_blocks", num_res_blocks=1,
+        num_channels=16, fc_reward_layers=[8], fc_value_layers=[8], fc_policy_layers=[8],
+        support_scale=10, reward_support_size=21, value_support_size=21, model_type="conv",
+    ),
+    env_type="board_games", num_simulations=8, reanalyze_ratio=0.3, use_augmentation=False,
+    game_segment_length=5, td_steps=9, num_unroll_steps=3, discount_factor=1,
+    update_per_collect=50, replay_ratio=None, batch_size=16, manual_temperature_decay=True,
+    lr_piecewise_constant_decay=False, optim_type="Adam", learning_rate=0.003,
+    grad_clip_value=0.5, n_episode=8, eval_freq=2000, collector_env_num=8, evaluator_env_num=5,
+    replay_buffer_size=int(1e5),
+)  # fmt: skip
+
+
+def test_conv_policy_on_board_planes_learns_a_fixed_batch_and_searches_two_player():
+    torch.manual_seed(0)
+    policy = MuZeroPolicy(LIGHTZERO_TICTACTOE)
+    assert type(policy.model).__name__ == "MuZeroModel"
+    rng = np.random.default_rng(0)
+    buf = MuZeroGameBuffer(
+        replay_buffer_size=1000, segment_length=5, num_unroll_steps=3, td_steps=9,
+        discount_factor=1.0, observation_shape=27, action_space_size=9, seed=0,
+    )  # fmt: skip
+    for _ in range(8):
+        rec = EpisodeRecorder(rng.random(27), segment_length=5, pad=12)
+        for t in range(7):
+            a = int(rng.integers(9))
+            reward = float(t == 6)  # the last mover wins
+            rec.append(a, reward, rng.random(27), np.full(9, 1 / 9), 0.0, 1 + t % 2)
+            buf.push(rec.ready_segments())
+        buf.push(rec.final_segments(truncated=False))
+    batch = buf.sample(16)
+    first = policy.learn(batch)
+    for _ in range(40):
+        last = policy.learn(batch)
+    # The policy targets are uniform, so only the value and reward losses can fall.
+    assert last["value_loss"] < 0.75 * first["value_loss"]
+    assert last["reward_loss"] < 0.75 * first["reward_loss"]
+    obs = rng.random((3, 27)).astype(np.float32)
+    mask = np.zeros((3, 9), np.int8)
+    mask[:, [0, 4, 8]] = 1
+    actions, dist, values = policy.search(
+        obs, mask, rng=rng, explore=True, to_play=np.array([1, 2, -1])
+    )
+    assert set(actions.tolist()) <= {0, 4, 8} and values.shape == (3,)
+    np.testing.assert_allclose(dist.sum(1), 1.0, rtol=1e-6)

@@ -22,24 +22,44 @@ def make_episodes(rng, n_episodes, n_act):
                 reward=rng.normal(size=length).astype(np.float32),
                 policy=rng.dirichlet(np.ones(n_act), length).astype(np.float32),
                 truncated=bool(rng.random() < 0.5),
+                # Half the episodes are two-player games: players alternate from a random one.
+                to_play=(
+                    np.full(length, -1)
+                    if rng.random() < 0.5
+                    else 1 + (np.arange(length) + int(rng.integers(2))) % 2
+                ),
             )
         )
     return episodes
 
 
 def reference_targets(ep, t, k_steps, n, gamma):
-    """Unrolled targets of a sample starting at step ``t``, straight from the definitions."""
+    """Unrolled targets of a sample starting at step ``t``, straight from the definitions.
+
+    In a two-player episode each reward is its mover's and each value the player to move's:
+    a term counts for the player to move at step ``j`` if the same player moves at its step,
+    against them otherwise."""
     length = len(ep["action"])
+    players = list(ep["to_play"])
+
+    def view(j, i):  # +1 if step i's mover (or player to move) is step j's
+        if players[0] == -1:
+            return 1.0
+        mover_i = players[i] if i < length else 3 - players[length - 1]
+        return 1.0 if mover_i == players[j] else -1.0
+
     out = {"value_prefix": [], "coef": [], "boot_t": [], "policy": [], "reward": [], "action": []}
     for k in range(k_steps + 1):
         j = t + k
-        prefix = sum(gamma**i * ep["reward"][j + i] for i in range(n) if j + i < length)
+        prefix = sum(
+            gamma**i * view(j, j + i) * ep["reward"][j + i] for i in range(n) if j + i < length
+        )
         if j >= length:
             coef, boot = 0.0, None
         elif j + n < length:
-            coef, boot = gamma**n, j + n
+            coef, boot = gamma**n * view(j, j + n), j + n
         elif ep["truncated"]:
-            coef, boot = gamma ** (length - j), length
+            coef, boot = gamma ** (length - j) * view(j, length), length
         else:
             coef, boot = 0.0, None
         out["value_prefix"].append(prefix)
@@ -76,7 +96,10 @@ def test_sampled_targets_match_reference(seed, seg_len, k_steps, n):
     for ep in episodes:
         rec = EpisodeRecorder(ep["obs"][0], segment_length=seg_len, pad=k_steps + n)
         for t in range(len(ep["action"])):
-            rec.append(ep["action"][t], ep["reward"][t], ep["obs"][t + 1], ep["policy"][t], 0.0)
+            rec.append(
+                ep["action"][t], ep["reward"][t], ep["obs"][t + 1], ep["policy"][t], 0.0,
+                ep["to_play"][t],
+            )  # fmt: skip
             buf.push(rec.ready_segments())
         buf.push(rec.final_segments(truncated=ep["truncated"]))
     assert len(buf) == sum(len(ep["action"]) for ep in episodes)

@@ -88,6 +88,11 @@ def latent_expand(tree, parents, slots, discounts, rewards, priors, values):
             tree.children_prior[b, leaf, a] = p / total if total > 0 else 1.0 / num_actions
         tree.node_num_children[b, leaf] = num_actions
         bt.backup(tree, b, leaf, values[b])
+        # The root's own value joins the min-max statistics, as in the MuZero pseudocode and
+        # LightZero's trees (mctx leaves it out); for the root's mover, like its children's Q.
+        root_q = abs(discounts[b]) * tree.node_value_sum[b, 0] / tree.node_visits[b, 0]
+        tree.min_max[b, 0] = min(tree.min_max[b, 0], root_q)
+        tree.min_max[b, 1] = max(tree.min_max[b, 1], root_q)
 
 
 class MuZeroMCTS:

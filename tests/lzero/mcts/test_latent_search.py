@@ -60,7 +60,7 @@ def reference_search(
 ):
     """MuZero pseudocode (appendix B), the root starting with one visit worth its value.
 
-    Min-max statistics cover the edges' values (the root has none), as in mctx. In a
+    Min-max statistics cover the edges' values and the root's discounted value. In a
     two-player game (``to_play`` 1 or 2) players alternate, rewards are for the mover and the
     model's values for the player to move; values are stored from player 1's view here and
     turned to the selecting player's view in ``ucb``.
@@ -109,6 +109,8 @@ def reference_search(
                 parent = path[depth - 1]
                 mm.update(edge_value(parent, n))
                 value = (sign(parent.to_play) if two else 1.0) * n.reward + discount * value
+            else:  # the root's value, for its mover
+                mm.update(discount * (sign(root.to_play) if two else 1.0) * root.value())
     counts = np.array(
         [root.children[a].visit_count if a in root.children else 0 for a in range(n_act)]
     )

@@ -62,7 +62,35 @@ def play_against_bot(
     Raises:
         ConfigError: the env does not have ``bot``.
     """
+    outcome = play_games(act, create_cfg, env_cfg, bot, num_games, seed, opening_moves)
+    return summarize(outcome)
+
+
+def summarize(outcome: np.ndarray) -> dict[str, float]:
+    """``win``, ``draw``, ``loss`` fractions and ``score`` of game results `[G]` (+1, 0, -1)."""
+    win, loss = float((outcome > 0).mean()), float((outcome < 0).mean())
+    draw = float((outcome == 0).mean())
+    return {"win": win, "draw": draw, "loss": loss, "score": win - loss}
+
+
+def play_games(
+    act: ActFn,
+    create_cfg: Mapping,
+    env_cfg: Mapping,
+    bot: str,
+    num_games: int,
+    seed: int,
+    opening_moves: int = 0,
+    *,
+    agent_first_only: bool = False,
+) -> np.ndarray:
+    """The games of :func:`play_against_bot`: `[num_games]` results for the agent (+1 win,
+    0 draw, -1 loss). With ``agent_first_only`` the agent is player 1 in every game (an agent
+    trained against the bot as player 1, as LightZero evaluates it). The bot never plays
+    ``prob_random_action_in_bot`` random moves here, whatever ``env_cfg`` says."""
+    # The bot as it is: a training config may make it err on purpose (a curriculum).
     cfg = dict(env_cfg, battle_mode="self_play_mode", bot_action_type=bot)
+    cfg["prob_random_action_in_bot"] = 0.0
     cfg.pop("agent_vs_human", None)
     cfg["render_mode"] = None
     envs = []
@@ -70,9 +98,10 @@ def play_against_bot(
         env = create_env(create_cfg, cfg)
         env.seed(seed + i, dynamic_seed=False)
         env.reset()
-        play_opening(env, opening_moves, np.random.default_rng([seed, i // 2]))
+        pair = i if agent_first_only else i // 2
+        play_opening(env, opening_moves, np.random.default_rng([seed, pair]))
         envs.append(env)
-    agent = np.array([1 if i % 2 == 0 else 2 for i in range(num_games)])
+    agent = np.array([1 if i % 2 == 0 or agent_first_only else 2 for i in range(num_games)])
     outcome = np.zeros(num_games)
     done = np.zeros(num_games, bool)
     while not done.all():
@@ -96,9 +125,7 @@ def play_against_bot(
                 outcome[i] = 0.0 if not won else (1.0 if mover == agent[i] else -1.0)
     for env in envs:
         env.close()
-    win, loss = float((outcome > 0).mean()), float((outcome < 0).mean())
-    draw = float((outcome == 0).mean())
-    return {"win": win, "draw": draw, "loss": loss, "score": win - loss}
+    return outcome
 
 
 def evaluate_against_bots(

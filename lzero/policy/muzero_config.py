@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from easydict import EasyDict
 
 from lzero.envs.config import check_positive_ints, merge_config
@@ -182,16 +180,3 @@ def policy_config(user: dict | None) -> EasyDict:
             f"policy config: expected 0 < discount_factor <= 1, got {cfg.discount_factor}"
         )
     return cfg
-
-
-def mode_variant(module, battle_mode: str, exp_name: str) -> tuple[EasyDict, EasyDict, int]:
-    """A zoo MuZero board-game config module's settings in another ``battle_mode``
-    (LightZero keeps one file per mode: ``<game>_muzero_{sp,bot}_mode_config.py``).
-
-    Returns:
-        ``(main_config, create_config, max_env_step)`` for the variant module to export.
-    """
-    main = copy.deepcopy(module.main_config)
-    main.exp_name = exp_name
-    main.env.battle_mode = battle_mode
-    return main, copy.deepcopy(module.create_config), module.max_env_step

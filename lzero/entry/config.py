@@ -28,6 +28,17 @@ MAIN_CONFIG = dict(
     policy=MUZERO_POLICY_CONFIG,
 )
 
+#: The trainer's keys in a board game's ``main_config.env`` (the env class accepts them too and
+#: checks every other key itself).
+BOARD_TRAINER_CONFIG = dict(
+    collector_env_num=8,  # (int) games collected at once (one batched search)
+    evaluator_env_num=5,  # (int) LightZero's; evaluation plays all its games at once
+    n_evaluator_episode=10,  # (int) evaluation games per bot
+    stop_value=1,  # (float) stop once the mean eval return against the first bot (wins minus
+    # losses per game) reaches this
+    manager=dict(),  # (dict) passed to the env manager as its cfg (free-form)
+)
+
 CREATE_CONFIG = dict(
     env=dict(type=None, import_names=[]),  # (dict) env registry entry (unused for gym envs)
     env_manager=dict(type="base"),  # (dict) 'base' (in-process) or 'subprocess'
@@ -46,6 +57,7 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             is not ``'muzero'``, or settings contradict each other.
     """
     main_user, create = merge_config_pair(input_cfg, CREATE_CONFIG, "muzero")
+    board = is_board_game(create.env)
     if create.env_manager.type not in ("base", "subprocess"):
         raise ConfigError(
             f"create_config.env_manager: expected type 'base' or 'subprocess', "
@@ -54,6 +66,27 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     policy_user = dict(main_user.pop("policy", {}) or {})
     policy_user.setdefault("type", create.policy.type)
     policy = policy_config(policy_user)
+    _check_env_type(policy, create, board)
+    if board:
+        env_user = dict(main_user.pop("env", {}) or {})
+        env_id = env_user.get("env_id")
+        if env_id and _is_gym_id(env_id):
+            raise ConfigError(
+                f"main_config.env.env_id: create_config.env.type {create.env.type!r} is a board "
+                f"game, but env_id {env_id!r} names a gym task; remove env_id or use the task's "
+                "type"
+            )
+        main = merge_config(
+            {k: v for k, v in MAIN_CONFIG.items() if k not in ("policy", "env")}, main_user,
+            where="main_config",
+        )  # fmt: skip
+        main.env = EasyDict({**BOARD_TRAINER_CONFIG, **env_user})
+        check_positive_ints(
+            main.env, ("collector_env_num", "evaluator_env_num", "n_evaluator_episode"),
+            where="main_config.env",
+        )  # fmt: skip
+        main.policy, main.env_manager, main.create_env = policy, create.env_manager, create.env
+        return main
     main = merge_config(
         {k: v for k, v in MAIN_CONFIG.items() if k != "policy"}, main_user, where="main_config"
     )
@@ -77,4 +110,36 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     )
     main.policy = policy
     main.env_manager = create.env_manager
+    main.create_env = create.env
     return main
+
+
+def is_board_game(env_spec: Mapping) -> bool:
+    """Whether ``create_config.env`` names a registered board game (a class with a rules
+    kernel), importing its ``import_names`` first; False for gym tasks and no type."""
+    from lzero.envs.registry import ENV_REGISTRY, import_module_names
+
+    if not env_spec.get("type"):
+        return False
+    import_module_names(env_spec.get("import_names", ()))
+    try:
+        cls = ENV_REGISTRY.get(env_spec["type"])
+    except KeyError as err:
+        raise ConfigError(f"create_config.env.type: {err.args[0]}") from err
+    return getattr(cls, "rules", None) is not None
+
+
+def _is_gym_id(env_id: str) -> bool:
+    import gymnasium
+
+    return env_id in gymnasium.envs.registry
+
+
+def _check_env_type(policy: Mapping, create: Mapping, board: bool) -> None:
+    want = "board_games" if board else "not_board_games"
+    if policy.env_type != want:
+        kind = f"the board game {create.env.type!r}" if board else "a gym task"
+        raise ConfigError(
+            f"main_config.policy.env_type: expected {want!r} for {kind} "
+            f"(create_config.env.type), got {policy.env_type!r}"
+        )

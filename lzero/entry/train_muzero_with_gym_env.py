@@ -1,4 +1,10 @@
-"""``train_muzero_with_gym_env``: train MuZero on a gym task wrapped by ``LightZeroEnvWrapper``.
+"""``train_muzero_with_gym_env`` (also ``train_muzero``, LightZero's name for board games):
+train MuZero on a gym task wrapped by ``LightZeroEnvWrapper``, or on a board game.
+
+``create_config.env.type`` decides: a registered board game (TicTacToe, Connect4, Gomoku) is
+built from the registry with ``main_config.env`` as its config, self-play in ``self_play_mode``
+(a two-player tree) or against the env's bot; evaluation then plays the env's bots and logs
+win/draw/loss per bot. Otherwise ``main_config.env.env_id`` names the gym task.
 
 The loop alternates (as LightZero's ``train_muzero``): evaluate every ``eval_freq`` training
 iterations (greedy search, ``n_evaluator_episode`` episodes; a new best is saved as
@@ -18,17 +24,24 @@ import numpy as np
 import torch
 
 from lzero.entry.config import compile_config
-from lzero.entry.train_log import TrainLog
+from lzero.entry.train_log import COLUMNS, TrainLog
 from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
 from lzero.worker import MuZeroCollector, MuZeroEvaluator
+from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
 
 def env_factory(cfg: Mapping, *, is_train: bool):
-    """The factory of one wrapped gym env of the compiled config ``cfg``."""
+    """The factory of one env of the compiled config ``cfg``: the board game it names, or
+    the wrapped gym task."""
     from lzero.envs.get_wrapped_env import get_wrappered_env
 
+    if is_board(cfg):
+        from lzero.envs.registry import create_env
+
+        spec, env_cfg = dict(cfg.create_env), dict(cfg.env)
+        return lambda: create_env(spec, env_cfg)
     env = cfg.env
     wrapper_cfg = dict(
         env_id=env.env_id,
@@ -84,16 +97,29 @@ def seed_everything(seed: int) -> None:
     torch.manual_seed(seed)
 
 
+def is_board(cfg: Mapping) -> bool:
+    """Whether the compiled config trains on a board game (``policy.env_type``)."""
+    return cfg.policy.env_type == "board_games"
+
+
+def observation_size(cfg: Mapping) -> int:
+    """The flat size of the model's observation (a board's planes are stored flat)."""
+    return int(np.prod(cfg.policy.model.observation_shape))
+
+
 def check_spaces(cfg: Mapping, ready_obs: Mapping) -> None:
     """Raises ConfigError when the env's observation or action size disagrees with the model."""
     obs = next(iter(ready_obs.values()))
-    o = int(np.asarray(obs["observation"]).size)
+    shape = np.asarray(obs["observation"]).shape
     a = int(np.asarray(obs["action_mask"]).size)
     m = cfg.policy.model
-    if o != m.observation_shape:
+    want = m.observation_shape
+    fits = tuple(want) == shape if m.model_type == "conv" else int(np.prod(shape)) == want
+    if not fits:
+        expected = shape if m.model_type == "conv" else int(np.prod(shape))
         raise ConfigError(
-            f"policy.model.observation_shape: expected {o} (the env's observation "
-            f"size), got {m.observation_shape}"
+            f"policy.model.observation_shape: expected {expected} (the env's observation "
+            f"{'shape' if m.model_type == 'conv' else 'size'}), got {want}"
         )
     if a != m.action_space_size:
         raise ConfigError(
@@ -135,7 +161,7 @@ def train_muzero_with_gym_env(
     max_train_iter: int = int(1e10),
     max_env_step: int = int(1e10),
 ) -> MuZeroPolicy:
-    """Trains MuZero on ``main_config.env.env_id`` (the loop is in the module docstring).
+    """Trains MuZero on the board game or gym task of the config (see the module docstring).
 
     Args:
         input_cfg: ``[main_config, create_config]`` in LightZero's shape.
@@ -167,21 +193,29 @@ def train_muzero_with_gym_env(
             f"exp_name: expected a directory it can create, got {str(exp)!r} ({err.strerror})"
         ) from err
     collector_env = make_env_manager(cfg, cfg.env.collector_env_num, is_train=True)
-    evaluator_env = make_env_manager(cfg, cfg.env.evaluator_env_num, is_train=False)
     collector_env.seed(seed)
-    evaluator_env.seed(seed + 1000, dynamic_seed=True)
     collector_env.launch()
-    evaluator_env.launch()
+    evaluator_env = None
     try:
+        if is_board(cfg):
+            evaluator = MuZeroBoardEvaluator(
+                policy, cfg.create_env, cfg.env, bots=cfg.policy.eval_bots, seed=seed + 1000
+            )
+        else:
+            evaluator_env = make_env_manager(cfg, cfg.env.evaluator_env_num, is_train=False)
+            evaluator_env.seed(seed + 1000, dynamic_seed=True)
+            evaluator_env.launch()
+            evaluator = MuZeroEvaluator(evaluator_env, policy)
         return _train_loop(
-            cfg, policy, collector_env, evaluator_env, exp, seed, max_train_iter, max_env_step
+            cfg, policy, collector_env, evaluator, exp, seed, max_train_iter, max_env_step
         )
     finally:
         collector_env.close()
-        evaluator_env.close()
+        if evaluator_env is not None:
+            evaluator_env.close()
 
 
-def _train_loop(cfg, policy, collector_env, evaluator_env, exp, seed, max_train_iter, max_env_step):
+def _train_loop(cfg, policy, collector_env, evaluator, exp, seed, max_train_iter, max_env_step):
     from tqdm import tqdm
 
     pc = cfg.policy
@@ -191,7 +225,7 @@ def _train_loop(cfg, policy, collector_env, evaluator_env, exp, seed, max_train_
         num_unroll_steps=pc.num_unroll_steps,
         td_steps=pc.td_steps,
         discount_factor=pc.discount_factor,
-        observation_shape=pc.model.observation_shape,
+        observation_shape=observation_size(cfg),
         action_space_size=pc.model.action_space_size,
         seed=seed,
     )
@@ -202,14 +236,24 @@ def _train_loop(cfg, policy, collector_env, evaluator_env, exp, seed, max_train_
         segment_length=pc.game_segment_length,
         pad=pc.num_unroll_steps + pc.td_steps,
         rng=rng,
+        two_player=is_board(cfg) and cfg.env.get("battle_mode") == "self_play_mode",
     )
-    evaluator = MuZeroEvaluator(evaluator_env, policy)
-    log = TrainLog(exp)
+    bots = list(getattr(evaluator, "bots", ()))
+    log = TrainLog(
+        exp,
+        COLUMNS + tuple(f"{b}_{k}" for b in bots for k in ("win", "draw", "loss")),
+        curves=(("eval_return_mean", "mean eval return"),)
+        + tuple((f"{b}_win", f"win rate vs {b}") for b in bots),
+    )
     best, last_eval, last_ckpt = -np.inf, None, 0
     start = time.time()
     total = max_env_step if max_env_step < 1e9 else None
     bar = tqdm(
-        total=total, unit="step", desc=f"muzero {cfg.env.env_id}", disable=None, dynamic_ncols=True
+        total=total,
+        unit="step",
+        desc=f"muzero {cfg.env.get('env_id') or cfg.create_env.type}",
+        disable=None,
+        dynamic_ncols=True,
     )
     row: dict = {}
     while True:
@@ -217,6 +261,8 @@ def _train_loop(cfg, policy, collector_env, evaluator_env, exp, seed, max_train_
             returns = evaluator.eval(cfg.env.n_evaluator_episode)
             last_eval = policy.train_iter
             row.update(eval_return_mean=float(returns.mean()), eval_return_std=float(returns.std()))
+            for b, res in getattr(evaluator, "results", {}).items():
+                row.update({f"{b}_{k}": res[k] for k in ("win", "draw", "loss")})
             if returns.mean() > best:
                 best = float(returns.mean())
                 save_checkpoint(

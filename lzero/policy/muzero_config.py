@@ -72,6 +72,8 @@ MUZERO_POLICY_CONFIG = dict(
     # from the search at collection time (reanalysis is not implemented)
     optim_type="Adam",  # (str) 'Adam' or 'AdamW' (Adam with the weight decay above)
     lr_piecewise_constant_decay=False,  # (bool) must be False: no schedule here
+    eval_bots=None,  # (list|None) board games: bots to evaluate against, the first scored as the
+    # eval return; None: every bot the env has but 'random' (rule, mcts, and TicTacToe's perfect)
     mcts_ctree=True,  # (bool) LightZero's C++ tree switch; no effect (one numba search here)
     collector_env_num=None,  # (int) LightZero repeats env.collector_env_num here; no effect
     evaluator_env_num=None,  # (int) LightZero repeats env.evaluator_env_num here; no effect

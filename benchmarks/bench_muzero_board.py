@@ -1,0 +1,48 @@
+"""Time-to-target of MuZero on a board game with the zoo config, over several seeds.
+
+The issue's bars: TicTacToe in ``play_with_bot_mode``, a mean eval return of at least 0.95
+against the rule bot (wins minus losses per game, the agent first) within 10 minutes; Connect4
+in ``play_with_bot_mode``, at least 0.9 within 60 minutes. Each seed trains from scratch until
+the target or ``--max-env-step``, and prints the env steps and wall-clock time of the first
+evaluation that reached it (read from the run's ``progress.csv``).
+
+Run: ``python benchmarks/bench_muzero_board.py --game tictactoe --seeds 0 1 2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_muzero_cartpole import run_benchmark  # noqa: E402
+
+#: game -> (target, max minutes, max env steps) in play_with_bot_mode.
+BARS = {"tictactoe": (0.95, 10.0, 40_000), "connect4": (0.9, 60.0, 300_000)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(BARS), default="tictactoe")
+    parser.add_argument("--mode", choices=["bot", "sp"], default="bot")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--target", type=float)
+    parser.add_argument("--max-minutes", type=float)
+    parser.add_argument("--max-env-step", type=int)
+    parser.add_argument("--out-dir", default="data_muzero/bench")
+    args = parser.parse_args()
+    target, minutes, steps = BARS[args.game]
+    ok = run_benchmark(
+        f"zoo.board_games.{args.game}.config.{args.game}_muzero_{args.mode}_mode_config",
+        seeds=args.seeds,
+        max_env_step=args.max_env_step or steps,
+        target=target if args.target is None else args.target,
+        max_minutes=args.max_minutes or minutes,
+        out_dir=args.out_dir,
+    )
+    raise SystemExit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""MuZero on a board game through the same entry as the gym tasks: a short run writes its
+checkpoints, log and curve with win/draw/loss per bot; configs that mix a board game with a gym
+task are refused."""
+
+from __future__ import annotations
+
+import copy
+import csv
+
+import pytest
+
+pytest.importorskip("torch")
+from lzero.entry import train_muzero, train_muzero_with_gym_env  # noqa: E402
+from lzero.errors import ConfigError  # noqa: E402
+from zoo.board_games.tictactoe.config import tictactoe_muzero_sp_mode_config as sp  # noqa: E402
+from zoo.classic_control.cartpole.config import cartpole_muzero_config as cartpole  # noqa: E402
+
+
+def tiny(tmp_path, module=sp):
+    main = copy.deepcopy(module.main_config)
+    main.exp_name = str(tmp_path / "exp")
+    main.env.collector_env_num = 4
+    main.env.n_evaluator_episode = 2
+    main.policy.update(num_simulations=4, batch_size=16, eval_freq=30, eval_bots=["rule"])
+    return main, copy.deepcopy(module.create_config)
+
+
+def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path):
+    assert train_muzero is train_muzero_with_gym_env
+    main, create = tiny(tmp_path)
+    policy = train_muzero([main, create], seed=0, max_env_step=120)
+    assert policy.train_iter > 0
+    exp = tmp_path / "exp"
+    assert (exp / "ckpt" / "ckpt_best.pth.tar").is_file()
+    assert (exp / "learning_curve.png").stat().st_size > 0
+    rows = list(csv.DictReader(open(exp / "progress.csv")))
+    evals = [r for r in rows if r["rule_win"] != ""]
+    assert evals, "no evaluation row"
+    for r in evals:
+        fractions = [float(r[f"rule_{k}"]) for k in ("win", "draw", "loss")]
+        assert sum(fractions) == pytest.approx(1.0)
+        # The eval return is the score against the first bot: wins minus losses per game.
+        assert float(r["eval_return_mean"]) == pytest.approx(fractions[0] - fractions[2])
+    assert int(rows[-1]["env_step"]) >= 120
+
+
+def test_a_board_type_with_a_gym_env_id_is_refused(tmp_path):
+    main, create = tiny(tmp_path)
+    main.env.env_id = "CartPole-v0"
+    with pytest.raises(ConfigError, match="is a board game, but env_id 'CartPole-v0' names a gym"):
+        train_muzero([main, create], seed=0, max_env_step=10)
+
+
+def test_env_type_and_policy_env_type_must_agree(tmp_path):
+    main, create = tiny(tmp_path, cartpole)
+    create.env = dict(
+        type="tictactoe", import_names=["zoo.board_games.tictactoe.envs.tictactoe_env"]
+    )
+    with pytest.raises(ConfigError, match="expected 'board_games' for the board game 'tictactoe'"):
+        train_muzero([main, create], seed=0, max_env_step=10)
+    main, create = tiny(tmp_path)
+    main.policy.env_type = "not_board_games"
+    with pytest.raises(ConfigError, match="expected 'board_games' for the board game"):
+        train_muzero([main, create], seed=0, max_env_step=10)

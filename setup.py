@@ -45,7 +45,10 @@ setup(
             "ruff>=0.4",
             "Box2D>=2.3.10",
             "bitbully-databases>=0.0.2",
+            "pettingzoo>=1.24",
         ],
+        # PettingZoo's AEC and parallel APIs over the board games (lzero.envs.pettingzoo).
+        "pettingzoo": ["pettingzoo>=1.24"],
         # The perfect Connect4 bot's opening book (MIT): positions of 12 stones, solved.
         "perfect": ["bitbully-databases>=0.0.2"],
         "bench": ["open_spiel", "pettingzoo>=1.24", "envpool>=1.2", "pgx>=2.6", "bitbully>=0.0.79"],

@@ -12,7 +12,7 @@ import warnings
 
 from lzero.errors import ConfigError, ReplayWriteWarning
 from zoo.board_games.env_support import check_choice
-from zoo.board_games.render import draw_board
+from zoo.board_games.render import draw_board, text_board
 
 RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
 #: LightZero TicTacToe's ``render`` modes: ``'human'`` prints, ``'rgb_array'`` returns the frame.
@@ -33,7 +33,7 @@ class BoardRecordingMethods:
     def render(self, mode: str | None = None):
         """Prints the board, shows it in a window, or records a GIF frame (``RENDER_MODES``);
         LightZero's TicTacToe modes ``'human'`` (print) and ``'rgb_array'`` (the frame,
-        not recorded) too.
+        not recorded) too, and gymnasium's ``'ansi'`` (the text, not printed).
 
         Args:
             mode: the render mode; None uses ``render_mode`` from the config, and then
@@ -46,7 +46,12 @@ class BoardRecordingMethods:
         mode = mode or self.render_mode or self.default_render_mode
         if mode is None:
             return None
-        check_choice("render", "mode", mode, RENDER_MODES + tuple(LIGHTZERO_RENDER_MODES))
+        check_choice(
+            "render", "mode", mode, RENDER_MODES + tuple(LIGHTZERO_RENDER_MODES) + ("ansi",)
+        )
+        if mode == "ansi":  # gymnasium's text mode: the board as text, not printed
+            rec = self._recorder
+            return text_board(self.board, self._last_cell, rec.row_labels, rec.col_labels)
         if mode == "rgb_array":
             rec = self._recorder
             return draw_board(self.board, self._last_cell, rec.gravity, rec.scaling)

@@ -1,0 +1,208 @@
+"""PettingZoo's AEC and parallel APIs over our board games (``pip install -e ".[pettingzoo]"``).
+
+``env(name, **config)`` is an ``AECEnv`` and ``parallel_env(name, **config)`` a
+``ParallelEnv`` over the registered board game ``name`` (``'tictactoe'``, ``'connect4'``,
+``'gomoku'``) in ``self_play_mode``; ``config`` is the board env's own config. As in
+PettingZoo's classic games: agents ``player_0`` (moves first) and ``player_1``; each agent
+observes ``{"observation": [H, W, 2] int8 (its stones, the opponent's), "action_mask": [A]
+int8}``, the mask empty when it is not the agent's turn; the winner gets +1, the loser -1 and
+a draw 0, at the move that ends the game. The parallel env is turn-based: every live agent
+sends an action, and only the player to move's is played (the other's is ignored).
+
+Illegal moves raise the board env's ``IllegalActionError`` (PettingZoo's classic games end
+the game with a penalty instead); nothing is replaced.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from lzero.envs.registry import ENV_REGISTRY
+
+__all__ = ["env", "parallel_env"]
+
+AGENTS = ("player_0", "player_1")
+RENDER_MODES = ("human", "rgb_array", "ansi")
+
+
+class _Game:
+    """One board env in ``self_play_mode`` and the per-agent view of it."""
+
+    def __init__(self, name: str, config: dict, render_mode: str | None) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"expected render_mode in {list(RENDER_MODES)} or None, got {render_mode!r}"
+            )
+        if "battle_mode" in config and config["battle_mode"] != "self_play_mode":
+            raise ValueError(
+                f"expected battle_mode 'self_play_mode' (both players are agents), got "
+                f"{config['battle_mode']!r}"
+            )
+        self.env = ENV_REGISTRY.build(name, dict(config, battle_mode="self_play_mode"))
+        self.name, self.render_mode = name, render_mode
+        self.env.reset()
+        h, w = np.asarray(self.env.board).shape
+        self.n_actions = int(self.env.action_space.n)
+        self.obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, (h, w, 2), np.int8),
+                "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
+            }
+        )
+        self.act_space = spaces.Discrete(self.n_actions)
+
+    def reset(self, seed: int | None) -> None:
+        if seed is not None:
+            self.env.seed(int(seed), dynamic_seed=False)
+        self.env.reset()
+
+    def to_move(self) -> str:
+        return AGENTS[int(self.env.current_player) - 1]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = AGENTS.index(agent) + 1
+        board = np.asarray(self.env.board)
+        obs = np.stack([board == player, board == 3 - player], axis=-1).astype(np.int8)
+        mask = np.zeros(self.n_actions, np.int8)
+        if agent == self.to_move() and not self.env.get_done_winner()[0]:
+            mask[self.env.legal_actions] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def play(self, action: Any) -> tuple[bool, dict[str, float]]:
+        """Plays the mover's ``action``; returns ``(done, rewards)``."""
+        mover = self.to_move()
+        timestep = self.env.step(int(action))
+        if not timestep.done:
+            return False, dict.fromkeys(AGENTS, 0.0)
+        r = float(np.asarray(timestep.reward).reshape(-1)[0])  # +1 the mover won, 0 a draw
+        other = AGENTS[1 - AGENTS.index(mover)]
+        return True, {mover: r, other: -r}
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "human":
+            print(self.env.render("ansi"), flush=True)
+            return None
+        return self.env.render(self.render_mode)
+
+
+class BoardGameAEC(AECEnv):
+    """PettingZoo AEC env over one of our board games (see the module docstring)."""
+
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "lzero_board_v0",
+        "is_parallelizable": True,
+    }
+
+    def __init__(self, name: str, render_mode: str | None = None, **config: Any) -> None:
+        super().__init__()
+        self._game = _Game(name, config, render_mode)
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name=f"lzero_{name}_v0")
+        self.possible_agents = list(AGENTS)
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {a: {} for a in AGENTS}
+        self.agent_selection = self._game.to_move()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._game.obs_space  # one object for every agent and call, as PettingZoo asks
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._game.act_space
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._game.reset(seed)
+        self._reset_state()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._game.observe(agent)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        done, self.rewards = self._game.play(action)
+        if done:
+            self.terminations = dict.fromkeys(AGENTS, True)
+        self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        return self._game.render()
+
+    def close(self) -> None:
+        self._game.env.close()
+
+
+class BoardGameParallel(ParallelEnv):
+    """PettingZoo parallel env over one of our board games, turn-based (see the module
+    docstring)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "lzero_board_v0"}
+
+    def __init__(self, name: str, render_mode: str | None = None, **config: Any) -> None:
+        self._game = _Game(name, config, render_mode)
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name=f"lzero_{name}_v0")
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._game.obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._game.act_space
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self._game.reset(seed)
+        self.agents = list(AGENTS)
+        return {a: self._game.observe(a) for a in AGENTS}, {a: {} for a in AGENTS}
+
+    def step(self, actions: dict[str, Any]):
+        mover = self._game.to_move()
+        if mover not in actions:
+            raise ValueError(f"expected an action for {mover!r} (to move), got {sorted(actions)}")
+        done, rewards = self._game.play(actions[mover])
+        live = list(self.agents)
+        obs = {a: self._game.observe(a) for a in live}
+        terminations = dict.fromkeys(live, done)
+        truncations = dict.fromkeys(live, False)
+        infos = {a: {} for a in live}
+        if done:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, {a: rewards[a] for a in live}, terminations, truncations, infos
+
+    def render(self):
+        return self._game.render()
+
+    def close(self) -> None:
+        self._game.env.close()
+
+
+def env(name: str, render_mode: str | None = None, **config: Any) -> BoardGameAEC:
+    """The AEC env of board game ``name`` (its config as keywords)."""
+    return BoardGameAEC(name, render_mode=render_mode, **config)
+
+
+def parallel_env(name: str, render_mode: str | None = None, **config: Any) -> BoardGameParallel:
+    """The parallel (turn-based) env of board game ``name`` (its config as keywords)."""
+    return BoardGameParallel(name, render_mode=render_mode, **config)

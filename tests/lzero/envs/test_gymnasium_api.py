@@ -1,0 +1,102 @@
+"""Our envs through gymnasium.make: gymnasium's own env checker, seeding, steps and render
+modes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import lzero  # noqa: F401 - registers the ids
+from lzero.envs.gymnasium_api import GYMNASIUM_IDS
+
+# What gymnasium's checker says of the wrapped gymnasium tasks themselves (CartPole's infinite
+# velocity bounds, Pendulum's [-2, 2] torque): nothing of ours.
+TASK_WARNINGS = ("observation space maximum value is infinity",
+                 "observation space minimum value is -infinity",
+                 "recommend using a symmetric and normalized space")  # fmt: skip
+
+
+def make(env_id, **config):
+    if "Gomoku" in env_id:
+        config.setdefault("board_size", 6)
+    return gymnasium.make(env_id, **config)
+
+
+@pytest.mark.parametrize("env_id", sorted(GYMNASIUM_IDS))
+def test_gymnasium_env_checker_passes(env_id):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(make(env_id).unwrapped)
+    ours = [
+        str(w.message)
+        for w in caught
+        if not any(t in str(w.message) for t in TASK_WARNINGS) and "wig" not in str(w.message)
+    ]
+    assert ours == []
+
+
+def play(env, seed, n_episodes=2):
+    """Random legal moves from the env's own seeded action space; the episodes' observations."""
+    out = []
+    obs, _ = env.reset(seed=seed)
+    env.action_space.seed(seed)
+    for _ in range(n_episodes):
+        trace, done = [obs["board"].copy()], False
+        while not done:
+            action = env.action_space.sample(mask=obs["action_mask"].astype(np.int8))
+            obs, reward, terminated, truncated, _ = env.step(action)
+            assert isinstance(reward, float) and isinstance(terminated, bool)
+            trace.append(obs["board"].copy())
+            done = terminated or truncated
+        out.append(np.stack(trace))
+        obs, _ = env.reset()
+    return out
+
+
+def test_same_seed_same_episodes_and_reset_goes_on():
+    a = play(make("lzero/Connect4-v0"), seed=5)
+    b = play(make("lzero/Connect4-v0"), seed=5)
+    c = play(make("lzero/Connect4-v0"), seed=6)
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    assert any(x.shape != y.shape or (x != y).any() for x, y in zip(a, c))
+
+
+def test_board_games_default_to_one_agent_against_the_bot():
+    env = make("lzero/TicTacToe-v0")
+    obs, _ = env.reset(seed=0)
+    obs, *_ = env.step(4)
+    assert (obs["board"] != 0).sum() == 2  # our move and the bot's reply
+    assert make("lzero/TicTacToe-v0", battle_mode="self_play_mode").unwrapped.env.battle_mode == (
+        "self_play_mode"
+    )
+
+
+def test_render_modes():
+    env = make("lzero/Connect4-v0", render_mode="rgb_array")
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    env = make("lzero/Connect4-v0", render_mode="ansi")
+    env.reset(seed=0)
+    env.step(3)
+    assert "X" in env.render()
+    with pytest.raises(
+        ValueError, match=r"expected render_mode in \['human', 'rgb_array', 'ansi'\]"
+    ):
+        make("lzero/Connect4-v0", render_mode="gif")
+    with pytest.raises(ValueError, match=r"expected render_mode in \[\] or None, got 'ansi'"):
+        make("lzero/CartPoleLightZero-v0", render_mode="ansi")
+
+
+def test_module_prefix_makes_without_an_import_of_ours():
+    code = "import gymnasium; print(gymnasium.make('lzero:lzero/TicTacToe-v0').reset(seed=0)[0]['board'].sum())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "0"

@@ -9,16 +9,18 @@ from zoo.board_games.muzero_board_config import muzero_board_config
 
 max_env_step = int(5e5)
 # The collector's bot errs 30% of the time (evaluation plays it as it is).
-main_config, create_config = muzero_board_config(
-    "gomoku",
+SETTINGS = dict(
+    game="gomoku",
     board_shape=(6, 6),
     action_space_size=36,
     agent_moves=18,
     num_simulations=50,
     collector_env_num=16,
     eval_freq=500,
-    exp_name="data_muzero/gomoku_muzero_bot_mode_seed0",
     env=dict(board_size=6, prob_random_action_in_bot=0.3),
+)
+main_config, create_config = muzero_board_config(
+    **SETTINGS, exp_name="data_muzero/gomoku_muzero_bot_mode_seed0"
 )
 
 if __name__ == "__main__":

@@ -10,16 +10,18 @@ from zoo.board_games.muzero_board_config import muzero_board_config
 max_env_step = int(1e5)
 # The collector's bot plays a random move 30% of the time, so that wins show up in the data
 # early; evaluation plays the rule bot as it is.
-main_config, create_config = muzero_board_config(
-    "tictactoe",
+SETTINGS = dict(
+    game="tictactoe",
     board_shape=(3, 3),
     action_space_size=9,
     agent_moves=5,
     num_simulations=25,
     collector_env_num=8,
     eval_freq=200,
-    exp_name="data_muzero/tictactoe_muzero_bot_mode_seed0",
     env=dict(prob_random_action_in_bot=0.3),
+)
+main_config, create_config = muzero_board_config(
+    **SETTINGS, exp_name="data_muzero/tictactoe_muzero_bot_mode_seed0"
 )
 
 if __name__ == "__main__":

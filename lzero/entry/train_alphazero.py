@@ -11,7 +11,6 @@ position). It stops at ``stop_value`` (the score, win minus loss, against the fi
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,7 +19,7 @@ import numpy as np
 import torch
 
 from lzero.agent import Agent, load_policy, save_checkpoint
-from lzero.entry.train_log import TrainLog
+from lzero.entry.train_log import Progress, TrainLog
 from lzero.entry.train_muzero_with_gym_env import check_seed, seed_everything
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
@@ -59,24 +58,6 @@ def _setup(cfg, seed: int):
         )
     env.close()
     return game, bots
-
-
-class _Progress:
-    """One rewritten status line on a terminal; plain lines otherwise (logs, CI)."""
-
-    def __init__(self, max_env_step: int) -> None:
-        self.tty, self.max = sys.stdout.isatty(), max_env_step
-
-    def status(self, env_step: int, train_iter: int, loss: float | None) -> None:
-        if not self.tty:
-            return
-        frac = min(env_step / self.max, 1.0) if self.max < 1e9 else 0.0
-        bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
-        loss_text = "" if loss is None else f" loss {loss:.3f}"
-        print(f"\r[{bar}] env steps {env_step} iter {train_iter}{loss_text}", end="", flush=True)
-
-    def line(self, text: str) -> None:
-        print(("\r" if self.tty else "") + text, flush=True)
 
 
 def train_alphazero(
@@ -132,7 +113,7 @@ def train_alphazero(
     )
     act = Agent(policy, pcfg.eval_num_simulations or pcfg.mcts.num_simulations).act_batch
     rng = np.random.default_rng(seed)
-    progress = _Progress(max_env_step)
+    progress = Progress(max_env_step)
     env_step, best, last_eval, last_save, losses = 0, -math.inf, None, 0, {}
     start = time.perf_counter()
 

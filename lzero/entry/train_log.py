@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import math
+import sys
+import time
 from pathlib import Path
 
 COLUMNS = (
@@ -18,6 +20,35 @@ COLUMNS = (
     "reward_loss",
     "policy_loss",
 )
+
+
+class Progress:
+    """Training progress on stdout: one rewritten status line on a terminal; without one (a log
+    file, CI), a plain status line every ``interval_s`` seconds.
+
+    Args:
+        max_env_step: the env-step budget (for the bar; ``>= 1e9`` means none).
+        interval_s: seconds between plain status lines when stdout is not a terminal.
+    """
+
+    def __init__(self, max_env_step: int, interval_s: float = 30.0) -> None:
+        self.tty, self.max, self.interval = sys.stdout.isatty(), max_env_step, interval_s
+        self._last_plain = time.perf_counter()
+
+    def status(self, env_step: int, train_iter: int, loss: float | None) -> None:
+        loss_text = "" if loss is None else f" loss {loss:.3f}"
+        if not self.tty:
+            now = time.perf_counter()
+            if now - self._last_plain >= self.interval:
+                self._last_plain = now
+                print(f"env steps {env_step} iter {train_iter}{loss_text}", flush=True)
+            return
+        frac = min(env_step / self.max, 1.0) if self.max < 1e9 else 0.0
+        bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+        print(f"\r[{bar}] env steps {env_step} iter {train_iter}{loss_text}", end="", flush=True)
+
+    def line(self, text: str) -> None:
+        print(("\r" if self.tty else "") + text, flush=True)
 
 
 class TrainLog:

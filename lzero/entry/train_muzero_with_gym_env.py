@@ -24,7 +24,7 @@ import numpy as np
 import torch
 
 from lzero.entry.config import compile_config
-from lzero.entry.train_log import COLUMNS, TrainLog
+from lzero.entry.train_log import COLUMNS, Progress, TrainLog
 from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
@@ -216,8 +216,6 @@ def train_muzero_with_gym_env(
 
 
 def _train_loop(cfg, policy, collector_env, evaluator, exp, seed, max_train_iter, max_env_step):
-    from tqdm import tqdm
-
     pc = cfg.policy
     buffer = MuZeroGameBuffer(
         replay_buffer_size=pc.replay_buffer_size,
@@ -247,65 +245,96 @@ def _train_loop(cfg, policy, collector_env, evaluator, exp, seed, max_train_iter
     )
     best, last_eval, last_ckpt = -np.inf, None, 0
     start = time.time()
-    total = max_env_step if max_env_step < 1e9 else None
-    bar = tqdm(
-        total=total,
-        unit="step",
-        desc=f"muzero {cfg.env.get('env_id') or cfg.create_env.type}",
-        disable=None,
-        dynamic_ncols=True,
-    )
+    progress = Progress(max_env_step)
+    ckpt = exp / "ckpt"
     row: dict = {}
-    while True:
-        if last_eval is None or policy.train_iter - last_eval >= pc.eval_freq:
-            returns = evaluator.eval(cfg.env.n_evaluator_episode)
-            last_eval = policy.train_iter
-            row.update(eval_return_mean=float(returns.mean()), eval_return_std=float(returns.std()))
-            for b, res in getattr(evaluator, "results", {}).items():
-                row.update({f"{b}_{k}": res[k] for k in ("win", "draw", "loss")})
-            if returns.mean() > best:
-                best = float(returns.mean())
-                save_checkpoint(
-                    policy,
-                    exp / "ckpt" / "ckpt_best.pth.tar",
-                    env_step=collector.env_steps,
-                    eval_return=best,
-                )
-            bar.set_postfix(eval=f"{returns.mean():.1f}", best=f"{best:.1f}")
+
+    def evaluate() -> None:
+        nonlocal best, last_eval
+        returns = evaluator.eval(cfg.env.n_evaluator_episode)
+        last_eval = policy.train_iter
+        mean, std = float(returns.mean()), float(returns.std())
+        row.update(eval_return_mean=mean, eval_return_std=std)
+        results = getattr(evaluator, "results", {})
+        for b, res in results.items():
+            row.update({f"{b}_{k}": res[k] for k in ("win", "draw", "loss")})
+        if mean > best:
+            best = mean
+            save_checkpoint(
+                policy, ckpt / "ckpt_best.pth.tar", env_step=collector.env_steps, eval_return=best
+            )
+        bots_text = "".join(
+            f", {b} {r['win']:.2f}/{r['draw']:.2f}/{r['loss']:.2f}" for b, r in results.items()
+        )
+        progress.line(
+            f"eval at iter {policy.train_iter}, {collector.env_steps} env steps: return "
+            f"{mean:.2f} +- {std:.2f} (best {best:.2f}){bots_text}"
+        )
+
+    def write_row() -> None:
         if row:
             log.write(
-                train_iter=policy.train_iter,
-                env_step=collector.env_steps,
-                wall_time=round(time.time() - start, 2),
-                **row,
-            )
+                train_iter=policy.train_iter, env_step=collector.env_steps,
+                wall_time=round(time.time() - start, 2), **row,
+            )  # fmt: skip
             if row.get("eval_return_mean") is not None:
                 log.plot()
-        if (
-            best >= cfg.env.stop_value
-            or collector.env_steps >= max_env_step
-            or policy.train_iter >= max_train_iter
-        ):
-            break
-        segments, stats = collector.collect(pc.n_episode)
-        buffer.push(segments)
-        bar.update(stats["env_steps"])
-        n_updates = pc.update_per_collect or max(1, int(stats["env_steps"] * pc.replay_ratio))
-        n_updates = min(n_updates, max_train_iter - policy.train_iter)
-        losses = [policy.learn(buffer.sample(pc.batch_size)) for _ in range(n_updates)]
-        row = {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
-        row["collect_return"] = stats["return_mean"]
-        if policy.train_iter - last_ckpt >= pc.save_ckpt_freq:
-            last_ckpt = policy.train_iter
-            save_checkpoint(
-                policy,
-                exp / "ckpt" / f"iteration_{policy.train_iter}.pth.tar",
-                env_step=collector.env_steps,
+            row.clear()
+
+    reason = "max_train_iter"
+    try:
+        while True:
+            if last_eval is None or policy.train_iter - last_eval >= pc.eval_freq:
+                evaluate()
+            write_row()
+            if best >= cfg.env.stop_value:
+                reason = (
+                    f"stop value {cfg.env.stop_value} reached at env step {collector.env_steps}"
+                )
+                break
+            if collector.env_steps >= max_env_step:
+                reason = "max_env_step spent"
+                break
+            if policy.train_iter >= max_train_iter:
+                reason = "max_train_iter spent"
+                break
+            segments, stats = collector.collect(
+                pc.n_episode, max_steps=max_env_step - collector.env_steps
             )
-    save_checkpoint(
-        policy,
-        exp / "ckpt" / f"iteration_{policy.train_iter}.pth.tar",
-        env_step=collector.env_steps,
-    )
-    bar.close()
+            buffer.push(segments)
+            n_updates = pc.update_per_collect or max(1, int(stats["env_steps"] * pc.replay_ratio))
+            n_updates = min(n_updates, max_train_iter - policy.train_iter)
+            if len(buffer) == 0:  # a step budget can end a collect before any segment is cut
+                n_updates = 0
+            losses = [policy.learn(buffer.sample(pc.batch_size)) for _ in range(n_updates)]
+            row.update(
+                {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
+            )
+            row["collect_return"] = stats["return_mean"]
+            if policy.train_iter - last_ckpt >= pc.save_ckpt_freq:
+                last_ckpt = policy.train_iter
+                save_checkpoint(
+                    policy,
+                    ckpt / f"iteration_{policy.train_iter}.pth.tar",
+                    env_step=collector.env_steps,
+                )
+            progress.status(collector.env_steps, policy.train_iter, row.get("total_loss"))
+        if last_eval != policy.train_iter and not reason.startswith("stop value"):
+            evaluate()
+            write_row()
+    except KeyboardInterrupt:
+        reason = "interrupted"
+        raise
+    finally:
+        save_checkpoint(policy, ckpt / "ckpt_last.pth.tar", env_step=collector.env_steps)
+        best_text = (
+            f"best eval return {best:.2f} in {ckpt / 'ckpt_best.pth.tar'}"
+            if best > -np.inf
+            else "no evaluation"
+        )
+        progress.line(
+            f"stopped ({reason}) after {policy.train_iter} iterations, {collector.env_steps} env "
+            f"steps, {time.time() - start:.0f} s; {best_text}; last checkpoint "
+            f"{ckpt / 'ckpt_last.pth.tar'}"
+        )
     return policy

@@ -78,17 +78,21 @@ class MuZeroCollector:
         self.returns: dict[Any, float] = {}
         self.env_steps = 0
 
-    def collect(self, n_episode: int) -> tuple[list[GameSegment], dict[str, float]]:
-        """Steps the envs until ``n_episode`` episodes have ended.
+    def collect(
+        self, n_episode: int, *, max_steps: int | None = None
+    ) -> tuple[list[GameSegment], dict[str, float]]:
+        """Steps the envs until ``n_episode`` episodes have ended, or until ``max_steps`` env
+        steps (a budget: the envs step together, so it is exceeded by at most the number of
+        envs less one); episodes still running carry over to the next call.
 
         Returns:
             The finished segments, and stats: ``env_steps`` of this phase, ``episodes``,
-            ``return_mean``.
+            ``return_mean`` (NaN when no episode ended).
         """
         segments: list[GameSegment] = []
         returns: list[float] = []
         steps = 0
-        while len(returns) < n_episode:
+        while len(returns) < n_episode and (max_steps is None or steps < max_steps):
             obs = self.env.ready_obs
             ids = sorted(obs)
             o, m, to_play = _stack(obs, ids, self.two_player)
@@ -115,15 +119,15 @@ class MuZeroCollector:
                 rec.append(actions[n], reward, next_obs, dist[n], values[n], to_play[n])
                 segments += rec.ready_segments()
                 steps += 1
+                self.env_steps += 1  # counted as taken, so an interrupted collect counts too
                 if ts.done:
                     segments += rec.final_segments(truncated=_truncated(ts.info))
                     returns.append(_episode_return(ts.info, self.returns.pop(i)))
                     del self.recorders[i]
-        self.env_steps += steps
         return segments, {
             "env_steps": steps,
             "episodes": len(returns),
-            "return_mean": float(np.mean(returns)),
+            "return_mean": float(np.mean(returns)) if returns else float("nan"),
         }
 
 

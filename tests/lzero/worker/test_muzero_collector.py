@@ -85,3 +85,21 @@ def test_evaluator_replays_an_abnormal_episode():
     returns = MuZeroEvaluator(manager, FirstActionPolicy()).eval(4)
     manager.close()
     assert returns.tolist() == [float(EPISODE)] * 4
+
+
+def test_collect_stops_at_its_step_budget_and_carries_episodes_over():
+    # Three envs of 4-step episodes: a budget of 5 steps stops after two rounds (6 steps, at
+    # most envs - 1 over), with no episode finished; the next call finishes them and counts
+    # every step once.
+    manager = _manager([CountEnv] * 3)
+    collector = MuZeroCollector(
+        manager, FirstActionPolicy(), segment_length=EPISODE, pad=2, rng=np.random.default_rng(0)
+    )
+    segments, stats = collector.collect(n_episode=3, max_steps=5)
+    assert stats["env_steps"] == 6 and stats["episodes"] == 0 and np.isnan(stats["return_mean"])
+    assert segments == []
+    segments, stats = collector.collect(n_episode=3)
+    manager.close()
+    assert stats["env_steps"] == 6 and stats["episodes"] == 3
+    assert stats["return_mean"] == float(EPISODE) and collector.env_steps == 12
+    assert sum(len(s.action) for s in segments) == 3 * EPISODE

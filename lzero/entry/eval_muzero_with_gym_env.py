@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from lzero.entry import muzero_setup
 from lzero.entry.config import compile_config
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.worker import MuZeroEvaluator
-
-
-def _train_module():
-    # The package re-exports the function under the module's name, so fetch the module.
-    return importlib.import_module("lzero.entry.train_muzero_with_gym_env")
 
 
 def eval_muzero_with_gym_env(
@@ -51,10 +46,10 @@ def eval_muzero_with_gym_env(
         raise ConfigError(
             f"expected model_path to be a checkpoint file, got {model_path!r} (not found)"
         )
-    train = _train_module()
-    train.check_seed(seed)
+
+    muzero_setup.check_seed(seed)
     cfg = compile_config(input_cfg)
-    train.check_env_config(cfg)
+    muzero_setup.check_env_config(cfg)
     replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
     if save_replay_gif:
         try:
@@ -64,11 +59,11 @@ def eval_muzero_with_gym_env(
                 f"replay_path: expected a directory it can create, got {str(replay_dir)!r} "
                 f"({err.strerror})"
             ) from err
-    train.seed_everything(seed)
+    muzero_setup.seed_everything(seed)
     policy = MuZeroPolicy(cfg.policy)
     if model_path is not None:
-        train.load_checkpoint(policy, model_path)
-    manager = train.make_env_manager(
+        muzero_setup.load_checkpoint(policy, model_path)
+    manager = muzero_setup.make_env_manager(
         cfg, min(cfg.env.evaluator_env_num, num_episodes), is_train=False
     )
     manager.seed(seed, dynamic_seed=True)

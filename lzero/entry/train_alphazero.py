@@ -19,8 +19,8 @@ import numpy as np
 import torch
 
 from lzero.agent import Agent, load_policy, save_checkpoint
+from lzero.entry.muzero_setup import check_seed, seed_everything
 from lzero.entry.train_log import Progress, TrainLog
-from lzero.entry.train_muzero_with_gym_env import check_seed, seed_everything
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer

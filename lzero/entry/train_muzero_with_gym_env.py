@@ -15,7 +15,6 @@ collected env step). It stops at ``stop_value``, ``max_env_step`` or ``max_train
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -24,133 +23,22 @@ import numpy as np
 import torch
 
 from lzero.entry.config import compile_config
+from lzero.entry.muzero_setup import (
+    check_env_config,
+    check_seed,
+    is_board,
+    load_checkpoint,
+    make_env_manager,
+    observation_size,
+    save_checkpoint,
+    seed_everything,
+)
 from lzero.entry.train_log import COLUMNS, Progress, TrainLog
 from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
 from lzero.worker import MuZeroCollector, MuZeroEvaluator
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
-
-
-def env_factory(cfg: Mapping, *, is_train: bool):
-    """The factory of one env of the compiled config ``cfg``: the board game it names, or
-    the wrapped gym task."""
-    from lzero.envs.get_wrapped_env import get_wrappered_env
-
-    if is_board(cfg):
-        from lzero.envs.registry import create_env
-
-        spec, env_cfg = dict(cfg.create_env), dict(cfg.env)
-        return lambda: create_env(spec, env_cfg)
-    env = cfg.env
-    wrapper_cfg = dict(
-        env_id=env.env_id,
-        continuous=env.continuous,
-        manually_discretization=env.manually_discretization,
-        each_dim_disc_size=env.each_dim_disc_size,
-        is_train=is_train,
-    )
-    return get_wrappered_env(wrapper_cfg, env.env_id)
-
-
-def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
-    """Builds an env manager of ``env_num`` wrapped gym envs (not launched).
-
-    Args:
-        cfg: the compiled config (see :func:`compile_config`).
-        env_num: number of envs.
-        is_train: collector envs (True) or evaluator envs (False).
-    """
-    from lzero.envs.env_manager import BaseEnvManager, SubprocessEnvManager
-
-    factory = env_factory(cfg, is_train=is_train)
-    manager = SubprocessEnvManager if cfg.env_manager.type == "subprocess" else BaseEnvManager
-    return manager([factory] * env_num, dict(cfg.env.manager))
-
-
-def check_env_config(cfg: Mapping) -> None:
-    """Builds and resets one env in this process, then checks its spaces against the model.
-
-    A config the env rejects is deterministic: raised here once, as the env's own
-    ``ConfigError``, instead of by every manager env through its restarts.
-
-    Raises:
-        ConfigError: the env rejects its config, or its spaces disagree with the model.
-    """
-    env = env_factory(cfg, is_train=False)()
-    try:
-        check_spaces(cfg, {0: env.reset()})
-    finally:
-        env.close()
-
-
-def check_seed(seed: int) -> None:
-    """Raises ConfigError unless ``seed`` is an int NumPy can seed with, in ``[0, 2**32)``."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**32:
-        raise ConfigError(f"seed: expected an int in [0, 2**32), got {seed!r}")
-
-
-def seed_everything(seed: int) -> None:
-    """Seeds Python, NumPy and torch."""
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
-
-
-def is_board(cfg: Mapping) -> bool:
-    """Whether the compiled config trains on a board game (``policy.env_type``)."""
-    return cfg.policy.env_type == "board_games"
-
-
-def observation_size(cfg: Mapping) -> int:
-    """The flat size of the model's observation (a board's planes are stored flat)."""
-    return int(np.prod(cfg.policy.model.observation_shape))
-
-
-def check_spaces(cfg: Mapping, ready_obs: Mapping) -> None:
-    """Raises ConfigError when the env's observation or action size disagrees with the model."""
-    obs = next(iter(ready_obs.values()))
-    shape = np.asarray(obs["observation"]).shape
-    a = int(np.asarray(obs["action_mask"]).size)
-    m = cfg.policy.model
-    want = m.observation_shape
-    fits = tuple(want) == shape if m.model_type == "conv" else int(np.prod(shape)) == want
-    if not fits:
-        expected = shape if m.model_type == "conv" else int(np.prod(shape))
-        raise ConfigError(
-            f"policy.model.observation_shape: expected {expected} (the env's observation "
-            f"{'shape' if m.model_type == 'conv' else 'size'}), got {want}"
-        )
-    if a != m.action_space_size:
-        raise ConfigError(
-            f"policy.model.action_space_size: expected {a} (the env's action count), "
-            f"got {m.action_space_size}"
-        )
-
-
-def save_checkpoint(policy: MuZeroPolicy, path: Path, **extra) -> None:
-    """Writes the policy state (plus plain-number extras) for ``torch.load(weights_only=True)``."""
-    torch.save({**policy.state_dict(), **extra}, path)
-
-
-def load_checkpoint(policy: MuZeroPolicy, path: str | Path) -> None:
-    """Loads a checkpoint written by :func:`save_checkpoint` with ``weights_only=True``.
-
-    Raises:
-        ConfigError: ``path`` is not a file, or its tensors do not fit the policy's model.
-    """
-    if not Path(path).is_file():
-        raise ConfigError(
-            f"expected model_path to be a checkpoint file, got {str(path)!r} (not found)"
-        )
-    state = torch.load(path, map_location="cpu", weights_only=True)
-    try:
-        policy.load_state_dict(state)
-    except (RuntimeError, KeyError) as err:  # torch's size mismatch / missing keys
-        raise ConfigError(
-            f"model_path: {str(path)!r} does not fit the configured model "
-            f"(policy.model sizes differ?): {str(err).splitlines()[-1].strip()}"
-        ) from err
 
 
 def train_muzero_with_gym_env(

@@ -60,6 +60,11 @@ def _cmd_train(args: argparse.Namespace) -> int:
     module = load_config_module(args.config)
     policy_type = _policy_type(module)
     main_config = EasyDict(copy.deepcopy(dict(module.main_config)))
+    if args.resume and policy_type != "muzero":
+        raise ConfigError(
+            f"--resume: expected a MuZero config (AlphaZero runs cannot be resumed yet), got "
+            f"policy type {policy_type!r}"
+        )
     if args.exp_name:
         main_config.exp_name = args.exp_name
     else:  # a zoo config's '..._seed0' would otherwise collect every seed's run
@@ -88,9 +93,11 @@ def _cmd_train(args: argparse.Namespace) -> int:
             seed=args.seed,
             max_env_step=max_env_step,
             max_train_iter=args.max_train_iter,
+            resume=args.resume,
         )
     print(
-        f"trained {policy.train_iter} iterations; checkpoints and progress.csv in {main_config.exp_name}"
+        f"trained {policy.train_iter} iterations; checkpoints and progress.csv in "
+        f"{args.resume or main_config.exp_name}"
     )
     return 0
 
@@ -213,5 +220,12 @@ def add_train_subcommand(subparsers) -> None:
         "--exp-name",
         default=None,
         help="output directory (default: the config's exp_name, its _seedN suffix set to --seed)",
+    )
+    p.add_argument(
+        "--resume",
+        default=None,
+        metavar="EXP_DIR",
+        help="continue the run in EXP_DIR from its ckpt/ckpt_last.pth.tar (MuZero): its "
+        "counters and best return carry on and progress.csv is appended to",
     )
     p.set_defaults(func=_cmd_train)

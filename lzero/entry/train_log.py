@@ -59,6 +59,8 @@ class TrainLog:
         columns: the CSV columns (MuZero's by default).
         curves: ``(column, label)`` pairs drawn against env steps in the left panel.
         ylabel: the left panel's axis label.
+        append: keep an existing ``progress.csv`` (a resumed run) and append to it; its
+            columns must be these.
     """
 
     def __init__(
@@ -67,6 +69,8 @@ class TrainLog:
         columns: tuple[str, ...] = COLUMNS,
         curves: tuple[tuple[str, str], ...] = (("eval_return_mean", "mean eval return"),),
         ylabel: str = "mean eval return",
+        *,
+        append: bool = False,
     ) -> None:
         self.columns, self.curves, self.ylabel = tuple(columns), tuple(curves), ylabel
         self.dir = Path(exp_dir)
@@ -74,6 +78,16 @@ class TrainLog:
         self.csv_path = self.dir / "progress.csv"
         self.png_path = self.dir / "learning_curve.png"
         self.rows: list[dict] = []
+        if append and self.csv_path.is_file():
+            with open(self.csv_path, newline="") as f:
+                reader = csv.DictReader(f)
+                if tuple(reader.fieldnames or ()) != self.columns:
+                    raise ValueError(
+                        f"expected {self.csv_path} to have the columns {list(self.columns)} to "
+                        f"append to, got {reader.fieldnames}"
+                    )
+                self.rows = [{k: float(v) for k, v in r.items() if v != ""} for r in reader]
+            return
         with open(self.csv_path, "w", newline="") as f:
             csv.writer(f).writerow(self.columns)
 

@@ -48,6 +48,7 @@ def train_muzero_with_gym_env(
     model_path: str | None = None,
     max_train_iter: int = int(1e10),
     max_env_step: int = int(1e10),
+    resume: str | Path | None = None,
 ) -> MuZeroPolicy:
     """Trains MuZero on the board game or gym task of the config (see the module docstring).
 
@@ -57,7 +58,11 @@ def train_muzero_with_gym_env(
         model: a prebuilt model to train instead of the configured MLP.
         model_path: a checkpoint to start from.
         max_train_iter: stop after this many gradient steps.
-        max_env_step: stop after this many collected env steps.
+        max_env_step: stop after this many collected env steps (a resumed run's included).
+        resume: an experiment directory to continue from its ``ckpt/ckpt_last.pth.tar``:
+            its networks, optimizer, train iteration, env step and best eval return; the
+            outputs stay there and ``progress.csv`` is appended to. The replay buffer is not
+            saved, so it refills from fresh self-play.
 
     Returns:
         The trained policy. Checkpoints go to ``<exp_name>/ckpt/``, the log to
@@ -73,7 +78,8 @@ def train_muzero_with_gym_env(
     policy = MuZeroPolicy(cfg.policy, model)
     if model_path is not None:
         load_checkpoint(policy, model_path)
-    exp = Path(cfg.exp_name)
+    exp = Path(cfg.exp_name if resume is None else resume)
+    resumed = None if resume is None else resume_state(policy, exp)
     try:
         (exp / "ckpt").mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -95,7 +101,7 @@ def train_muzero_with_gym_env(
             evaluator_env.launch()
             evaluator = MuZeroEvaluator(evaluator_env, policy)
         return _train_loop(
-            cfg, policy, collector_env, evaluator, exp, seed, max_train_iter, max_env_step
+            cfg, policy, collector_env, evaluator, exp, seed, max_train_iter, max_env_step, resumed
         )
     finally:
         collector_env.close()
@@ -103,7 +109,31 @@ def train_muzero_with_gym_env(
             evaluator_env.close()
 
 
-def _train_loop(cfg, policy, collector_env, evaluator, exp, seed, max_train_iter, max_env_step):
+def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
+    """Loads ``exp/ckpt/ckpt_last.pth.tar`` into ``policy``; returns the run's counters
+    (``env_step``, ``best``, ``wall_time``).
+
+    Raises:
+        ConfigError: no such checkpoint, or one that does not fit the configured model.
+    """
+    last = exp / "ckpt" / "ckpt_last.pth.tar"
+    if not last.is_file():
+        raise ConfigError(
+            f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "
+            f"{str(exp)!r} (no {last})"
+        )
+    load_checkpoint(policy, last)
+    state = torch.load(last, map_location="cpu", weights_only=True)
+    return {
+        "env_step": int(state.get("env_step", 0)),
+        "best": float(state.get("best_eval_return", -np.inf)),
+        "wall_time": float(state.get("wall_time", 0.0)),
+    }
+
+
+def _train_loop(
+    cfg, policy, collector_env, evaluator, exp, seed, max_train_iter, max_env_step, resumed
+):
     pc = cfg.policy
     buffer = MuZeroGameBuffer(
         replay_buffer_size=pc.replay_buffer_size,
@@ -130,9 +160,13 @@ def _train_loop(cfg, policy, collector_env, evaluator, exp, seed, max_train_iter
         COLUMNS + tuple(f"{b}_{k}" for b in bots for k in ("win", "draw", "loss")),
         curves=(("eval_return_mean", "mean eval return"),)
         + tuple((f"{b}_win", f"win rate vs {b}") for b in bots),
+        append=resumed is not None,
     )
-    best, last_eval, last_ckpt = -np.inf, None, 0
+    best, last_eval, last_ckpt = -np.inf, None, policy.train_iter
     start = time.time()
+    if resumed is not None:
+        collector.env_steps, best = resumed["env_step"], resumed["best"]
+        start -= resumed["wall_time"]
     progress = Progress(max_env_step)
     ckpt = exp / "ckpt"
     row: dict = {}
@@ -214,7 +248,10 @@ def _train_loop(cfg, policy, collector_env, evaluator, exp, seed, max_train_iter
         reason = "interrupted"
         raise
     finally:
-        save_checkpoint(policy, ckpt / "ckpt_last.pth.tar", env_step=collector.env_steps)
+        save_checkpoint(
+            policy, ckpt / "ckpt_last.pth.tar", env_step=collector.env_steps,
+            best_eval_return=best, wall_time=time.time() - start,
+        )  # fmt: skip
         best_text = (
             f"best eval return {best:.2f} in {ckpt / 'ckpt_best.pth.tar'}"
             if best > -np.inf

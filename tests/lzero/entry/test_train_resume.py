@@ -1,0 +1,97 @@
+"""Resuming a MuZero run: counters, best return and the CSV carry on; bad resume targets are
+refused before any env starts."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import os
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+from lzero.entry import train_muzero_with_gym_env  # noqa: E402
+from lzero.errors import ConfigError  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(__file__))
+from test_train_muzero_with_gym_env import TINY_CREATE, TINY_MAIN  # noqa: E402
+
+
+def cfg(tmp_path, name="run", **policy):
+    main = copy.deepcopy(TINY_MAIN)
+    main["exp_name"] = str(tmp_path / name)
+    main["policy"].update(policy)
+    return [main, copy.deepcopy(TINY_CREATE)]
+
+
+def rows(exp):
+    with open(exp / "progress.csv") as f:
+        return list(csv.DictReader(f))
+
+
+def test_resume_continues_counters_and_appends_the_csv(tmp_path):
+    exp = tmp_path / "run"
+    first = train_muzero_with_gym_env(cfg(tmp_path), seed=0, max_env_step=60)
+    before = rows(exp)
+    last = torch.load(exp / "ckpt" / "ckpt_last.pth.tar", weights_only=True)
+    best_before = torch.load(exp / "ckpt" / "ckpt_best.pth.tar", weights_only=True)["eval_return"]
+    # Another config's exp_name: the run goes on in the resumed directory.
+    second = train_muzero_with_gym_env(
+        cfg(tmp_path, "elsewhere"), seed=0, max_env_step=120, resume=exp
+    )
+    after = rows(exp)
+    assert not (tmp_path / "elsewhere").exists()
+    assert after[: len(before)] == before  # appended, never rewritten
+    assert len(after) > len(before)
+    resumed = after[len(before) :]
+    assert int(resumed[0]["env_step"]) == last["env_step"]
+    assert int(resumed[0]["train_iter"]) == first.train_iter
+    assert second.train_iter > first.train_iter
+    assert 120 <= int(after[-1]["env_step"]) <= 121
+    assert float(resumed[0]["wall_time"]) >= float(before[-1]["wall_time"])
+    # ckpt_best is replaced only by a better evaluation than the first run's best.
+    best_after = torch.load(exp / "ckpt" / "ckpt_best.pth.tar", weights_only=True)["eval_return"]
+    evals = [float(r["eval_return_mean"]) for r in resumed if r["eval_return_mean"]]
+    assert best_after == max([best_before, *evals])
+
+
+def test_resume_refuses_a_directory_without_a_last_checkpoint(tmp_path):
+    with pytest.raises(ConfigError, match="resume: expected an experiment directory holding"):
+        train_muzero_with_gym_env(cfg(tmp_path), seed=0, max_env_step=10, resume=tmp_path / "no")
+
+
+def test_resume_refuses_a_checkpoint_of_another_model(tmp_path):
+    exp = tmp_path / "run"
+    train_muzero_with_gym_env(cfg(tmp_path), seed=0, max_env_step=20)
+    bigger = cfg(tmp_path)
+    bigger[0]["policy"]["model"]["hidden_size"] = 64
+    with pytest.raises(ConfigError, match="does not fit the configured model"):
+        train_muzero_with_gym_env(bigger, seed=0, max_env_step=40, resume=exp)
+
+
+def test_cli_resume_goes_on_in_the_run_directory(tmp_path, capsys):
+    import argparse
+
+    from lzero.cli_train import add_train_subcommand
+
+    main, create = cfg(tmp_path)
+    path = tmp_path / "tiny_config.py"
+    path.write_text(f"main_config = {main!r}\ncreate_config = {create!r}\n")
+    parser = argparse.ArgumentParser()
+    add_train_subcommand(parser.add_subparsers(dest="command"))
+    assert (
+        parser.parse_args(["train", str(path), "--max-env-step", "20"]).func(
+            parser.parse_args(["train", str(path), "--max-env-step", "20"])
+        )
+        == 0
+    )
+    args = parser.parse_args(
+        ["train", str(path), "--max-env-step", "40", "--resume", str(tmp_path / "run")]
+    )
+    assert args.func(args) == 0
+    assert int(rows(tmp_path / "run")[-1]["env_step"]) >= 40
+    az = "zoo.board_games.tictactoe.config.tictactoe_alphazero_sp_mode_config"
+    args = parser.parse_args(["train", az, "--resume", str(tmp_path / "run")])
+    with pytest.raises(ConfigError, match="--resume: expected a MuZero config"):
+        args.func(args)

@@ -125,6 +125,10 @@ def _policy_type(module: ModuleType) -> str:
 def _cmd_eval(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("torch") is None:
         raise ConfigError("evaluating a checkpoint needs torch: pip install -e '.[train]'")
+    if args.config is not None:
+        return _eval_config(args)
+    if args.gif is not None:
+        raise ConfigError("--gif: expected a MuZero config to evaluate (lzero eval CONFIG ...)")
     from lzero.entry import eval_alphazero
 
     bots = [b for b in args.bots.split(",") if b] if args.bots else None
@@ -143,10 +147,48 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _eval_config(args: argparse.Namespace) -> int:
+    """``lzero eval CONFIG --ckpt PATH``: a MuZero checkpoint with its config."""
+    module = load_config_module(args.config)
+    if _policy_type(module) != "muzero":
+        raise ConfigError(
+            "lzero eval CONFIG: expected a MuZero config (an AlphaZero checkpoint carries its "
+            "config: lzero eval --ckpt PATH)"
+        )
+    from lzero.entry import eval_muzero_with_gym_env
+
+    main_config = EasyDict(copy.deepcopy(dict(module.main_config)))
+    if args.bots:
+        main_config.policy.eval_bots = [b for b in args.bots.split(",") if b]
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".* is out of date\. You should consider")
+        eval_muzero_with_gym_env(
+            [main_config, module.create_config], seed=args.seed, model_path=args.ckpt,
+            num_episodes=args.episodes, save_replay_gif=args.gif is not None,
+            replay_path=args.gif, num_simulations=args.simulations,
+        )  # fmt: skip
+    return 0
+
+
 def add_eval_subcommand(subparsers) -> None:
-    """Registers ``eval``: an AlphaZero checkpoint against the bots of its game."""
-    p = subparsers.add_parser("eval", help="play an AlphaZero checkpoint against its game's bots")
+    """Registers ``eval``: a checkpoint against its game's bots (AlphaZero, or MuZero with its
+    config), or a MuZero checkpoint's returns on its gym task."""
+    p = subparsers.add_parser(
+        "eval",
+        help="evaluate a checkpoint: an AlphaZero one against its game's bots, or a MuZero one "
+        "with its config (returns on a gym task, win/draw/loss against a board game's bots)",
+    )
+    p.add_argument(
+        "config",
+        nargs="?",
+        default=None,
+        help="the MuZero config the checkpoint was trained with (module name or .py path); "
+        "not needed for an AlphaZero checkpoint",
+    )
     p.add_argument("--ckpt", required=True, help="a checkpoint written by lzero train")
+    p.add_argument(
+        "--gif", default=None, metavar="DIR", help="MuZero: also save one episode as a GIF in DIR"
+    )
     p.add_argument("--episodes", type=_positive_int, default=20, help="games per bot (default 20)")
     p.add_argument(
         "--simulations",

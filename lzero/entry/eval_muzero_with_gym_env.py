@@ -1,4 +1,5 @@
-"""``eval_muzero_with_gym_env``: load a MuZero checkpoint, play greedy episodes, record a GIF."""
+"""``eval_muzero_with_gym_env``: load a MuZero checkpoint, play greedy episodes (on a board
+game: games against the env's bots, win/draw/loss per bot), record a GIF."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from lzero.entry.config import compile_config
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.worker import MuZeroEvaluator
+from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
 
 def eval_muzero_with_gym_env(
@@ -22,6 +24,7 @@ def eval_muzero_with_gym_env(
     *,
     save_replay_gif: bool = False,
     replay_path: str | None = None,
+    num_simulations: int | None = None,
 ) -> tuple[float, list[float]]:
     """Plays ``num_episodes`` greedy episodes with a checkpoint's model.
 
@@ -33,9 +36,11 @@ def eval_muzero_with_gym_env(
         num_episodes: episodes to play.
         save_replay_gif: also record one extra episode as a GIF.
         replay_path: directory of the GIF (default ``<exp_name>/replay/``).
+        num_simulations: search simulations per move (default: the config's).
 
     Returns:
-        The mean return and the list of returns.
+        The mean return and the list of returns (on a board game, the results against the
+        first of ``policy.eval_bots``: +1 win, 0 draw, -1 loss).
 
     Raises:
         ConfigError: bad config, ``num_episodes < 1`` or a missing checkpoint.
@@ -49,6 +54,16 @@ def eval_muzero_with_gym_env(
 
     muzero_setup.check_seed(seed)
     cfg = compile_config(input_cfg)
+    if num_simulations is not None:
+        if (
+            isinstance(num_simulations, bool)
+            or not isinstance(num_simulations, int)
+            or num_simulations < 1
+        ):
+            raise ConfigError(
+                f"expected num_simulations to be a positive int, got {num_simulations!r}"
+            )
+        cfg.policy.num_simulations = num_simulations
     muzero_setup.check_env_config(cfg)
     replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
     if save_replay_gif:
@@ -63,6 +78,8 @@ def eval_muzero_with_gym_env(
     policy = MuZeroPolicy(cfg.policy)
     if model_path is not None:
         muzero_setup.load_checkpoint(policy, model_path)
+    if muzero_setup.is_board(cfg):
+        return _eval_board(cfg, policy, seed, num_episodes, replay_dir if save_replay_gif else None)
     manager = muzero_setup.make_env_manager(
         cfg, min(cfg.env.evaluator_env_num, num_episodes), is_train=False
     )
@@ -80,6 +97,46 @@ def eval_muzero_with_gym_env(
         f"(std {returns.std():.2f}, min {returns.min():.2f}, max {returns.max():.2f})"
     )
     return float(returns.mean()), [float(r) for r in returns]
+
+
+def _eval_board(cfg, policy, seed: int, num_games: int, replay_dir: Path | None):
+    evaluator = MuZeroBoardEvaluator(
+        policy, cfg.create_env, cfg.env, bots=cfg.policy.eval_bots, seed=seed
+    )
+    returns = evaluator.eval(num_games)
+    colours = "both colours" if evaluator.two_player else "the agent first"
+    print(f"eval over {num_games} games per bot, {colours}:")
+    for bot, r in evaluator.results.items():
+        print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
+    if replay_dir is not None:
+        print(f"replay GIF: {record_board_gif(cfg, evaluator, seed, replay_dir)}")
+    return float(returns.mean()), [float(r) for r in returns]
+
+
+def record_board_gif(cfg, evaluator: MuZeroBoardEvaluator, seed: int, replay_dir: Path) -> Path:
+    """Plays one game of the agent (first) against the first eval bot in an env that saves its
+    replay; returns the GIF path."""
+    from lzero.envs.registry import create_env
+
+    env_cfg = dict(cfg.env, battle_mode="play_with_bot_mode", bot_action_type=evaluator.bots[0])
+    env_cfg["prob_random_action_in_bot"] = 0.0
+    env = create_env(cfg.create_env, env_cfg)
+    replay_dir.mkdir(parents=True, exist_ok=True)
+    env.seed(seed, dynamic_seed=False)
+    env.enable_save_replay(str(replay_dir))
+    try:
+        obs, done = env.reset(), False
+        while not done:
+            board = np.asarray(obs["board"])[None]
+            legal = np.asarray(obs["action_mask"]).astype(bool)[None]
+            action = evaluator.act(board, np.array([1]), legal)
+            timestep = env.step(int(action[0]))
+            obs, done = timestep.obs, timestep.done
+    finally:
+        env.close()
+    if env.last_replay_file is None:
+        raise ConfigError(f"expected a GIF in {replay_dir}, got none ({env.last_replay_error})")
+    return Path(env.last_replay_file)
 
 
 def record_gif(cfg, policy: MuZeroPolicy, seed: int, replay_dir: Path) -> Path:

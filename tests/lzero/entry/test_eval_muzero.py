@@ -1,0 +1,63 @@
+"""`lzero eval CONFIG --ckpt PATH` for MuZero: the same numbers for the same seed, win/draw/loss
+per bot on a board game, a GIF on request, and clear errors."""
+
+from __future__ import annotations
+
+import argparse
+import copy
+
+import pytest
+
+pytest.importorskip("torch")
+from lzero.cli_train import add_eval_subcommand  # noqa: E402
+from lzero.entry import train_muzero  # noqa: E402
+from lzero.errors import ConfigError  # noqa: E402
+from zoo.board_games.tictactoe.config import tictactoe_muzero_sp_mode_config as sp  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("eval")
+    main = copy.deepcopy(sp.main_config)
+    main.exp_name = str(tmp / "run")
+    main.env.collector_env_num = 4
+    main.env.n_evaluator_episode = 2
+    main.policy.update(num_simulations=4, batch_size=16, eval_freq=1000, eval_bots=["rule"])
+    train_muzero([main, copy.deepcopy(sp.create_config)], seed=0, max_env_step=40)
+    path = tmp / "tiny_config.py"
+    path.write_text(
+        "from easydict import EasyDict\n"
+        f"main_config = EasyDict({dict(main)!r})\ncreate_config = EasyDict({dict(sp.create_config)!r})\n"
+    )
+    return tmp, path
+
+
+def run_eval(argv):
+    parser = argparse.ArgumentParser()
+    add_eval_subcommand(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["eval", *argv])
+    return args.func(args)
+
+
+def test_board_eval_prints_win_draw_loss_and_repeats_for_the_same_seed(trained, capsys):
+    tmp, path = trained
+    ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
+    argv = [str(path), "--ckpt", ckpt, "--episodes", "4", "--bots", "rule,random"]
+    assert run_eval(argv) == 0
+    first = capsys.readouterr().out
+    assert "vs       rule: win" in first and "vs     random: win" in first
+    assert run_eval(argv) == 0
+    assert capsys.readouterr().out == first
+    assert run_eval([*argv, "--gif", str(tmp / "gif"), "--simulations", "2"]) == 0
+    assert list((tmp / "gif").glob("*.gif"))
+
+
+def test_eval_errors(trained):
+    tmp, path = trained
+    ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
+    with pytest.raises(ConfigError, match="expected num_simulations to be a positive int, got 0"):
+        run_eval([str(path), "--ckpt", ckpt, "--simulations", "0"])
+    with pytest.raises(ConfigError, match="expected model_path to be a checkpoint file"):
+        run_eval([str(path), "--ckpt", str(tmp / "missing.pth.tar")])
+    with pytest.raises(ConfigError, match="--gif: expected a MuZero config"):
+        run_eval(["--ckpt", ckpt, "--gif", str(tmp / "g")])

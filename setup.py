@@ -36,7 +36,8 @@ setup(
     extras_require={
         # The CPU wheel of torch 2.13.0 is what we test on; an unpinned torch would pull
         # several GB of CUDA packages.
-        "train": ["torch==2.13.0", "tqdm>=4.60", "matplotlib>=3.7"],
+        # tensorboardX writes TensorBoard event files without TensorFlow or tensorboard.
+        "train": ["torch==2.13.0", "tensorboardX>=2.6", "matplotlib>=3.7"],
         "box2d": ["Box2D>=2.3.10"],
         # The tests also cover the perfect Connect4 bot, so they install its opening book.
         "test": [

@@ -104,7 +104,11 @@ def train_alphazero(
     ckpt_dir.mkdir(parents=True, exist_ok=True)
     columns = _BASE_COLUMNS + tuple(f"{b}_{r}" for b in bots for r in ("win", "draw", "loss"))
     curves = tuple((f"{b}_win", f"win rate vs {b}") for b in bots)
-    log = TrainLog(exp, columns=columns, curves=curves, ylabel="win rate")
+    log = TrainLog(
+        exp, columns=columns, curves=curves, ylabel="win rate",
+        title=f"AlphaZero on {cfg.create.env.type}, seed {seed}",
+    )  # fmt: skip
+    log.save_config(cfg)
     collector = AlphaZeroCollector(
         policy, cfg.create.env.type, cfg.env, cfg.trainer.collector_env_num, seed
     )
@@ -193,6 +197,7 @@ def train_alphazero(
     finally:
         save("ckpt_last.pth.tar")
         log.plot()
+        log.close()
         collector.close()
         progress.line(
             f"stopped ({reason}) after {policy.train_iter} iterations, {env_step} env steps, "

@@ -1,8 +1,11 @@
-"""Training log: a CSV row per collect phase and a learning-curve PNG redrawn at each eval."""
+"""Training log: a CSV row per collect phase, the same scalars as TensorBoard event files
+(``tensorboardX``, the lightest maintained writer), a learning-curve PNG redrawn at each eval,
+and the merged config the run used."""
 
 from __future__ import annotations
 
 import csv
+import json
 import math
 import sys
 import time
@@ -61,6 +64,8 @@ class TrainLog:
         ylabel: the left panel's axis label.
         append: keep an existing ``progress.csv`` (a resumed run) and append to it; its
             columns must be these.
+        title: the figure's title (env, algorithm, seed).
+        stop_value: drawn as a dashed line on the evaluation panel (None: none).
     """
 
     def __init__(
@@ -71,13 +76,19 @@ class TrainLog:
         ylabel: str = "mean eval return",
         *,
         append: bool = False,
+        title: str = "",
+        stop_value: float | None = None,
     ) -> None:
+        from tensorboardX import SummaryWriter
+
         self.columns, self.curves, self.ylabel = tuple(columns), tuple(curves), ylabel
+        self.title, self.stop_value = title, stop_value
         self.dir = Path(exp_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.csv_path = self.dir / "progress.csv"
         self.png_path = self.dir / "learning_curve.png"
         self.rows: list[dict] = []
+        self.tensorboard = SummaryWriter(str(self.dir / "tensorboard"), flush_secs=30)
         if append and self.csv_path.is_file():
             with open(self.csv_path, newline="") as f:
                 reader = csv.DictReader(f)
@@ -99,6 +110,20 @@ class TrainLog:
         self.rows.append(row)
         with open(self.csv_path, "a", newline="") as f:
             csv.writer(f).writerow(["" if row.get(c) is None else row[c] for c in self.columns])
+        step = int(row.get("env_step", len(self.rows)))
+        for key, value in row.items():
+            if key not in ("env_step", "train_iter") and value is not None:
+                self.tensorboard.add_scalar(key, float(value), step)
+
+    def save_config(self, cfg) -> Path:
+        """Writes the merged config the run uses to ``config.json``; returns its path."""
+        path = self.dir / "config.json"
+        path.write_text(json.dumps(cfg, indent=2, sort_keys=True, default=str) + "\n")
+        return path
+
+    def close(self) -> None:
+        """Flushes the TensorBoard events."""
+        self.tensorboard.close()
 
     def plot(self) -> None:
         """Redraws the PNG: eval return against env steps, and the total loss."""
@@ -117,9 +142,21 @@ class TrainLog:
             points = [(r["env_step"], r[column]) for r in self.rows if r.get(column) is not None]
             if points:
                 a1.plot(*zip(*points), marker="o", label=label)
-        if len(self.curves) > 1:
+            spread = column.replace("_mean", "_std")
+            band = [
+                (r["env_step"], r[column] - r[spread], r[column] + r[spread])
+                for r in self.rows
+                if spread != column and r.get(column) is not None and r.get(spread) is not None
+            ]
+            if band:
+                a1.fill_between(*zip(*band), alpha=0.2, label=f"{label} +- std")
+        if self.stop_value is not None and abs(self.stop_value) < 1e9:  # 1e10: no stop value
+            a1.axhline(self.stop_value, linestyle="--", color="grey", label="stop value")
+        if len(self.curves) > 1 or a1.get_legend_handles_labels()[0]:
             a1.legend(fontsize=7)
         a1.set(xlabel="env steps", ylabel=self.ylabel, title="evaluation")
+        if self.title:
+            fig.suptitle(self.title)
         if lo:
             a2.plot(*zip(*lo))
         a2.set(xlabel="train iterations", ylabel="total loss", title="training loss")

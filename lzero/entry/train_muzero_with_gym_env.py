@@ -161,7 +161,10 @@ def _train_loop(
         curves=(("eval_return_mean", "mean eval return"),)
         + tuple((f"{b}_win", f"win rate vs {b}") for b in bots),
         append=resumed is not None,
+        title=f"MuZero on {cfg.env.get('env_id') or cfg.create_env.type}, seed {seed}",
+        stop_value=cfg.env.stop_value,
     )
+    log.save_config(cfg)
     best, last_eval, last_ckpt = -np.inf, None, policy.train_iter
     start = time.time()
     if resumed is not None:
@@ -248,6 +251,7 @@ def _train_loop(
         reason = "interrupted"
         raise
     finally:
+        log.close()
         save_checkpoint(
             policy, ckpt / "ckpt_last.pth.tar", env_step=collector.env_steps,
             best_eval_return=best, wall_time=time.time() - start,

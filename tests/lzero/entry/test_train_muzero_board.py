@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import csv
+import json
+import struct
 
 import pytest
 
@@ -14,6 +16,20 @@ from lzero.entry import train_muzero, train_muzero_with_gym_env  # noqa: E402
 from lzero.errors import ConfigError  # noqa: E402
 from zoo.board_games.tictactoe.config import tictactoe_muzero_sp_mode_config as sp  # noqa: E402
 from zoo.classic_control.cartpole.config import cartpole_muzero_config as cartpole  # noqa: E402
+
+
+def event_tags(path) -> set[str]:
+    """The scalar tags of a TensorBoard event file (TFRecord framing: length, its CRC, the
+    Event proto, its CRC)."""
+    from tensorboardX.proto.event_pb2 import Event
+
+    data, tags, pos = path.read_bytes(), set(), 0
+    while pos + 12 <= len(data):
+        (n,) = struct.unpack("<Q", data[pos : pos + 8])
+        event = Event.FromString(data[pos + 12 : pos + 12 + n])
+        tags |= {v.tag for v in event.summary.value}
+        pos += 12 + n + 4
+    return tags
 
 
 def tiny(tmp_path, module=sp):
@@ -42,6 +58,15 @@ def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path):
         # The eval return is the score against the first bot: wins minus losses per game.
         assert float(r["eval_return_mean"]) == pytest.approx(fractions[0] - fractions[2])
     assert int(rows[-1]["env_step"]) >= 120
+    # The merged config the run used, and the same scalars as TensorBoard events.
+    merged = json.loads((exp / "config.json").read_text())
+    assert (
+        merged["policy"]["num_simulations"] == 4
+        and merged["env"]["battle_mode"] == "self_play_mode"
+    )
+    events = list((exp / "tensorboard").glob("events.out.tfevents.*"))
+    assert events and events[0].stat().st_size > 100
+    assert {"eval_return_mean", "rule_win", "total_loss"} <= event_tags(events[0])
 
 
 def test_a_board_type_with_a_gym_env_id_is_refused(tmp_path):

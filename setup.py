@@ -36,8 +36,9 @@ setup(
     extras_require={
         # The CPU wheel of torch 2.13.0 is what we test on; an unpinned torch would pull
         # several GB of CUDA packages.
-        # tensorboardX writes TensorBoard event files without TensorFlow or tensorboard.
-        "train": ["torch==2.13.0", "tensorboardX>=2.6", "matplotlib>=3.7"],
+        # tensorboardX writes TensorBoard event files without TensorFlow or tensorboard; the
+        # Box2D wheel (LunarLander, BipedalWalker) installs without swig.
+        "train": ["torch==2.13.0", "tensorboardX>=2.6", "matplotlib>=3.7", "Box2D>=2.3.10"],
         "box2d": ["Box2D>=2.3.10"],
         # The tests also cover the perfect Connect4 bot, so they install its opening book.
         "test": [

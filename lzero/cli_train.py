@@ -60,11 +60,6 @@ def _cmd_train(args: argparse.Namespace) -> int:
     module = load_config_module(args.config)
     policy_type = _policy_type(module)
     main_config = EasyDict(copy.deepcopy(dict(module.main_config)))
-    if args.resume and policy_type != "muzero":
-        raise ConfigError(
-            f"--resume: expected a MuZero config (AlphaZero runs cannot be resumed yet), got "
-            f"policy type {policy_type!r}"
-        )
     if args.exp_name:
         main_config.exp_name = args.exp_name
     else:  # a zoo config's '..._seed0' would otherwise collect every seed's run
@@ -80,6 +75,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
             seed=args.seed,
             max_env_step=max_env_step,
             max_train_iter=args.max_train_iter,
+            resume=args.resume,
         )  # it prints why it stopped and where the checkpoints are
         return 0
     from lzero.entry import train_muzero_with_gym_env
@@ -267,7 +263,7 @@ def add_train_subcommand(subparsers) -> None:
         "--resume",
         default=None,
         metavar="EXP_DIR",
-        help="continue the run in EXP_DIR from its ckpt/ckpt_last.pth.tar (MuZero): its "
-        "counters and best return carry on and progress.csv is appended to",
+        help="continue the run in EXP_DIR from its ckpt/ckpt_last.pth.tar: its counters and "
+        "best return carry on and progress.csv is appended to",
     )
     p.set_defaults(func=_cmd_train)

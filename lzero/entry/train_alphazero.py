@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from lzero.agent import Agent, load_policy, save_checkpoint
+from lzero.agent import Agent, load_policy, read_checkpoint, save_checkpoint
 from lzero.entry.muzero_setup import check_seed, seed_everything
 from lzero.entry.train_log import Progress, TrainLog
 from lzero.envs.registry import create_env
@@ -68,6 +68,7 @@ def train_alphazero(
     model_path: str | None = None,
     *,
     max_time_s: float | None = None,
+    resume: str | Path | None = None,
 ) -> AlphaZeroPolicy:
     """Trains AlphaZero on ``create_config.env.type`` (the loop is in the module docstring).
 
@@ -78,6 +79,9 @@ def train_alphazero(
         max_env_step: env-step budget (moves played in self-play).
         model_path: start from this AlphaZero checkpoint's weights.
         max_time_s: wall-clock budget in seconds (checked between collect phases).
+        resume: an experiment directory to continue from its ``ckpt/ckpt_last.pth.tar``
+            (network, optimizer, train iteration, env step, best score; ``progress.csv`` is
+            appended to). The replay buffer is not saved: it refills from new self-play.
 
     Returns:
         The trained policy.
@@ -99,14 +103,33 @@ def train_alphazero(
                 f"model_path: expected a checkpoint of {game.name}, got one of {loaded.game.name}"
             )
         policy.model.load_state_dict(loaded.model.state_dict())
-    pcfg, exp = cfg.policy, Path(cfg.exp_name)
+    pcfg, exp = cfg.policy, Path(cfg.exp_name if resume is None else resume)
     ckpt_dir = exp / "ckpt"
+    resumed = None
+    if resume is not None:
+        if not (ckpt_dir / "ckpt_last.pth.tar").is_file():
+            raise ConfigError(
+                f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "
+                f"{str(exp)!r} (no {ckpt_dir / 'ckpt_last.pth.tar'})"
+            )
+        resumed = read_checkpoint(ckpt_dir / "ckpt_last.pth.tar")
+        if resumed["game"]["name"] != game.name:
+            raise ConfigError(
+                f"resume: expected a run of {game.name}, got one of {resumed['game']['name']}"
+            )
+        try:
+            policy.load_state_dict(resumed)
+        except RuntimeError as err:
+            raise ConfigError(
+                f"resume: {ckpt_dir / 'ckpt_last.pth.tar'} does not fit the configured model: "
+                f"{str(err).splitlines()[-1].strip()}"
+            ) from err
     ckpt_dir.mkdir(parents=True, exist_ok=True)
     columns = _BASE_COLUMNS + tuple(f"{b}_{r}" for b in bots for r in ("win", "draw", "loss"))
     curves = tuple((f"{b}_win", f"win rate vs {b}") for b in bots)
     log = TrainLog(
         exp, columns=columns, curves=curves, ylabel="win rate",
-        title=f"AlphaZero on {cfg.create.env.type}, seed {seed}",
+        title=f"AlphaZero on {cfg.create.env.type}, seed {seed}", append=resumed is not None,
     )  # fmt: skip
     log.save_config(cfg)
     collector = AlphaZeroCollector(
@@ -118,11 +141,17 @@ def train_alphazero(
     act = Agent(policy, pcfg.eval_num_simulations or pcfg.mcts.num_simulations).act_batch
     rng = np.random.default_rng(seed)
     progress = Progress(max_env_step)
-    env_step, best, last_eval, last_save, losses = 0, -math.inf, None, 0, {}
+    env_step, best, last_eval, last_save, losses = 0, -math.inf, None, policy.train_iter, {}
     start = time.perf_counter()
+    if resumed is not None:
+        env_step, best = int(resumed["env_step"]), float(resumed.get("best_score", -math.inf))
+        start -= float(resumed.get("wall_time", 0.0))
 
     def save(name: str) -> None:
-        save_checkpoint(ckpt_dir / name, policy, cfg.create.env, cfg.env, env_step=env_step)
+        save_checkpoint(
+            ckpt_dir / name, policy, cfg.create.env, cfg.env, env_step=env_step, best_score=best,
+            wall_time=time.perf_counter() - start,
+        )  # fmt: skip
 
     def evaluate() -> bool:
         nonlocal best, last_eval

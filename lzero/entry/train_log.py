@@ -113,7 +113,8 @@ class TrainLog:
         step = int(row.get("env_step", len(self.rows)))
         for key, value in row.items():
             if key not in ("env_step", "train_iter") and value is not None:
-                self.tensorboard.add_scalar(key, float(value), step)
+                if math.isfinite(float(value)):  # a collect that ended no episode: NaN return
+                    self.tensorboard.add_scalar(key, float(value), step)
 
     def save_config(self, cfg) -> Path:
         """Writes the merged config the run uses to ``config.json``; returns its path."""

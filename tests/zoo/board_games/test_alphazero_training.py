@@ -238,3 +238,21 @@ def test_bad_opening_moves_are_refused(tmp_path):
     main = tiny_main(tmp_path / "bad_openings", eval_opening_moves=-1)
     with pytest.raises(ConfigError, match="eval_opening_moves to be an int >= 0, got -1"):
         train_alphazero([main, CREATE], seed=0, max_env_step=10)
+
+
+def test_resume_continues_counters_and_appends_the_csv(tmp_path):
+    exp = tmp_path / "run"
+    first = train_alphazero([tiny_main(exp), CREATE], seed=0, max_env_step=60)
+    before = read_rows(exp / "progress.csv")
+    last = torch.load(exp / "ckpt" / "ckpt_last.pth.tar", weights_only=True)
+    second = train_alphazero(
+        [tiny_main(tmp_path / "elsewhere"), CREATE], seed=0, max_env_step=120, resume=exp
+    )
+    after = read_rows(exp / "progress.csv")
+    assert not (tmp_path / "elsewhere").exists()
+    assert after[: len(before)] == before and len(after) > len(before)
+    assert int(after[len(before)]["env_step"]) >= last["env_step"]
+    assert second.train_iter > first.train_iter >= 1
+    assert int(after[-1]["env_step"]) >= 120
+    with pytest.raises(ConfigError, match="resume: expected an experiment directory holding"):
+        train_alphazero([tiny_main(exp), CREATE], seed=0, max_env_step=10, resume=tmp_path / "no")

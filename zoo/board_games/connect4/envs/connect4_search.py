@@ -1,0 +1,197 @@
+"""The numba search of the exact Connect4 solver (``connect4_solver``): Pons' bitboard
+negamax with alpha-beta over null windows, a transposition table of partial keys, centre-first
+move ordering by the winning cells a move creates, and early pruning of moves that lose at
+once. Positions are the ``current``/``mask`` bitboards of ``connect4_position``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zoo.board_games.connect4.envs.connect4_book import MISSING, book_score
+from zoo.board_games.connect4.envs.connect4_position import (
+    BOARD_MASK,
+    BOTTOM_MASK,
+    HEIGHT,
+    SIZE,
+    WIDTH,
+)
+
+#: Bounds of the scores a search can return from a position where no immediate win exists
+#: (Pons' ``MIN_SCORE``/``MAX_SCORE``); the table's bound encoding relies on them.
+MIN_SCORE = -(SIZE // 2) + 3  # -18
+MAX_SCORE = (SIZE + 1) // 2 - 3  # 18
+#: Default number of table entries: the first prime above 2**23 (5 bytes each: 40 MiB).
+DEFAULT_TABLE_SIZE = 8388617
+#: Smallest table allowed: the index (key mod a prime p) and the stored low 32 bits of a key
+#: < 2**49 identify it only if p * 2**32 > 2**49 (Chinese remainder theorem).
+MIN_TABLE_SIZE = (1 << 17) + 1
+COLUMN_ORDER = np.array([3, 2, 4, 1, 5, 0, 6], dtype=np.int64)
+_LEAF = MISSING  # no value yet (not in the book either): search the children
+
+
+@njit(cache=True)
+def _popcount(m):
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def winning_cells(pos, mask):
+    """Empty cells (sentinels excluded) that complete four of ``pos``'s stones."""
+    r = (pos << 1) & (pos << 2) & (pos << 3)  # vertical
+    for s in (HEIGHT + 1, HEIGHT, HEIGHT + 2):  # horizontal, two diagonals
+        p = (pos << s) & (pos << (2 * s))
+        r |= p & (pos << (3 * s))
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> (2 * s))
+        r |= p & (pos << s)
+        r |= p & (pos >> (3 * s))
+    return r & (BOARD_MASK ^ mask)
+
+
+@njit(cache=True)
+def can_win_next(current, mask):
+    """True if the player to move wins with one stone."""
+    return (winning_cells(current, mask) & ((mask + BOTTOM_MASK) & BOARD_MASK)) != 0
+
+
+@njit(cache=True)
+def _non_losing_moves(current, mask):
+    """Playable cells that do not let the opponent win at once (0: every move loses).
+
+    Precondition: the player to move cannot win at once.
+    """
+    possible = (mask + BOTTOM_MASK) & BOARD_MASK
+    opp_win = winning_cells(current ^ mask, mask)
+    forced = possible & opp_win
+    if forced:
+        if forced & (forced - 1):
+            return 0  # two threats: cannot block both
+        possible = forced
+    return possible & ~(opp_win >> 1)  # never play right under an opponent's winning cell
+
+
+@njit(cache=True)
+def _tt_get(keys, vals, key):
+    i = key % keys.shape[0]
+    if np.int64(keys[i]) == (key & 0xFFFFFFFF):
+        return np.int64(vals[i])
+    return 0
+
+
+@njit(cache=True)
+def _store(keys, vals, key, val):
+    i = key % keys.shape[0]
+    keys[i] = key & 0xFFFFFFFF
+    vals[i] = val
+
+
+@njit(cache=True)
+def _negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, values, book_ply):
+    """Pons' negamax, its recursion unrolled onto per-depth buffers (no calls, no allocation).
+
+    ``moves`` `[43, 7]` holds each depth's ordered moves, ``frames`` `[43, 5]` each open
+    node's ``current, mask, alpha, beta, next move index``; depth = stones on the board.
+    Positions with ``book_ply`` stones are read from the book ``codes``/``values`` (if there).
+    Precondition: the player to move cannot win at once; ``alpha < beta``.
+    """
+    n = n0
+    while True:
+        # Enter the node (current, mask) at depth n: either a value now, or its first child.
+        ret = _LEAF
+        possible = _non_losing_moves(current, mask)
+        if possible == 0:
+            ret = -((SIZE - n) // 2)
+        elif n >= SIZE - 2:
+            ret = 0
+        elif n == book_ply:
+            ret = book_score(codes, values, current, mask, n)
+        if ret == _LEAF and possible:
+            lo = -((SIZE - 2 - n) // 2)  # the opponent cannot win with its next stone
+            hi = (SIZE - 1 - n) // 2  # we cannot win with our next stone
+            val = _tt_get(keys, vals, current + mask)
+            if val > MAX_SCORE - MIN_SCORE + 1:  # a lower bound
+                lo = max(lo, val + 2 * MIN_SCORE - MAX_SCORE - 2)
+            elif val:  # an upper bound
+                hi = min(hi, val + MIN_SCORE - 1)
+            if lo >= beta or lo == hi:  # fail high, or the exact score
+                ret = lo
+            elif hi <= alpha:  # fail low
+                ret = hi
+            else:
+                alpha, beta = max(alpha, lo), min(beta, hi)
+        if ret == _LEAF:
+            # Insertion sort by the winning cells a move creates; centre first among equals.
+            count = 0
+            for i in range(WIDTH - 1, -1, -1):
+                move = possible & (np.int64(63) << (COLUMN_ORDER[i] * (HEIGHT + 1)))
+                if move:
+                    sc = _popcount(winning_cells(current | move, mask)) * 8 + 6 - i
+                    j = count
+                    while j > 0 and moves[n, j - 1] >> 49 > sc:
+                        moves[n, j] = moves[n, j - 1]
+                        j -= 1
+                    moves[n, j] = move | (sc << 49)
+                    count += 1
+            f = frames[n]
+            f[0], f[1], f[2], f[3], f[4] = current, mask, alpha, beta, count - 1
+            move = moves[n, count - 1] & BOARD_MASK
+            current, mask, n = current ^ mask, mask | move, n + 1
+            alpha, beta = -beta, -alpha
+            continue
+        # Return ``ret`` up the open nodes until one has a child left to search.
+        while n > n0:
+            n -= 1
+            f = frames[n]
+            score = -ret
+            if score >= f[3]:
+                _store(keys, vals, f[0] + f[1], score + MAX_SCORE - 2 * MIN_SCORE + 2)
+                ret = score
+                continue
+            if score > f[2]:
+                f[2] = score
+            f[4] -= 1
+            if f[4] < 0:
+                _store(keys, vals, f[0] + f[1], f[2] - MIN_SCORE + 1)
+                ret = f[2]
+                continue
+            move = moves[n, f[4]] & BOARD_MASK
+            current, mask, n = f[0] ^ f[1], f[1] | move, n + 1
+            alpha, beta = -f[3], -f[2]
+            break
+        else:
+            return ret
+
+
+@njit(cache=True)
+def _half_toward_zero(x):
+    return x // 2 if x >= 0 else -((-x) // 2)  # C++ x / 2
+
+
+@njit(cache=True)
+def solve_bits(current, mask, keys, vals, moves, frames, codes, values, book_ply):
+    """Exact score of a position that is not won and not full; iterative null windows."""
+    n = _popcount(mask)
+    if can_win_next(current, mask):
+        return (SIZE + 1 - n) // 2
+    lo = -((SIZE - n) // 2)
+    hi = (SIZE + 1 - n) // 2
+    while lo < hi:  # narrow [lo, hi] by null-window searches, first near 0 (Pons, part 9)
+        med = lo + (hi - lo) // 2
+        if med <= 0 and _half_toward_zero(lo) < med:
+            med = _half_toward_zero(lo)
+        elif med >= 0 and _half_toward_zero(hi) > med:
+            med = _half_toward_zero(hi)
+        r = _negamax(
+            current, mask, n, med, med + 1, keys, vals, moves, frames, codes, values, book_ply
+        )
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    return lo

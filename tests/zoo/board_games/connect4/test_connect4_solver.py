@@ -137,3 +137,11 @@ def test_matches_bitbully_on_mid_game_positions():
     for moves, _, _ in _positions(4, 40, range(14, 30)):
         board = bitbully.Board.from_moves([int(ch) - 1 for ch in moves])
         assert solve(moves) == agent.null_window(board), moves
+
+
+def test_solve_position_takes_the_bitboards_of_play_sequence():
+    from zoo.board_games.connect4.envs.connect4_position import play_sequence
+
+    solver = Connect4Solver(table_size=1 << 18)
+    for moves in ("4453", "44444435", "1234567123", "7766554433221"):
+        assert solver.solve_position(*play_sequence(moves)) == solve(moves)

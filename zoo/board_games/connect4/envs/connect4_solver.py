@@ -114,6 +114,12 @@ class Connect4Solver:
                 out.append(-self._solve(current ^ mask, mask | move))
         return out
 
+    def solve_position(self, current: int, mask: int) -> int:
+        """Score of the bitboard position ``(current, mask)`` of
+        ``connect4_position.play_sequence`` or ``position_from_board`` (not checked here: a
+        position already won has no score)."""
+        return self._solve(current, mask)
+
     def solve(self, moves: str) -> int:
         """Score of the position after ``moves`` (columns ``'1'``-``'7'``), Pons' convention.
 

@@ -143,5 +143,5 @@ def test_solve_position_takes_the_bitboards_of_play_sequence():
     from zoo.board_games.connect4.envs.connect4_position import play_sequence
 
     solver = Connect4Solver(table_size=1 << 18)
-    for moves in ("4453", "44444435", "1234567123", "7766554433221"):
+    for moves in ("4453", "44444435", "1234567123", "12345671234567"):
         assert solver.solve_position(*play_sequence(moves)) == solve(moves)

@@ -40,7 +40,7 @@ __all__ = [
     "to_reward",
 ]
 
-_POOL_NAMES = ("make", "make_gym", "make_spec", "list_all_envs")
+_POOL_NAMES = ("make", "make_gym", "make_gymnasium", "make_spec", "list_all_envs")
 
 
 def __getattr__(name: str):

@@ -117,6 +117,11 @@ def make_gym(task_id: str, **kwargs: Any) -> EnvPool:
     return make(task_id, env_type="gym", **kwargs)
 
 
+def make_gymnasium(task_id: str, **kwargs: Any) -> EnvPool:
+    """``make(task_id, env_type='gymnasium', **kwargs)``, as ``envpool.make_gymnasium``."""
+    return make(task_id, env_type="gymnasium", **kwargs)
+
+
 def make_spec(
     task_id: str,
     env_type: str = "gym",
@@ -146,6 +151,7 @@ def _spec_and_backend(
     _positive("batch_size", batch_size, allow_none=True)
     _positive("num_threads", num_threads, allow_none=True, allow_zero=True)
     _positive("seed", seed, allow_zero=True)
+    seed = int(seed)  # a NumPy integer would reach gymnasium's seeding, which wants an int
     _positive("max_episode_steps", max_episode_steps, allow_none=True)
     batch_size = num_envs if batch_size is None else batch_size
     if batch_size > num_envs:
@@ -196,4 +202,12 @@ def _spec_and_backend(
     return spec, factory
 
 
-__all__ = ["EnvPool", "EnvSpec", "list_all_envs", "make", "make_gym", "make_spec"]
+__all__ = [
+    "EnvPool",
+    "EnvSpec",
+    "list_all_envs",
+    "make",
+    "make_gym",
+    "make_gymnasium",
+    "make_spec",
+]

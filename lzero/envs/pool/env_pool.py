@@ -114,6 +114,16 @@ class EnvPool:
             raise ValueError(
                 f"send: expected an action batch of shape {(n, *self._action_shape)}, got {arr.shape}"
             )
+        if arr.dtype.kind == "f" and self._action_kinds == "iu":
+            # envpool casts float actions of a discrete space; whole numbers only here, so
+            # that 2.5 is not silently played as 2.
+            whole = np.isfinite(arr) & (arr == np.round(arr))
+            if not whole.all():
+                raise ValueError(
+                    f"send: expected whole-number actions for a discrete space, got "
+                    f"{arr[~whole].reshape(-1)[0]!r}"
+                )
+            arr = arr.astype(np.int64)
         if arr.dtype.kind not in self._action_kinds:
             want = "an integer" if self._action_kinds == "iu" else "a numeric"
             raise TypeError(f"send: expected {want} action array, got dtype {arr.dtype}")
@@ -133,6 +143,7 @@ class EnvPool:
     # ------------------------------------------------------------------ envpool's interface
     def send(self, action: Any, env_id: Any = None) -> None:
         """Sends one action per env of ``env_id`` (all envs, or in async mode the last batch).
+        ``action`` may also be envpool's dict ``{"action": ..., "env_id": ...}``.
 
         Raises:
             RuntimeError: the pool is closed.
@@ -141,6 +152,7 @@ class EnvPool:
             IllegalActionError: a board-game action is illegal now; no env is changed.
         """
         self._check_open("send")
+        action, env_id = _unpack(action, env_id, "send")
         ids = self._ids(env_id, "send")
         actions = self._actions(action, ids.shape[0])
         self._submit(ids, np.zeros(ids.shape[0], np.bool_), actions)
@@ -206,6 +218,7 @@ class EnvPool:
 
     def step(self, action: Any, env_id: Any = None) -> tuple:
         """``send(action, env_id)`` then ``recv()``."""
+        action, env_id = _unpack(action, env_id, "step")
         if env_id is None and not self._n_in_flight and not self.is_async:
             # Sync step of every env, nothing else in flight: the same, minus the bookkeeping.
             self._check_open("step")
@@ -259,3 +272,18 @@ class EnvPool:
 
     def __repr__(self) -> str:
         return f"EnvPool({self.spec.task_id!r}, num_envs={self.num_envs}, batch_size={self.batch_size})"
+
+
+def _unpack(action: Any, env_id: Any, what: str) -> tuple[Any, Any]:
+    """envpool's dict action ``{"action": a, "env_id": ids}`` as ``(a, ids)``."""
+    if not isinstance(action, dict):
+        return action, env_id
+    keys = set(action)
+    if "action" not in keys or not keys <= {"action", "env_id"}:
+        raise ValueError(
+            f"{what}: expected a dict action with the keys 'action' and optionally 'env_id', "
+            f"got {sorted(keys)}"
+        )
+    if env_id is not None and "env_id" in action:
+        raise ValueError(f"{what}: expected env_id in the dict action or as env_id, got both")
+    return action["action"], action.get("env_id", env_id)

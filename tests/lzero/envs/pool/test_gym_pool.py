@@ -164,8 +164,11 @@ def test_bad_input_is_rejected_without_changing_any_env():
     ids = info["env_id"]
     with pytest.raises(ValueError, match=r"expected an action batch of shape \(2,\), got \(3,\)"):
         pool.send(np.zeros(3, np.int64), ids)
-    with pytest.raises(TypeError, match="expected an integer action array, got dtype float64"):
-        pool.send(np.zeros(2), ids)
+    with pytest.raises(TypeError, match="expected an integer action array, got dtype <U1"):
+        pool.send(np.array(["a", "b"]), ids)
+    # envpool casts float actions of a discrete space; a fraction is refused, not truncated.
+    with pytest.raises(ValueError, match="expected whole-number actions for a discrete space"):
+        pool.send(np.array([0.0, 0.5]), ids)
     with pytest.raises(ValueError, match=r"expected actions in \[0, 2\), got 5"):
         pool.send(np.array([0, 5]), ids)
     with pytest.raises(ValueError, match=r"expected env ids in \[0, 3\), got 7"):

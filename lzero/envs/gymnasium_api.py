@@ -22,7 +22,7 @@ import numpy as np
 
 from lzero.envs.registry import ENV_REGISTRY
 
-__all__ = ["GYMNASIUM_IDS", "GymnasiumEnv", "register_gymnasium_envs"]
+__all__ = ["GYMNASIUM_IDS", "GymnasiumEnv", "register_gymnasium_envs", "render_board"]
 
 #: Our registry's names under their gymnasium ids.
 GYMNASIUM_IDS = {
@@ -85,15 +85,21 @@ class GymnasiumEnv(gymnasium.Env):
         return obs, reward, bool(timestep.done) and not truncated, truncated, info
 
     def render(self):
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "human":
-            print(self.env.render("ansi"), flush=True)
-            return None
-        return self.env.render(self.render_mode)
+        return render_board(self.env, self.render_mode)
 
     def close(self) -> None:
         self.env.close()
+
+
+def render_board(env: Any, mode: str | None):
+    """A board env's rendering in a gymnasium ``render_mode``: None, the frame
+    (``'rgb_array'``), the text (``'ansi'``), or the text printed (``'human'``)."""
+    if mode is None:
+        return None
+    if mode == "human":
+        print(env.render("ansi"), flush=True)
+        return None
+    return env.render(mode)
 
 
 def _present(obs: dict) -> dict:

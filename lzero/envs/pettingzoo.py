@@ -21,6 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
+from lzero.envs.gymnasium_api import render_board
 from lzero.envs.registry import ENV_REGISTRY
 
 __all__ = ["env", "parallel_env"]
@@ -83,12 +84,7 @@ class _Game:
         return True, {mover: r, other: -r}
 
     def render(self):
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "human":
-            print(self.env.render("ansi"), flush=True)
-            return None
-        return self.env.render(self.render_mode)
+        return render_board(self.env, self.render_mode)
 
 
 class BoardGameAEC(AECEnv):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import lzero  # noqa: F401 - registers the ids
+import lzero  # registers the ids
 from lzero.envs.gymnasium_api import GYMNASIUM_IDS
 
 # What gymnasium's checker says of the wrapped gymnasium tasks themselves (CartPole's infinite
@@ -100,3 +100,9 @@ def test_module_prefix_makes_without_an_import_of_ours():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "0"
+
+
+def test_the_package_has_its_installed_version():
+    from importlib.metadata import version
+
+    assert lzero.__version__ == version("lzero-suite")

@@ -32,3 +32,8 @@ class EnvCheckError(LZeroError, AssertionError):
 class ReplayWriteWarning(RuntimeWarning):
     """An episode's replay could not be written; the episode itself is unaffected (``step``
     returns its timestep, and the env keeps the error in ``last_replay_error``)."""
+
+
+class EnvFailureWarning(RuntimeWarning):
+    """An env in a manager raised, died or hung; it is restarted and its episode reported as
+    an abnormal timestep (``info['abnormal']``)."""

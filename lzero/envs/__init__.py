@@ -11,7 +11,7 @@ from lzero.envs.registry import (
     create_env,
     import_module_names,
 )
-from lzero.envs.utils import to_ndarray, to_reward
+from lzero.envs.utils import to_list, to_ndarray, to_reward, to_tensor
 from lzero.envs.wrappers import (
     ActionDiscretizationEnvWrapper,
     DingEnvWrapper,
@@ -36,8 +36,10 @@ __all__ = [
     "deep_merge_dicts",
     "import_module_names",
     "merge_config",
+    "to_list",
     "to_ndarray",
     "to_reward",
+    "to_tensor",
 ]
 
 _POOL_NAMES = ("make", "make_gym", "make_gymnasium", "make_spec", "list_all_envs")

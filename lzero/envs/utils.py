@@ -33,6 +33,36 @@ def to_ndarray(item: Any, dtype: np.dtype | type | None = None) -> Any:
     return np.array(item, dtype=dtype, copy=True)
 
 
+def to_list(item: Any) -> Any:
+    """DI-engine's ``to_list``: arrays (and tensors) to nested lists, dicts and tuples kept,
+    other leaves unchanged."""
+    if item is None:
+        return None
+    if isinstance(item, Mapping):
+        return {k: to_list(v) for k, v in item.items()}
+    if isinstance(item, (list, tuple)) and not hasattr(item, "_fields"):
+        return [to_list(v) for v in item]
+    if hasattr(item, "tolist"):
+        return item.tolist()
+    return item
+
+
+def to_tensor(item: Any, dtype: Any = None) -> Any:
+    """DI-engine's ``to_tensor``: numbers, arrays and (nested) dicts, lists and tuples of them
+    to torch tensors (torch from the ``train`` extra), structure kept; ``None`` stays None."""
+    import torch
+
+    if item is None:
+        return None
+    if isinstance(item, Mapping):
+        return {k: to_tensor(v, dtype) for k, v in item.items()}
+    if isinstance(item, (list, tuple)) and not hasattr(item, "_fields"):
+        if item and all(isinstance(v, (int, float, bool, np.number)) for v in item):
+            return torch.as_tensor(np.asarray(item), dtype=dtype)
+        return type(item)(to_tensor(v, dtype) for v in item)
+    return torch.as_tensor(np.asarray(item), dtype=dtype)
+
+
 def to_reward(reward: Any) -> np.ndarray:
     """Returns ``reward`` as the contract's float32 array of shape `[1]`."""
     return np.asarray(reward, dtype=np.float32).reshape(1).copy()

@@ -15,8 +15,10 @@ episode while the other envs' episodes go on untouched.
 from __future__ import annotations
 
 import copy
+import enum
 import multiprocessing as mp
 import time
+import warnings
 import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -27,6 +29,19 @@ from easydict import EasyDict
 from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.config import merge_config
 from lzero.envs.env_manager.env_handle import EnvFailure, InProcessEnv
+from lzero.errors import EnvFailureWarning
+
+
+class EnvState(enum.IntEnum):
+    """The state of one env in a manager, under DI-engine's names (``env_states``)."""
+
+    VOID = 0  # not launched (or closed)
+    INIT = 1  # launched, not reset yet
+    RUN = 2  # waiting for an action (in ready_obs)
+    RESET = 3  # being reset
+    DONE = 4  # its episodes are over (episode_num played, or waiting for a manual reset)
+    ERROR = 5  # failed; restarted at its next reset
+
 
 # Fork starts a worker in milliseconds and needs no picklable factory; elsewhere, spawn.
 DEFAULT_CONTEXT = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
@@ -57,6 +72,10 @@ class BaseEnvManager:
         episode_num=float("inf"),
         # (int) Attempts to restart a failed env before the manager gives up and raises.
         max_retry=3,
+        # (int) Steps in a row an env may fail (raise, die or hang: each is reported as an
+        # abnormal timestep, warned about and restarted) before ``step`` raises an error
+        # naming the env, instead of a collector looping forever on an env that always fails.
+        max_consecutive_failures=5,
         # The keys below configure SubprocessEnvManager's workers; BaseEnvManager accepts and
         # ignores them, so one config (LightZero's ``env.manager``) serves either manager.
         # (float | None) Seconds a step may take before its env counts as hung (None: no limit).
@@ -111,7 +130,12 @@ class BaseEnvManager:
         self._handles = [self._handle_cls(fn, i, self._cfg) for i, fn in enumerate(self._env_fn)]
         self._finalizer = weakref.finalize(self, _close_all, self._handles)
         self._ready_obs = {}
-        self.reset(reset_param)
+        self._failures = [0] * self.env_num
+        self._episodes = [0] * self.env_num
+        if reset_param is None:
+            reset_param = {i: {} for i in range(self.env_num)}
+        self._check_ids(reset_param, range(self.env_num), "reset_param")
+        self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
 
     def seed(self, seed: int | list[int], dynamic_seed: bool = True) -> None:
         """Seeds env ``i`` with ``seed + i`` (or ``seed[i]``) at its next reset.
@@ -133,18 +157,22 @@ class BaseEnvManager:
     def reset(self, reset_param: Mapping[int, dict] | None = None) -> None:
         """Resets the envs named in ``reset_param`` (``{env_id: reset kwargs}``), or all of them.
 
-        Launches the manager first if needed.
+        Resetting every env (``reset_param`` None) starts their episode counts again; an env
+        reset by id keeps its count.
 
         Raises:
+            RuntimeError: the manager is not launched (as in DI-engine).
             ValueError: ``reset_param`` names an env id that does not exist.
         """
         if not self.launched:
-            return self.launch(reset_param)
-        if reset_param is None:
+            state = "a closed one" if self._closed else "one not launched yet"
+            raise RuntimeError(f"reset: expected a launched manager (launch() first), got {state}")
+        if reset_param is None:  # a new start: every env's episode count starts again
             reset_param = {i: {} for i in range(self.env_num)}
+            self._episodes = [0] * self.env_num
+        # An env reset by id keeps its count, so that episode_num still ends a manual-reset
+        # loop (DI-engine's, with auto_reset=False).
         self._check_ids(reset_param, range(self.env_num), "reset_param")
-        for env_id in reset_param:
-            self._episodes[env_id] = 0
         self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
 
     def close(self) -> None:
@@ -164,6 +192,16 @@ class BaseEnvManager:
     def ready_obs(self) -> dict[int, Any]:
         """``{env_id: obs}`` of the envs waiting for an action."""
         return dict(self._ready_obs)
+
+    @property
+    def env_states(self) -> dict[int, EnvState]:
+        """Each env's :class:`EnvState`: RUN if it waits for an action, DONE if not (its
+        episodes are over, or it waits for a manual reset), VOID before launch or after close."""
+        if not self.launched:
+            return dict.fromkeys(range(self.env_num), EnvState.VOID)
+        return {
+            i: EnvState.RUN if i in self._ready_obs else EnvState.DONE for i in range(self.env_num)
+        }
 
     @property
     def ready_env(self) -> list[int]:
@@ -206,6 +244,7 @@ class BaseEnvManager:
                 failed[env_id] = str(err)
                 continue
             timesteps[env_id] = timestep
+            self._failures[env_id] = 0
             self._ready_obs.pop(env_id)
             if not timestep.done:
                 self._ready_obs[env_id] = timestep.obs
@@ -214,6 +253,18 @@ class BaseEnvManager:
             if reset_obs is not None:
                 self._ready_obs[env_id] = reset_obs
         for env_id, message in failed.items():
+            self._failures[env_id] += 1
+            if self._failures[env_id] >= self._cfg.max_consecutive_failures:
+                raise RuntimeError(
+                    f"step: env {env_id} failed {self._failures[env_id]} steps in a row "
+                    f"(max_consecutive_failures); last error: {message}"
+                )
+            warnings.warn(
+                f"env {env_id} failed and is restarted (failure {self._failures[env_id]} in a "
+                f"row): {message}",
+                EnvFailureWarning,
+                stacklevel=2,
+            )
             info = {"abnormal": True, "env_id": env_id, "error": message}
             timesteps[env_id] = BaseEnvTimestep(None, np.zeros(1, np.float32), True, info)
             self._ready_obs.pop(env_id)

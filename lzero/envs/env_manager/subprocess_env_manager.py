@@ -38,3 +38,14 @@ class SubprocessEnvManager(BaseEnvManager):
     def worker_pids(self) -> list[int]:
         """Process ids of the running workers (empty once closed)."""
         return [handle.pid for handle in self._handles]
+
+
+class SyncSubprocessEnvManager(SubprocessEnvManager):
+    """DI-engine's name of the synchronous subprocess manager: :class:`SubprocessEnvManager`."""
+
+
+class AsyncSubprocessEnvManager(SubprocessEnvManager):
+    """DI-engine's asynchronous subprocess manager, under its name. Here every ``step`` waits
+    for all the envs it was given (DI-engine can return after ``wait_num`` of them): the same
+    results, without the latency hiding; its ``wait_num`` and ``step_wait_timeout`` keys are
+    not accepted, so a config that relies on them fails loudly."""

@@ -15,6 +15,11 @@ GYM_TASKS = {
     "acrobot_lightzero": "zoo.classic_control.acrobot.envs.acrobot_lightzero_env",
     "lunarlander_lightzero": "zoo.box2d.lunarlander.envs.lunarlander_lightzero_env",
     "bipedalwalker_lightzero": "zoo.box2d.bipedalwalker.envs.bipedalwalker_lightzero_env",
+    # LightZero's own module and type names of the Box2D tasks.
+    "lunarlander": "zoo.box2d.lunarlander.envs.lunarlander_env",
+    "lunarlander_cont_disc": "zoo.box2d.lunarlander.envs.lunarlander_cont_disc_env",
+    "bipedalwalker": "zoo.box2d.bipedalwalker.envs.bipedalwalker_env",
+    "bipedalwalker_cont_disc": "zoo.box2d.bipedalwalker.envs.bipedalwalker_cont_disc_env",
 }
 
 setup(

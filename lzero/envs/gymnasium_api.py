@@ -115,6 +115,7 @@ def register_gymnasium_envs() -> None:
             gymnasium.register(
                 env_id,
                 entry_point="lzero.envs.gymnasium_api:GymnasiumEnv",
+                vector_entry_point="lzero.envs.gymnasium_vector:PoolVectorEnv",
                 kwargs={"name": name},
                 disable_env_checker=True,  # check_env runs in our tests instead, on every id
             )

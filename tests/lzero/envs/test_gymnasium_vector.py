@@ -1,0 +1,59 @@
+"""gymnasium.make_vec on our ids: the pool behind gymnasium's VectorEnv, with NEXT_STEP
+autoreset, seeding, and gymnasium's own vector wrappers on top."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+import lzero  # noqa: F401 - registers the ids
+from lzero.envs import make
+from lzero.envs.gymnasium_vector import PoolVectorEnv
+
+
+def first_legal(mask):
+    return np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in mask])
+
+
+def make_vec(env_id, n, **kw):
+    return gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kw)
+
+
+def test_make_vec_is_the_pool_with_next_step_autoreset():
+    vec = make_vec("lzero/Connect4-v0", 4)
+    assert isinstance(vec.unwrapped, PoolVectorEnv)
+    assert vec.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    pool = make(
+        "connect4", env_type="gymnasium", num_envs=4, seed=1, battle_mode="play_with_bot_mode"
+    )
+    obs, _ = vec.reset(seed=1)
+    ref, _ = pool.reset()
+    ended = np.zeros(4, bool)
+    for _ in range(30):
+        actions = first_legal(obs["action_mask"])
+        obs, reward, term, trunc, _ = vec.step(actions)
+        ref, ref_reward, ref_term, _, _ = pool.step(actions)
+        np.testing.assert_array_equal(obs["board"], ref["board"])
+        np.testing.assert_array_equal(reward, ref_reward)
+        if ended.any():  # the step after an episode's end starts a new one
+            assert ((obs["board"] != 0).sum(axis=(1, 2))[ended] == 0).all()
+        ended = term | trunc
+    vec.close()
+    pool.close()
+
+
+def test_reset_seed_replays_and_wrappers_work():
+    runs = []
+    for _ in range(2):
+        vec = RecordEpisodeStatistics(make_vec("lzero/TicTacToe-v0", 3))
+        obs, _ = vec.reset(seed=7)
+        returns = []
+        for _ in range(12):
+            obs, _, _, _, info = vec.step(first_legal(obs["action_mask"]))
+            if "episode" in info:
+                returns.append(info["episode"]["r"][info["_episode"]].tolist())
+        runs.append(returns)
+        vec.close()
+    assert runs[0] == runs[1] and runs[0]

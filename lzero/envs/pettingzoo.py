@@ -45,8 +45,8 @@ class _Game:
             )
         self.env = ENV_REGISTRY.build(name, dict(config, battle_mode="self_play_mode"))
         self.name, self.render_mode = name, render_mode
-        self.env.reset()
-        h, w = np.asarray(self.env.board).shape
+        self.reset(None)
+        h, w = self._board.shape
         self.n_actions = int(self.env.action_space.n)
         self.obs_space = spaces.Dict(
             {
@@ -59,24 +59,33 @@ class _Game:
     def reset(self, seed: int | None) -> None:
         if seed is not None:
             self.env.seed(int(seed), dynamic_seed=False)
-        self.env.reset()
+        self._remember(self.env.reset(), done=False)
+
+    def _remember(self, obs: dict, done: bool) -> None:
+        # The env's own observation dict after each move: its board, the player to move and
+        # the legal moves, so observing costs no further call into the env.
+        self._board, self._mask, self._done = obs["board"], obs["action_mask"], done
+        self._mover = int(obs["current_player_index"])
 
     def to_move(self) -> str:
-        return AGENTS[int(self.env.current_player) - 1]
+        return AGENTS[self._mover]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        player = AGENTS.index(agent) + 1
-        board = np.asarray(self.env.board)
-        obs = np.stack([board == player, board == 3 - player], axis=-1).astype(np.int8)
-        mask = np.zeros(self.n_actions, np.int8)
-        if agent == self.to_move() and not self.env.get_done_winner()[0]:
-            mask[self.env.legal_actions] = 1
+        i = AGENTS.index(agent)
+        obs = np.empty(self._board.shape + (2,), np.int8)
+        np.equal(self._board, i + 1, out=obs[..., 0], casting="unsafe")
+        np.equal(self._board, 2 - i, out=obs[..., 1], casting="unsafe")
+        if i == self._mover and not self._done:
+            mask = self._mask.astype(np.int8, copy=True)
+        else:
+            mask = np.zeros(self.n_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def play(self, action: Any) -> tuple[bool, dict[str, float]]:
         """Plays the mover's ``action``; returns ``(done, rewards)``."""
         mover = self.to_move()
         timestep = self.env.step(int(action))
+        self._remember(timestep.obs, bool(timestep.done))
         if not timestep.done:
             return False, dict.fromkeys(AGENTS, 0.0)
         r = float(np.asarray(timestep.reward).reshape(-1)[0])  # +1 the mover won, 0 a draw

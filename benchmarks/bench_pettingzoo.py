@@ -1,0 +1,55 @@
+"""PettingZoo's own ``performance_benchmark`` on our Connect4 AEC env against PettingZoo's
+``connect_four_v3``, in one run: the same loop (PettingZoo's: ``env.last()``, a uniformly random
+legal move by ``random.choice`` over the mask, ``env.step``), the same 5 s per round, rounds
+interleaved, the best round of each kept. The issue's bar: ours at least 10x PettingZoo's.
+
+Run: ``python benchmarks/bench_pettingzoo.py [--rounds 3]`` (needs the ``bench`` or
+``pettingzoo`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import re
+
+from pettingzoo.classic import connect_four_v3
+from pettingzoo.test import performance_benchmark
+
+from lzero.envs.pettingzoo import env as lzero_env
+
+
+def turns_per_second(make) -> float:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        performance_benchmark(make())
+    return float(re.search(r"([\d.e+]+) turns per second", out.getvalue()).group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    contenders = {
+        "ours (lzero.envs.pettingzoo, connect4)": lambda: lzero_env("connect4"),
+        "PettingZoo connect_four_v3": connect_four_v3.env,
+    }
+    best = dict.fromkeys(contenders, 0.0)
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    for r in range(args.rounds):
+        for name, make in contenders.items():
+            best[name] = max(best[name], turns_per_second(make))
+        print(
+            f"round {r + 1}: " + ", ".join(f"{n.split(' ')[0]} {v:,.0f}" for n, v in best.items())
+        )
+    ours, theirs = best.values()
+    for name, value in best.items():
+        print(f"{name:>40}: {value:>12,.0f} turns/s (best of {args.rounds} rounds of 5 s)")
+    print(f"ratio ours/PettingZoo: {ours / theirs:.2f}x (bar: 10x)")
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -43,16 +43,20 @@ BIPEDAL_KEYS = dict(
 )
 
 
-def lightzero_variant(base: type, *, discretized: bool, bipedal: bool = False) -> type:
+def lightzero_variant(
+    base: type, *, discretized: bool, bipedal: bool = False, env_id: str | None = None
+) -> type:
     """A subclass of our Box2D env ``base`` that takes LightZero's keys (see the module
     docstring); ``discretized``: the ``*_cont_disc`` variant (a continuous task on a grid of
     ``each_dim_disc_size`` points per dimension); ``bipedal``: BipedalWalker's ``env_type``
-    and ``rew_clip`` too."""
+    and ``rew_clip`` too; ``env_id``: the default task, if not ``base``'s."""
 
     class LightZeroBox2DEnv(base):
         config = dict(base.config, **LIGHTZERO_KEYS, **(BIPEDAL_KEYS if bipedal else {}))
         if discretized:
             config.update(continuous=True, manually_discretization=True, each_dim_disc_size=4)
+        if env_id is not None:
+            config.update(env_id=env_id)
 
         def step(self, action):
             timestep = super().step(action)

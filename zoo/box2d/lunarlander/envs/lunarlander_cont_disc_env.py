@@ -8,5 +8,5 @@ from zoo.box2d.lightzero_names import lightzero_variant
 from zoo.box2d.lunarlander.envs.lunarlander_lightzero_env import LunarLanderEnv as _Ours
 
 LunarLanderDiscEnv = ENV_REGISTRY.register("lunarlander_cont_disc")(
-    lightzero_variant(_Ours, discretized=True)
+    lightzero_variant(_Ours, discretized=True, env_id="LunarLanderContinuous-v3")
 )

@@ -56,6 +56,8 @@ setup(
         ],
         # PettingZoo's AEC and parallel APIs over the board games (lzero.envs.pettingzoo).
         "pettingzoo": ["pettingzoo>=1.24"],
+        # dm_env's API for the pool (lzero.envs.make_dm), as envpool.make_dm.
+        "dm": ["dm-env>=1.6"],
         # The perfect Connect4 bot's opening book (MIT): positions of 12 stones, solved.
         "perfect": ["bitbully-databases>=0.0.2"],
         "bench": ["open_spiel", "pettingzoo>=1.24", "envpool>=1.2", "pgx>=2.6", "bitbully>=0.0.79"],

@@ -42,7 +42,7 @@ __all__ = [
     "to_tensor",
 ]
 
-_POOL_NAMES = ("make", "make_gym", "make_gymnasium", "make_spec", "list_all_envs")
+_POOL_NAMES = ("make", "make_gym", "make_gymnasium", "make_dm", "make_spec", "list_all_envs")
 
 
 def __getattr__(name: str):

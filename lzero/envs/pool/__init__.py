@@ -1,45 +1,42 @@
-"""envpool's interface over every registered env: ``make``, ``make_gym``, ``make_spec``, ``list_all_envs``.
+"""envpool's interface over every registered env: ``make``, ``make_gym``, ``make_gymnasium``,
+``make_dm``, ``make_spec``, ``list_all_envs``.
 
 A task id is a board game of ``ENV_REGISTRY`` (stepped by the vectorised numba backend), any
 other registered env (a ``BaseEnv``, adapted), or a gymnasium id::
 
     pool = make("connect4", num_envs=1024, battle_mode="play_with_bot_mode")
     pool = make("CartPole-v1", num_envs=8, batch_size=4)    # async, worker processes
+    pool = make_gym("CartPole-v1", num_envs=8)  # envpool >= 0.7: (obs, info), 5-tuple steps
+
+``make`` without ``env_type`` keeps the old gym API (``reset -> obs``, ``step -> obs, reward,
+done, info``; ``env_type='gym_legacy'``), which our own collectors use; envpool's ``make``
+has no default, and its ``'gym'`` is gymnasium's API, as ours.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-from typing import Any, NamedTuple
+from typing import Any
 
 import gymnasium
 import numpy as np
 
+from lzero import __version__
 from lzero.envs.config import unknown_name_message
 from lzero.envs.env_manager.base_env_manager import DEFAULT_CONTEXT
 from lzero.envs.pool.adapters import BaseEnvAdapter, make_gymnasium_env
+from lzero.envs.pool.api_types import GymnasiumEnvPool
 from lzero.envs.pool.board_pool import BoardBackend, is_board_game, probe_vectorisable
 from lzero.envs.pool.env_pool import EnvPool
 from lzero.envs.pool.gym_pool import InlineGymBackend, ProcGymBackend
+from lzero.envs.pool.spec import ArraySpec, Config, EnvSpec, env_seeds
 from lzero.envs.registry import ENV_REGISTRY
+from lzero.utils.nbrng import make_rng_state
 
-ENV_TYPES = ("gym", "gymnasium")
-
-
-class EnvSpec(NamedTuple):
-    """What ``make`` resolved: the task, the pool's sizes, and one env's spaces."""
-
-    task_id: str
-    env_type: str
-    num_envs: int
-    batch_size: int
-    num_threads: int
-    seed: int
-    max_episode_steps: int | None
-    observation_space: Any
-    action_space: Any
-    config: dict
+#: 'gym' and 'gymnasium' are the same API, as in envpool >= 0.7; 'gym_legacy' is envpool's
+#: 'gym' before 0.7 (and our ``make``'s default); 'dm' needs the dm-env package.
+ENV_TYPES = ("gym_legacy", "gym", "gymnasium", "dm")
 
 
 def list_all_envs() -> list[str]:
@@ -77,7 +74,7 @@ def _resolve(task_id: str, env_kwargs: dict, max_episode_steps):
 
 def make(
     task_id: str,
-    env_type: str = "gym",
+    env_type: str = "gym_legacy",
     num_envs: int = 1,
     batch_size: int | None = None,
     num_threads: int | None = None,
@@ -89,14 +86,17 @@ def make(
 
     Args:
         task_id: a name from :func:`list_all_envs`.
-        env_type: 'gym' (``step -> obs, reward, done, info``) or 'gymnasium'
-            (``step -> obs, reward, terminated, truncated, info``).
+        env_type: 'gym' or 'gymnasium' (``reset -> (obs, info)``, ``step -> obs, reward,
+            terminated, truncated, info``, a ``gymnasium.vector.VectorEnv``), 'dm' (dm_env
+            ``TimeStep``s; needs dm-env) or 'gym_legacy' (``reset -> obs``, ``step -> obs,
+            reward, done, info``: envpool's 'gym' before 0.7).
         num_envs: envs in the pool.
         batch_size: envs per ``recv``; None or ``num_envs`` is sync mode.
         num_threads: gym tasks only: worker processes (0: step in this process). None picks
             this process in sync mode, else one worker per core (at most ``num_envs``).
             Board games always run in one numba call in this process.
-        seed: env ``i`` is seeded with ``seed + i``.
+        seed: env ``i`` is seeded with ``seed + i``; or a sequence of ``num_envs`` seeds,
+            one per env.
         max_episode_steps: truncate episodes after this many steps (None: the task's own).
         **env_kwargs: the env's config (board games: ``battle_mode``, ``bot_action_type``...;
             gymnasium ids: keyword arguments of ``gymnasium.make``).
@@ -105,16 +105,26 @@ def make(
         KeyError: unknown task id (names the closest).
         ValueError: a size, seed or ``env_type`` out of range.
         ConfigError: an env config key the env does not have.
+        ImportError: ``env_type='dm'`` without the dm-env package.
     """
     spec, backend_factory = _spec_and_backend(
         task_id, env_type, num_envs, batch_size, num_threads, seed, max_episode_steps, env_kwargs
     )
-    return EnvPool(backend_factory(), spec)
+    if env_type == "dm":
+        from lzero.envs.pool.dm_api import DMEnvPool as pool_cls
+    else:
+        pool_cls = GymnasiumEnvPool if env_type in ("gym", "gymnasium") else EnvPool
+    return pool_cls(backend_factory(), spec)
 
 
 def make_gym(task_id: str, **kwargs: Any) -> EnvPool:
-    """``make(task_id, env_type='gym', **kwargs)``."""
+    """``make(task_id, env_type='gym', **kwargs)``: gymnasium's API, as envpool >= 0.7."""
     return make(task_id, env_type="gym", **kwargs)
+
+
+def make_dm(task_id: str, **kwargs: Any) -> EnvPool:
+    """``make(task_id, env_type='dm', **kwargs)``, as ``envpool.make_dm`` (needs dm-env)."""
+    return make(task_id, env_type="dm", **kwargs)
 
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> EnvPool:
@@ -124,7 +134,7 @@ def make_gymnasium(task_id: str, **kwargs: Any) -> EnvPool:
 
 def make_spec(
     task_id: str,
-    env_type: str = "gym",
+    env_type: str = "gym_legacy",
     num_envs: int = 1,
     batch_size: int | None = None,
     num_threads: int | None = None,
@@ -150,8 +160,9 @@ def _spec_and_backend(
     _positive("num_envs", num_envs)
     _positive("batch_size", batch_size, allow_none=True)
     _positive("num_threads", num_threads, allow_none=True, allow_zero=True)
-    _positive("seed", seed, allow_zero=True)
-    seed = int(seed)  # a NumPy integer would reach gymnasium's seeding, which wants an int
+    # Python ints: a NumPy integer would reach gymnasium's seeding, which wants an int.
+    seeds = env_seeds(seed, num_envs)
+    seed = int(seed) if isinstance(seed, (int, np.integer)) else tuple(seeds)
     _positive("max_episode_steps", max_episode_steps, allow_none=True)
     batch_size = num_envs if batch_size is None else batch_size
     if batch_size > num_envs:
@@ -162,22 +173,32 @@ def _spec_and_backend(
         probe = probe_vectorisable(target, env_kwargs)  # as make's backend will
 
         def factory():
-            return BoardBackend(target, num_envs, seed, limit, env_kwargs)
+            backend = BoardBackend(target, num_envs, seeds[0], limit, env_kwargs)
+            if seeds != list(range(seeds[0], seeds[0] + num_envs)):  # a seed sequence
+                # BoardBackend seeds env i from seed + i; its per-env generator seeds are
+                # replaced here, before any reset.
+                backend.seed_states[:, 0] = [make_rng_state(s)[0] for s in seeds]
+            return backend
     else:
         if num_threads is None:
             num_threads = 0 if batch_size == num_envs else min(num_envs, os.cpu_count() or 1)
         threads = min(num_threads, num_envs)
         probe = target()
-        example, _ = probe.reset(seed=seed)
+        example, _ = probe.reset(seed=seeds[0])
         probe.close()
-        args = (target, num_envs, seed, limit or 0, example, probe.action_space)
+        args = (target, num_envs, seeds, limit or 0, example, probe.action_space)
 
         def factory():
             if threads == 0:
                 return InlineGymBackend(*args)
             return ProcGymBackend(*args, num_workers=threads, context=DEFAULT_CONTEXT)
 
-    config = dict(
+    if env_type == "dm":
+        import lzero.envs.pool.dm_api  # noqa: F401  (raises the ImportError without dm-env)
+    reward_threshold = None
+    if kind == "gymnasium":
+        reward_threshold = gymnasium.spec(task_id).reward_threshold
+    config = Config(
         task_id=task_id,
         env_type=env_type,
         num_envs=num_envs,
@@ -198,15 +219,20 @@ def _spec_and_backend(
         probe.observation_space,
         probe.action_space,
         config,
+        reward_threshold,
     )
     return spec, factory
 
 
 __all__ = [
+    "ArraySpec",
     "EnvPool",
     "EnvSpec",
+    "GymnasiumEnvPool",
+    "__version__",
     "list_all_envs",
     "make",
+    "make_dm",
     "make_gym",
     "make_gymnasium",
     "make_spec",

@@ -42,5 +42,8 @@ class BaseEnvAdapter:
         truncated = bool(info.get("TimeLimit.truncated", False))
         return obs, float(reward[0]), bool(done) and not truncated, truncated, info
 
+    def render(self) -> object:
+        return self.env.render()
+
     def close(self) -> None:
         self.env.close()

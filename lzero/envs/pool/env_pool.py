@@ -1,8 +1,9 @@
 """``EnvPool``: the envpool interface (``send/recv/step/reset/async_reset``) over any backend.
 
 The pool validates every call before any env moves, keeps track of which envs are in
-flight, and formats batches for the 'gym' API (``obs, reward, done, info``) or the
-'gymnasium' API (``obs, reward, terminated, truncated, info``). A backend provides
+flight, and formats batches: this class for the old gym API (``reset -> obs``, ``step -> obs, reward,
+done, info``, ``env_type='gym_legacy'``), its subclasses for gymnasium's and dm_env's
+(:mod:`lzero.envs.pool.api_types`). A backend provides
 ``action`` (`[N, ...]`, row ``i`` read by env ``i``), ``submit(ids, reset_now)``,
 ``poll(block) -> finished ids``, ``gather(ids) -> (obs, reward, terminated, truncated,
 elapsed)``, and ``step_all()`` (a sync step of every env, returning the gathered batch). The bookkeeping is vectorised: no Python runs per env.
@@ -15,11 +16,12 @@ them in the order they were sent. Async mode: ``recv`` returns as soon as ``batc
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
+from lzero.envs.pool.actions import ActionCheck, unpack
 from lzero.envs.pool.gym_pool import PoolWorkerDied
 
 
@@ -36,7 +38,6 @@ class EnvPool:
         self.num_envs, self.batch_size = spec.num_envs, spec.batch_size
         self.observation_space, self.action_space = spec.observation_space, spec.action_space
         self.config = spec.config
-        self._gym_api = spec.env_type == "gym"
         self._in_flight = np.zeros(self.num_envs, np.bool_)  # sent, not yet returned
         self._finished = np.zeros(self.num_envs, np.bool_)  # in flight and done
         self._seq = np.zeros(self.num_envs, np.int64)  # when each env was sent
@@ -45,16 +46,22 @@ class EnvPool:
         self._last_sent = np.zeros(0, np.int64)
         self._closed = False
         self._broken: str | None = None  # why a backend failure left the pool unusable
-        self._action_shape = backend.action.shape[1:]
-        self._action_kinds, self._action_range = "iuf", None
-        if isinstance(self.action_space, spaces.Discrete):
-            lo = int(self.action_space.start)
-            self._action_kinds, self._action_range = "iu", (lo, lo + int(self.action_space.n))
+        self._actions = ActionCheck(self.action_space, backend.action.shape[1:])
         self._all = np.arange(self.num_envs)
 
     @property
     def is_async(self) -> bool:
         return self.batch_size < self.num_envs
+
+    @property
+    def is_vector_env(self) -> bool:
+        """True: one call steps many envs (read by gymnasium's vector-aware wrappers)."""
+        return True
+
+    @property
+    def all_env_ids(self) -> np.ndarray:
+        """``[0, ..., num_envs - 1]`` as int32, as envpool's."""
+        return self._all.astype(np.int32)
 
     # ------------------------------------------------------------------ validation
     def _check_open(self, what: str) -> None:
@@ -108,38 +115,6 @@ class EnvPool:
                 )
         return ids
 
-    def _actions(self, action: Any, n: int) -> np.ndarray:
-        arr = np.asarray(action)
-        if arr.shape != (n, *self._action_shape):
-            raise ValueError(
-                f"send: expected an action batch of shape {(n, *self._action_shape)}, got {arr.shape}"
-            )
-        if arr.dtype.kind == "f" and self._action_kinds == "iu":
-            # envpool casts float actions of a discrete space; whole numbers only here, so
-            # that 2.5 is not silently played as 2.
-            whole = np.isfinite(arr) & (arr == np.round(arr))
-            if not whole.all():
-                raise ValueError(
-                    f"send: expected whole-number actions for a discrete space, got "
-                    f"{arr[~whole].reshape(-1)[0]!r}"
-                )
-            arr = arr.astype(np.int64)
-        if arr.dtype.kind not in self._action_kinds:
-            want = "an integer" if self._action_kinds == "iu" else "a numeric"
-            raise TypeError(f"send: expected {want} action array, got dtype {arr.dtype}")
-        if self._action_range is not None:
-            lo, hi = self._action_range
-            # One comparison when lo == 0: negative integers wrap to huge unsigned values.
-            wrapped = arr.view(f"u{arr.itemsize}") if lo == 0 and arr.dtype.kind == "i" else None
-            if (
-                (wrapped >= hi).any()
-                if wrapped is not None
-                else (arr.min() < lo or arr.max() >= hi)
-            ):
-                bad = arr[(arr < lo) | (arr >= hi)]
-                raise ValueError(f"send: expected actions in [{lo}, {hi}), got {int(bad[0])}")
-        return arr
-
     # ------------------------------------------------------------------ envpool's interface
     def send(self, action: Any, env_id: Any = None) -> None:
         """Sends one action per env of ``env_id`` (all envs, or in async mode the last batch).
@@ -152,7 +127,7 @@ class EnvPool:
             IllegalActionError: a board-game action is illegal now; no env is changed.
         """
         self._check_open("send")
-        action, env_id = _unpack(action, env_id, "send")
+        action, env_id = unpack(action, env_id, "send")
         ids = self._ids(env_id, "send")
         actions = self._actions(action, ids.shape[0])
         self._submit(ids, np.zeros(ids.shape[0], np.bool_), actions)
@@ -180,7 +155,7 @@ class EnvPool:
         self._n_in_flight -= ids.shape[0]
         self._last_ids = ids
         self._last_sent = ids[:0]  # the fast path in recv needs no recv since the last send
-        return self._batch(ids)
+        return self._backend.gather(ids)
 
     def recv(self) -> tuple:
         """Returns the next batch: ``(obs, reward, done, info)`` ('gym') or the 5-tuple.
@@ -196,35 +171,40 @@ class EnvPool:
         need = min(self.batch_size, self._n_in_flight) if self.is_async else self._n_in_flight
         self._wait(lambda: self._n_finished >= need)
         if need == self._last_sent.shape[0] == self._n_in_flight:
-            return self._take(self._last_sent)  # one send in flight, all of it done
-        ids = np.flatnonzero(self._finished)
-        ids = ids[np.argsort(self._seq[ids], kind="stable")[:need]]
-        return self._take(ids)
+            ids = self._last_sent  # one send in flight, all of it done
+        else:
+            ids = np.flatnonzero(self._finished)
+            ids = ids[np.argsort(self._seq[ids], kind="stable")[:need]]
+        return self._format(ids, self._take(ids), False)
 
-    def _batch(self, ids: np.ndarray) -> tuple:
-        return self._format(ids, self._backend.gather(ids))
-
-    def _format(self, ids: np.ndarray, batch: tuple) -> tuple:
-        obs, reward, term, trunc, elapsed = batch
-        info = {
-            "env_id": ids.astype(np.int32),  # a new array: callers may keep or change it
+    @staticmethod
+    def _info(ids: np.ndarray, batch: tuple) -> dict:
+        _, _, term, trunc, elapsed = batch
+        env_id = ids.astype(np.int32)  # a new array: callers may keep or change it
+        return {
+            "env_id": env_id,
+            "players": {"env_id": env_id.copy()},  # one player per env
             "elapsed_step": elapsed,
             "TimeLimit.truncated": trunc,
             "terminated": term,
         }
-        if self._gym_api:
-            return obs, reward, term | trunc, info
-        return obs, reward, term, trunc, info
+
+    def _format(self, ids: np.ndarray, batch: tuple, reset: bool) -> Any:
+        """The old gym API: ``obs`` after a reset, else ``(obs, reward, done, info)``."""
+        if reset:
+            return batch[0]
+        obs, reward, term, trunc, _ = batch
+        return obs, reward, term | trunc, self._info(ids, batch)
 
     def step(self, action: Any, env_id: Any = None) -> tuple:
         """``send(action, env_id)`` then ``recv()``."""
-        action, env_id = _unpack(action, env_id, "step")
+        action, env_id = unpack(action, env_id, "step")
         if env_id is None and not self._n_in_flight and not self.is_async:
             # Sync step of every env, nothing else in flight: the same, minus the bookkeeping.
             self._check_open("step")
             self._backend.action[:] = self._actions(action, self.num_envs)
             self._last_ids = self._all
-            return self._format(self._all, self._backend_call(self._backend.step_all))
+            return self._format(self._all, self._backend_call(self._backend.step_all), False)
         self.send(action, env_id)
         return self.recv()
 
@@ -238,7 +218,8 @@ class EnvPool:
         """Resets ``env_id`` (default: all envs) and returns their first observations.
 
         Returns:
-            ``obs`` for the 'gym' API, ``(obs, info)`` for 'gymnasium'.
+            ``obs`` here (the old gym API), ``(obs, info)`` for gymnasium's, a ``TimeStep``
+            for dm_env's.
         """
         self._check_open("reset")
         ids = np.arange(self.num_envs) if env_id is None else self._ids(env_id, "reset")
@@ -246,8 +227,38 @@ class EnvPool:
             raise ValueError("reset: expected no env in flight, got some; recv them first")
         self._submit(ids, np.ones(ids.shape[0], np.bool_), None)
         self._wait(lambda: self._finished[ids].all())
-        batch = self._take(ids)
-        return batch[0] if self._gym_api else (batch[0], batch[-1])
+        return self._format(ids, self._take(ids), True)
+
+    def seed(self, seed: Any = None) -> None:
+        """Does nothing but warn, as envpool's: seeds are fixed by ``make(..., seed=...)``."""
+        warnings.warn(
+            "seed: a pool's seeds are fixed when it is made; pass seed to make(...) instead",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    def render(self, env_ids: Any = None) -> np.ndarray | None:
+        """Frames of ``env_ids`` (default env 0), `[k, H, W, 3]`, from a pool made with
+        ``render_mode='rgb_array'`` (None for 'human', which draws in a window).
+
+        Raises:
+            RuntimeError: the pool was made without a render mode, or its task cannot render
+                (the board games' vectorised backend), or envs are in flight.
+        """
+        self._check_open("render")
+        mode = self.config.get("render_mode")
+        if mode not in ("rgb_array", "human"):
+            raise RuntimeError(
+                "render: expected a pool made with render_mode='rgb_array' or 'human', "
+                f"got render_mode={mode!r}"
+            )
+        if not hasattr(self._backend, "render"):
+            raise RuntimeError(f"render: {self.spec.task_id!r}: render not implemented")
+        if self._n_in_flight:
+            raise RuntimeError("render: expected no env in flight, got some; recv them first")
+        ids = np.zeros(1, np.int64) if env_ids is None else self._ids(env_ids, "render")
+        frames = self._backend_call(self._backend.render, ids)
+        return None if mode == "human" else np.stack(frames)
 
     def close(self) -> None:
         """Stops the backend (and its workers); later calls raise. Closing twice is fine."""
@@ -272,18 +283,3 @@ class EnvPool:
 
     def __repr__(self) -> str:
         return f"EnvPool({self.spec.task_id!r}, num_envs={self.num_envs}, batch_size={self.batch_size})"
-
-
-def _unpack(action: Any, env_id: Any, what: str) -> tuple[Any, Any]:
-    """envpool's dict action ``{"action": a, "env_id": ids}`` as ``(a, ids)``."""
-    if not isinstance(action, dict):
-        return action, env_id
-    keys = set(action)
-    if "action" not in keys or not keys <= {"action", "env_id"}:
-        raise ValueError(
-            f"{what}: expected a dict action with the keys 'action' and optionally 'env_id', "
-            f"got {sorted(keys)}"
-        )
-    if env_id is not None and "env_id" in action:
-        raise ValueError(f"{what}: expected env_id in the dict action or as env_id, got both")
-    return action["action"], action.get("env_id", env_id)

@@ -27,15 +27,16 @@ class GymRunner:
     Args:
         envs: gymnasium-style envs (``reset(seed=) -> (obs, info)``, ``step -> 5-tuple``).
         lo: id of ``envs[0]``.
-        seed: env ``i`` is reset with ``seed + i`` the first time, then unseeded.
+        seeds: env ``i`` is reset with ``seeds[i]`` the first time, then unseeded (one seed
+            per env of the pool, not only of this slice).
         max_steps: steps after which an episode is truncated (0: only the env's own limit).
         buffers: the pool's buffers (rows by env id).
     """
 
-    def __init__(self, envs, lo, seed, max_steps, buffers) -> None:
+    def __init__(self, envs, lo, seeds, max_steps, buffers) -> None:
         self.envs, self.lo, self.buffers = envs, lo, buffers
         self.limit = max_steps or float("inf")
-        self.seeds: list[int | None] = [seed + lo + j for j in range(len(envs))]
+        self.seeds: list[int | None] = list(seeds[lo : lo + len(envs)])
         # Plain lists: per env, Python ints and bools cost less than NumPy scalars.
         self.needs_reset = [True] * len(envs)
         self.elapsed = [0] * len(envs)
@@ -74,6 +75,10 @@ class GymRunner:
             return b.write_rows(ids, *batch)
         return b.batch(*batch)
 
+    def render(self, ids) -> list:
+        """``env.render()`` of each env of ``ids`` (pool ids, within this slice)."""
+        return [self.envs[i - self.lo].render() for i in ids]
+
     def close(self) -> None:
         for env in self.envs:
             env.close()
@@ -86,11 +91,12 @@ class InlineGymBackend:
     as they are. Only otherwise are batches written into the per-env buffers.
     """
 
-    def __init__(self, make_env, num_envs, seed, max_steps, example, action_space) -> None:
+    def __init__(self, make_env, num_envs, seeds, max_steps, example, action_space) -> None:
         self.buffers = _buffers(num_envs, example, action_space, shared=False)
         self.action = self.buffers.action
         envs = [make_env() for _ in range(num_envs)]
-        self.runner = GymRunner(envs, 0, seed, max_steps, self.buffers)
+        self.runner = GymRunner(envs, 0, seeds, max_steps, self.buffers)
+        self.render = self.runner.render
         self._finished: list[np.ndarray] = []
         self._pending: list[tuple] = []  # (ids, batch) not yet written into the buffers
 
@@ -129,14 +135,14 @@ def _buffers(n, example, action_space, *, shared) -> Buffers:
     return Buffers(n, obs_fields(example), shape, dtype, shared=shared)
 
 
-def _worker(conn, parent_end, make_env, lo, hi, seed, max_steps, buffer_args) -> None:
+def _worker(conn, parent_end, make_env, lo, hi, seeds, max_steps, buffer_args) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the pool decides when workers stop
     if parent_end is not None:
         parent_end.close()
     runner = GymRunner(
         [make_env() for _ in range(lo, hi)],
         lo,
-        seed,
+        seeds,
         max_steps,
         Buffers(*buffer_args[:4], raw=buffer_args[4]),
     )
@@ -148,6 +154,9 @@ def _worker(conn, parent_end, make_env, lo, hi, seed, max_steps, buffer_args) ->
         if not msg:
             break
         arr = np.frombuffer(msg, np.int64)
+        if arr.shape[0] == 1:  # a step message has an even length: this asks for a frame
+            conn.send(runner.render(arr)[0])
+            continue
         half = arr.shape[0] // 2
         runner.run(arr[:half], arr[half:].astype(bool), into_rows=True)
         conn.send_bytes(msg[: 8 * half])
@@ -158,7 +167,7 @@ class ProcGymBackend:
     """Envs split into ``num_workers`` contiguous slices, each stepped by a worker process."""
 
     def __init__(
-        self, make_env, num_envs, seed, max_steps, example, action_space, *, num_workers, context
+        self, make_env, num_envs, seeds, max_steps, example, action_space, *, num_workers, context
     ) -> None:
         self.buffers = _buffers(num_envs, example, action_space, shared=True)
         self.action, self.gather = self.buffers.action, self.buffers.gather
@@ -176,7 +185,7 @@ class ProcGymBackend:
                     make_env,
                     int(bounds[w]),
                     int(bounds[w + 1]),
-                    seed,
+                    seeds,
                     max_steps,
                     self.buffers.picklable(),
                 ),
@@ -226,6 +235,19 @@ class ProcGymBackend:
             raise self._died(w) from err
         self._busy[w] -= 1
         return done
+
+    def render(self, ids: np.ndarray) -> list:
+        """Each env's frame, asked of its worker (the pool has nothing in flight)."""
+        frames = []
+        for i in ids.tolist():
+            w = int(self.owner[i])
+            self._send(w, np.array([i], np.int64).tobytes())
+            try:
+                frames.append(self.conns[w].recv())
+            except (EOFError, OSError) as err:
+                raise self._died(w) from err
+            self._busy[w] -= 1
+        return frames
 
     def _died(self, w: int) -> PoolWorkerDied:
         self.procs[w].join(1.0)

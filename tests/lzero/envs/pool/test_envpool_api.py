@@ -1,0 +1,199 @@
+"""envpool's API on our pool, checked against gymnasium envs stepped one by one: make_gym and
+make_gymnasium (envpool >= 0.7: ``(obs, info)`` resets, 5-tuple steps, a gymnasium VectorEnv),
+make_dm, the spec's views, seed sequences, render, seed() and info['players']['env_id']."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+
+import lzero
+from lzero.envs import make
+from lzero.envs.pool import __version__, make_dm, make_gym, make_gymnasium, make_spec
+
+N = 3
+
+
+def gymnasium_envs(seeds, **kwargs):
+    """CartPole-v1 envs reset once with their seed: what env ``i`` of a pool starts from."""
+    envs = [gymnasium.make("CartPole-v1", **kwargs) for _ in seeds]
+    return envs, np.stack([env.reset(seed=s)[0] for env, s in zip(envs, seeds)])
+
+
+@pytest.mark.parametrize("factory", [make_gym, make_gymnasium])
+def test_make_gym_is_gymnasiums_api_and_steps_as_gymnasium(factory):
+    pool = factory("CartPole-v1", num_envs=N, seed=4)
+    envs, first = gymnasium_envs([4, 5, 6])
+    obs, info = pool.reset()
+    np.testing.assert_array_equal(obs, first)
+    np.testing.assert_array_equal(info["env_id"], np.arange(N))
+    np.testing.assert_array_equal(info["players"]["env_id"], np.arange(N))
+    for t in range(12):
+        actions = np.full(N, t % 2)  # balances: no episode ends within 12 steps
+        obs, reward, term, trunc, info = pool.step(actions)
+        for i, env in enumerate(envs):
+            o, r, te, tr, _ = env.step(int(actions[i]))
+            np.testing.assert_array_equal(obs[i], o)
+            assert (reward[i], term[i], trunc[i]) == (r, te, tr)
+    pool.close()
+
+
+def test_make_without_env_type_keeps_the_old_gym_api():
+    pool = make("CartPole-v1", num_envs=N, seed=4)
+    obs = pool.reset()
+    assert isinstance(obs, np.ndarray) and obs.shape == (N, 4)
+    obs, reward, done, info = pool.step(np.zeros(N, np.int64))
+    assert done.dtype == np.bool_ and "players" in info
+    assert not isinstance(pool, gymnasium.vector.VectorEnv)
+    pool.close()
+
+
+def test_seed_sequences_seed_each_env():
+    seeds = [11, 2, 7]
+    obs, _ = make_gym("CartPole-v1", num_envs=N, seed=np.array(seeds)).reset()
+    np.testing.assert_array_equal(obs, gymnasium_envs(seeds)[1])
+    assert make_spec("CartPole-v1", num_envs=N, seed=seeds).seed == tuple(seeds)
+    with pytest.raises(ValueError, match=r"seed: expected an int or 3 ints \(one per env\)"):
+        make_gym("CartPole-v1", num_envs=N, seed=[1, 2])
+
+
+def test_a_seed_sequence_seeds_board_envs_as_single_seeds_do():
+    kw = dict(battle_mode="play_with_bot_mode")
+    mixed, _ = make_gym("connect4", num_envs=2, seed=[9, 4], **kw).reset()
+    for i, s in enumerate([9, 4]):
+        alone, _ = make_gym("connect4", num_envs=1, seed=s, **kw).reset()
+        np.testing.assert_array_equal(mixed["board"][i], alone["board"][0])
+    actions = np.array([3, 3])
+    a = make_gym("connect4", num_envs=2, seed=[9, 4], **kw)
+    b = make_gym("connect4", num_envs=1, seed=4, **kw)
+    a.reset(), b.reset()
+    for _ in range(3):  # the bot's replies come from each env's own seed
+        oa = a.step(actions)[0]
+        ob = b.step(actions[:1])[0]
+        np.testing.assert_array_equal(oa["board"][1], ob["board"][0])
+
+
+def test_the_pool_is_a_gymnasium_vector_env_for_its_wrappers():
+    pool = make_gym("CartPole-v1", num_envs=N, seed=0, max_episode_steps=20)
+    assert isinstance(pool, gymnasium.vector.VectorEnv) and pool.is_vector_env
+    assert pool.single_observation_space is pool.observation_space
+    wrapped = gymnasium.wrappers.vector.RecordEpisodeStatistics(pool)
+    wrapped.reset()
+    returns = []
+    for _ in range(60):
+        *_, info = wrapped.step(np.ones(N, np.int64))
+        if "episode" in info:
+            returns += info["episode"]["r"][info["_episode"]].tolist()
+    # Pushing right from seeds 0..2: each episode's return is its length (1 per step).
+    envs, _ = gymnasium_envs([0, 1, 2], max_episode_steps=20)
+    expected = []
+    for env in envs:
+        total, done = 0.0, False
+        while not done:
+            _, r, te, tr, _ = env.step(1)
+            total, done = total + r, te or tr
+        expected.append(total)
+    assert sorted(returns[:N]) == sorted(expected)
+    normalised = gymnasium.wrappers.vector.NormalizeObservation(pool)
+    obs, _ = normalised.reset()
+    assert obs.shape == (N, 4)
+    wrapped.close()
+    assert pool.closed
+
+
+def test_reset_takes_gymnasiums_keywords():
+    pool = make_gymnasium("CartPole-v1", num_envs=N, seed=0)
+    pool.reset()
+    pool.step(np.ones(N, np.int64))
+    obs, info = pool.reset(options={"reset_mask": np.array([False, True, False])})
+    np.testing.assert_array_equal(info["env_id"], [1])
+    with pytest.warns(UserWarning, match="reset: seed is ignored"):
+        pool.reset(seed=3)
+    with pytest.raises(ValueError, match=r"expected reset_mask of shape \(3,\) selecting some"):
+        pool.reset(options={"reset_mask": np.zeros(N, bool)})
+    with pytest.raises(ValueError, match=r"expected options among \['reset_mask'\], got \['x'\]"):
+        pool.reset(options={"x": 1})
+
+
+def test_seed_warns_and_changes_nothing():
+    pool = make_gym("CartPole-v1", num_envs=N, seed=0)
+    with pytest.warns(UserWarning, match="pass seed to make"):
+        pool.seed(5)
+    np.testing.assert_array_equal(pool.reset()[0], gymnasium_envs([0, 1, 2])[1])
+
+
+def test_spec_views():
+    spec = make_spec("CartPole-v1", env_type="gym", num_envs=N)
+    assert spec.reward_threshold == gymnasium.spec("CartPole-v1").reward_threshold == 475.0
+    assert make_spec("connect4").reward_threshold is None
+    action = spec.action_array_spec
+    assert list(action) == ["env_id", "players.env_id", "action"]
+    assert action["action"].bounds == (0, 1) and action["action"].dtype == np.int64
+    assert spec.config.num_envs == N == spec.config["num_envs"]
+    box = make_spec("Pendulum-v1").action_array_spec["action"]
+    assert box.shape == (1,) and box.maximum[0] == 2.0
+
+
+def test_dm_specs_and_timesteps():
+    dm_env = pytest.importorskip("dm_env")
+    spec = make_spec("CartPole-v1", num_envs=N)
+    assert isinstance(spec.action_spec(), dm_env.specs.DiscreteArray)
+    assert spec.action_spec().num_values == 2
+    assert spec.observation_spec().obs.shape == (4,)
+    pool = make_dm("CartPole-v1", num_envs=N, seed=4, max_episode_steps=15)
+    gym_pool = make_gym("CartPole-v1", num_envs=N, seed=4, max_episode_steps=15)
+    ts = pool.reset()
+    np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.FIRST] * N)
+    np.testing.assert_array_equal(ts.observation.obs, gym_pool.reset()[0])
+    seen_last = False
+    for t in range(40):
+        actions = np.full(N, t % 2)
+        ts = pool.step(actions)
+        obs, reward, term, trunc, info = gym_pool.step(actions)
+        np.testing.assert_array_equal(ts.observation.obs, obs)
+        np.testing.assert_array_equal(ts.reward, reward)
+        first = info["elapsed_step"] == 0
+        expect = np.where(first, 0, np.where(term | trunc, 2, 1))
+        np.testing.assert_array_equal(ts.step_type, expect)
+        np.testing.assert_array_equal(ts.discount, np.where(term, 0.0, 1.0))
+        np.testing.assert_array_equal(ts.observation.players.env_id, np.arange(N))
+        seen_last |= bool((term | trunc).any())
+    assert seen_last
+    assert pool.observation_spec() == spec.observation_spec()
+
+
+def test_make_dm_without_dm_env_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "dm_env", None)
+    monkeypatch.delitem(sys.modules, "lzero.envs.pool.dm_api", raising=False)
+    with pytest.raises(ImportError, match="make_dm: expected the dm-env package"):
+        make_dm("CartPole-v1")
+
+
+@pytest.mark.parametrize("num_threads", [0, 2])
+def test_render_returns_each_envs_frame(num_threads):
+    pool = make_gym(
+        "CartPole-v1", num_envs=4, seed=1, render_mode="rgb_array", num_threads=num_threads
+    )
+    pool.reset()
+    envs, _ = gymnasium_envs([1, 2, 3, 4], render_mode="rgb_array")
+    frames = pool.render(np.array([0, 3]))
+    np.testing.assert_array_equal(frames, np.stack([envs[0].render(), envs[3].render()]))
+    assert pool.render().shape == (1, *envs[0].render().shape)
+    pool.close()
+
+
+def test_render_without_a_render_mode_is_refused():
+    pool = make_gym("CartPole-v1", num_envs=2)
+    with pytest.raises(RuntimeError, match="expected a pool made with render_mode='rgb_array'"):
+        pool.render()
+
+
+def test_version_is_the_packages():
+    assert __version__ == lzero.__version__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert isinstance(__version__, str)

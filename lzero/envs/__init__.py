@@ -3,6 +3,12 @@
 from lzero.envs.base_env import ENV_MANAGER_KEYS, BaseEnv, BaseEnvTimestep
 from lzero.envs.config import deep_merge_dicts, merge_config
 from lzero.envs.env_checker import check_env
+from lzero.envs.env_implementation_check import (
+    check_all,
+    check_array_space,
+    check_different_memory,
+    demonstrate_correct_procedure,
+)
 from lzero.envs.get_wrapped_env import get_wrappered_env
 from lzero.envs.registry import (
     ENV_REGISTRY,
@@ -31,7 +37,11 @@ __all__ = [
     "ENV_REGISTRY",
     "ENV_WRAPPER_REGISTRY",
     "Registry",
+    "check_all",
+    "check_array_space",
+    "check_different_memory",
     "check_env",
+    "demonstrate_correct_procedure",
     "create_env",
     "deep_merge_dicts",
     "import_module_names",

@@ -56,7 +56,7 @@ def check_env(env: Any, *, seed: int = 0, max_steps: int = 2000) -> None:
     env.close()
 
 
-def _random_action(env: Any, obs: Any, rng: np.random.Generator) -> Any:
+def random_legal_action(env: Any, obs: Any, rng: np.random.Generator) -> Any:
     """A random legal action: drawn from ``obs['action_mask']`` when the observation has one
     (the space alone would offer illegal moves), else ``env.random_action()``."""
     mask = obs.get("action_mask") if isinstance(obs, dict) else None
@@ -75,7 +75,7 @@ def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
     for t in range(max_steps):
         if actions is not None and t == len(actions):
             break  # replaying: the first episode ended here, this one did not
-        action = actions[t] if actions is not None else _random_action(env, obs, rng)
+        action = actions[t] if actions is not None else random_legal_action(env, obs, rng)
         played.append(action)
         timestep = env.step(action)
         if not isinstance(timestep, tuple) or len(timestep) != 4:

@@ -5,6 +5,7 @@ from lzero.envs.wrappers.action_discretization import (
     ActionDiscretizationEnvWrapper,
     discretize_box,
 )
+from lzero.envs.wrappers.default_wrappers import get_default_wrappers
 from lzero.envs.wrappers.ding_env_wrapper import DingEnvWrapper, check_env_id
 from lzero.envs.wrappers.legacy import LegacyGymAdapter
 from lzero.envs.wrappers.lightzero_env_wrapper import WRAPPER_CONFIG, LightZeroEnvWrapper
@@ -21,6 +22,7 @@ __all__ = [
     "LightZeroEnvWrapper",
     "LightZeroGymEnv",
     "check_env_id",
+    "get_default_wrappers",
     "discretize_box",
     "lightzero_wrappers",
 ]

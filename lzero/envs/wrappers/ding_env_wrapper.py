@@ -21,6 +21,7 @@ from gymnasium import spaces
 from lzero.envs.base_env import BaseEnv, BaseEnvTimestep
 from lzero.envs.utils import to_reward
 from lzero.envs.wrappers.conversions import contract_space, to_contract_obs, to_gym_action
+from lzero.envs.wrappers.default_wrappers import resolve_wrappers
 from lzero.envs.wrappers.legacy import LegacyGymAdapter
 from lzero.envs.wrappers.replay import (
     ReplayRecorder,
@@ -87,7 +88,9 @@ class DingEnvWrapper(BaseEnv):
     config = dict(
         # (str|None) gymnasium id built when ``env`` is None, e.g. 'CartPole-v0'.
         env_id=None,
-        # (list) wrapper factories ``env -> wrapped env``, applied in order (innermost first).
+        # (list|str) wrapper factories ``env -> wrapped env`` or DI-engine wrapper dicts
+        # ({'type', 'kwargs'}), applied in order (innermost first); or a DI-engine preset name
+        # ('default', 'mujoco_default').
         env_wrapper=[],
         # (str) format of saved replays: 'gif' or 'mp4' (mp4 needs imageio-ffmpeg or av).
         replay_format="gif",
@@ -95,15 +98,19 @@ class DingEnvWrapper(BaseEnv):
         replay_fps=30,
     )
 
-    def __init__(self, env: Any = None, cfg: dict | None = None) -> None:
+    def __init__(
+        self,
+        env: Any = None,
+        cfg: dict | None = None,
+        seed_api: bool = True,
+        caller: str = "collector",
+        is_gymnasium: bool | None = None,
+    ) -> None:
         super().__init__(cfg)
-        given = self._cfg.get("env_wrapper", [])  # subclasses may build theirs in _wrappers()
-        if isinstance(given, (list, tuple)):
-            given = self._wrappers()
-        if not isinstance(given, (list, tuple)) or not all(callable(w) for w in given):
-            raise ConfigError(
-                f"env_wrapper: expected a list of callables env -> env, got {given!r}"
-            )
+        # DI-engine's arguments: seed_api=False never seeds the gym env; caller picks the
+        # collector's or the evaluator's wrappers; is_gymnasium is found by duck typing here.
+        self._seed_api, self._caller = bool(seed_api), caller
+        self._wrappers()  # checks env_wrapper: a preset, factories or DI-engine wrapper dicts
         check_replay_format(self._cfg.replay_format)
         if env is None:
             if not self._cfg.env_id:
@@ -135,7 +142,7 @@ class DingEnvWrapper(BaseEnv):
 
     def _wrappers(self) -> list[Callable[[gymnasium.Env], gymnasium.Env]]:
         """Returns the wrapper factories, innermost first (override in subclasses)."""
-        return list(self._cfg.env_wrapper)
+        return resolve_wrappers(self._cfg.env_wrapper, self._cfg.env_id, self._caller)
 
     def _build(self) -> None:
         if self._is_factory:
@@ -162,7 +169,7 @@ class DingEnvWrapper(BaseEnv):
         """Starts an episode (seeded as ``seed`` said) and returns its first observation."""
         env = self._ensure_env()
         self._episode_seed = self._start_episode()
-        obs, _ = env.reset(seed=self._episode_seed)
+        obs, _ = env.reset(seed=self._episode_seed if self._seed_api else None)
         self._done = False
         self._eval_episode_return = 0.0
         if self._replay_path:

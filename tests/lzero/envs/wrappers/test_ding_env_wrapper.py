@@ -189,8 +189,8 @@ def test_step_outside_an_episode_is_an_error(counter_env_cls):
 
 
 def test_config_errors(counter_env_cls):
-    with pytest.raises(ConfigError, match=r"env_wrapper: expected a list of callables"):
-        DingEnvWrapper(counter_env_cls(), cfg={"env_wrapper": "default"})
+    with pytest.raises(ConfigError, match=r"env_wrapper: expected a preset name or a list"):
+        DingEnvWrapper(counter_env_cls(), cfg={"env_wrapper": 3})
     with pytest.raises(
         ConfigError, match=r"unknown key 'env_wrappers'; did you mean 'env_wrapper'"
     ):
@@ -240,7 +240,7 @@ def test_continuous_actions_must_be_numbers(action, message):
 
 def test_env_wrapper_that_is_not_a_list_is_a_config_error(counter_env_cls):
     # A single callable used to fail inside list() with "object is not iterable".
-    with pytest.raises(ConfigError, match=r"env_wrapper: expected a list of callables"):
+    with pytest.raises(ConfigError, match=r"env_wrapper: expected a preset name or a list of callables"):
         DingEnvWrapper(counter_env_cls(), cfg={"env_wrapper": len})
 
 

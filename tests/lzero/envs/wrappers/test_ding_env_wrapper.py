@@ -240,7 +240,9 @@ def test_continuous_actions_must_be_numbers(action, message):
 
 def test_env_wrapper_that_is_not_a_list_is_a_config_error(counter_env_cls):
     # A single callable used to fail inside list() with "object is not iterable".
-    with pytest.raises(ConfigError, match=r"env_wrapper: expected a preset name or a list of callables"):
+    with pytest.raises(
+        ConfigError, match=r"env_wrapper: expected a preset name or a list of callables"
+    ):
         DingEnvWrapper(counter_env_cls(), cfg={"env_wrapper": len})
 
 

@@ -75,10 +75,10 @@ def lightzero_variant(
                     raise ConfigError(f"env_type: expected 'normal' or 'hardcore', got {kind!r}")
                 if kind == "hardcore":
                     cfg["env_name"] = "BipedalWalkerHardcore-v3"
-            name = cfg.get("env_name")
-            if name in V2_TO_V3:
-                cfg["env_name"] = V2_TO_V3[name]
-            if "Continuous" in str(cfg.get("env_name", "")):
+            for key in ("env_name", "env_id"):  # LightZero's configs use both names
+                if cfg.get(key) in V2_TO_V3:
+                    cfg[key] = V2_TO_V3[cfg[key]]
+            if "Continuous" in str(cfg.get("env_name") or cfg.get("env_id") or ""):
                 cfg.setdefault("continuous", True)
             replays = cfg.get("replay_path_gif") or cfg.get("replay_path")
             super().__init__(cfg)

@@ -32,8 +32,19 @@ from lzero.envs.wrappers.replay import (
 from lzero.errors import ConfigError, GameOverError, ReplayWriteWarning
 
 
+#: gym's Box2D ids in DI-engine's and LightZero's configs -> gymnasium 1.x's (the only ones it
+#: has; same observations, actions and rewards).
+LEGACY_GYM_IDS = {
+    "LunarLander-v2": "LunarLander-v3",
+    "LunarLanderContinuous-v2": "LunarLanderContinuous-v3",
+    "BipedalWalker-v2": "BipedalWalker-v3",
+    "BipedalWalkerHardcore-v2": "BipedalWalkerHardcore-v3",
+}
+
+
 def check_env_id(env_id: Any) -> str:
-    """Returns ``env_id`` if gymnasium knows it.
+    """Returns ``env_id`` if gymnasium knows it, or the gymnasium id of a legacy gym id of
+    :data:`LEGACY_GYM_IDS`.
 
     Raises:
         ConfigError: the id is not a registered gymnasium id; the message names the close
@@ -41,6 +52,8 @@ def check_env_id(env_id: Any) -> str:
     """
     if not isinstance(env_id, str) or not env_id:
         raise ConfigError(f"env_id: expected a gymnasium id such as 'CartPole-v1', got {env_id!r}")
+    if env_id not in gymnasium.envs.registry and env_id in LEGACY_GYM_IDS:
+        env_id = LEGACY_GYM_IDS[env_id]
     if env_id not in gymnasium.envs.registry:
         close = difflib.get_close_matches(env_id, list(gymnasium.envs.registry), n=5, cutoff=0.6)
         hint = (
@@ -117,7 +130,7 @@ class DingEnvWrapper(BaseEnv):
                 raise ConfigError(
                     "DingEnvWrapper: expected an env, an env factory or cfg['env_id'], got none"
                 )
-            check_env_id(self._cfg.env_id)
+            self._cfg.env_id = check_env_id(self._cfg.env_id)
         self._source = env
         self._is_factory = env is None or (callable(env) and not isinstance(env, gymnasium.Env))
         if not self._is_factory and not isinstance(env, gymnasium.Env):

@@ -250,3 +250,12 @@ def test_env_wrapper_that_is_not_a_list_is_a_config_error(counter_env_cls):
 def test_something_that_is_not_an_env_is_a_type_error(env):
     with pytest.raises(TypeError, match=r"expected a gymnasium env, a gym-style env .* got"):
         DingEnvWrapper(env)
+
+
+def test_legacy_box2d_ids_build_gymnasiums_v3_tasks():
+    pytest.importorskip("Box2D")
+    env = DingEnvWrapper(cfg={"env_id": "LunarLander-v2"})
+    env.seed(1, dynamic_seed=False)
+    ref = gymnasium.make("LunarLander-v3")
+    np.testing.assert_allclose(env.reset(), ref.reset(seed=env._episode_seed)[0])
+    np.testing.assert_allclose(env.step(2).obs, ref.step(2)[0])

@@ -9,7 +9,6 @@ so every wrapper factory receives a gymnasium-API env.
 
 from __future__ import annotations
 
-import difflib
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +21,7 @@ from lzero.envs.base_env import BaseEnv, BaseEnvTimestep
 from lzero.envs.utils import to_reward
 from lzero.envs.wrappers.conversions import contract_space, to_contract_obs, to_gym_action
 from lzero.envs.wrappers.default_wrappers import resolve_wrappers
-from lzero.envs.wrappers.legacy import LegacyGymAdapter
+from lzero.envs.wrappers.legacy import LegacyGymAdapter, check_env_id
 from lzero.envs.wrappers.replay import (
     ReplayRecorder,
     check_replay_dir,
@@ -30,37 +29,6 @@ from lzero.envs.wrappers.replay import (
     quiet_offscreen_rendering,
 )
 from lzero.errors import ConfigError, GameOverError, ReplayWriteWarning
-
-
-#: gym's Box2D ids in DI-engine's and LightZero's configs -> gymnasium 1.x's (the only ones it
-#: has; same observations, actions and rewards).
-LEGACY_GYM_IDS = {
-    "LunarLander-v2": "LunarLander-v3",
-    "LunarLanderContinuous-v2": "LunarLanderContinuous-v3",
-    "BipedalWalker-v2": "BipedalWalker-v3",
-    "BipedalWalkerHardcore-v2": "BipedalWalkerHardcore-v3",
-}
-
-
-def check_env_id(env_id: Any) -> str:
-    """Returns ``env_id`` if gymnasium knows it, or the gymnasium id of a legacy gym id of
-    :data:`LEGACY_GYM_IDS`.
-
-    Raises:
-        ConfigError: the id is not a registered gymnasium id; the message names the close
-            matches in the registry.
-    """
-    if not isinstance(env_id, str) or not env_id:
-        raise ConfigError(f"env_id: expected a gymnasium id such as 'CartPole-v1', got {env_id!r}")
-    if env_id not in gymnasium.envs.registry and env_id in LEGACY_GYM_IDS:
-        env_id = LEGACY_GYM_IDS[env_id]
-    if env_id not in gymnasium.envs.registry:
-        close = difflib.get_close_matches(env_id, list(gymnasium.envs.registry), n=5, cutoff=0.6)
-        hint = (
-            f"; close matches: {close}" if close else "; no close match in the gymnasium registry"
-        )
-        raise ConfigError(f"env_id: unknown gymnasium id {env_id!r}{hint}")
-    return env_id
 
 
 def check_gym_like(env: Any) -> None:

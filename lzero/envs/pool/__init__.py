@@ -2,10 +2,14 @@
 ``make_dm``, ``make_spec``, ``list_all_envs``.
 
 A task id is a board game of ``ENV_REGISTRY`` (stepped by the vectorised numba backend), any
-other registered env (a ``BaseEnv``, adapted), or a gymnasium id::
+other registered env (a ``BaseEnv``, adapted), or a gymnasium id. gymnasium's classic-control
+ids (CartPole, MountainCar, MountainCarContinuous, Pendulum, Acrobot) run in numba kernels
+that reproduce gymnasium's envs bit for bit, unless worker processes or gymnasium keyword
+arguments are asked for (then, as any other gymnasium id, gymnasium's own envs are stepped)::
 
     pool = make("connect4", num_envs=1024, battle_mode="play_with_bot_mode")
-    pool = make("CartPole-v1", num_envs=8, batch_size=4)    # async, worker processes
+    pool = make("CartPole-v1", num_envs=1024)                 # one numba call per step
+    pool = make("LunarLander-v3", num_envs=8, batch_size=4)  # async, worker processes
     pool = make_gym("CartPole-v1", num_envs=8)  # envpool >= 0.7: (obs, info), 5-tuple steps
 
 ``make`` without ``env_type`` keeps the old gym API (``reset -> obs``, ``step -> obs, reward,
@@ -28,6 +32,8 @@ from lzero.envs.env_manager.base_env_manager import DEFAULT_CONTEXT
 from lzero.envs.pool.adapters import BaseEnvAdapter, make_gymnasium_env
 from lzero.envs.pool.api_types import GymnasiumEnvPool
 from lzero.envs.pool.board_pool import BoardBackend, is_board_game, probe_vectorisable
+from lzero.envs.pool.classic.stepper import TASKS as CLASSIC_TASKS
+from lzero.envs.pool.classic_backend import ClassicBackend
 from lzero.envs.pool.env_pool import EnvPool
 from lzero.envs.pool.gym_pool import InlineGymBackend, ProcGymBackend
 from lzero.envs.pool.spec import ArraySpec, Config, EnvSpec, env_seeds
@@ -94,7 +100,9 @@ def make(
         batch_size: envs per ``recv``; None or ``num_envs`` is sync mode.
         num_threads: gym tasks only: worker processes (0: step in this process). None picks
             this process in sync mode, else one worker per core (at most ``num_envs``).
-            Board games always run in one numba call in this process.
+            Board games always run in one numba call in this process, and so do the
+            classic-control ids with None or 0 (1 or more: gymnasium's own envs in that
+            many worker processes).
         seed: env ``i`` is seeded with ``seed + i``; or a sequence of ``num_envs`` seeds,
             one per env.
         max_episode_steps: truncate episodes after this many steps (None: the task's own).
@@ -168,7 +176,13 @@ def _spec_and_backend(
     if batch_size > num_envs:
         raise ValueError(f"batch_size: expected at most num_envs={num_envs}, got {batch_size}")
     kind, target, limit = _resolve(task_id, env_kwargs, max_episode_steps)
-    if kind == "board":
+    if kind == "gymnasium" and task_id in CLASSIC_TASKS and not env_kwargs and not num_threads:
+        threads, probe = 0, target()  # the spaces are gymnasium's own
+
+        def factory():
+            return ClassicBackend(task_id, num_envs, seeds, limit or 0, probe.action_space)
+
+    elif kind == "board":
         threads = 0
         probe = probe_vectorisable(target, env_kwargs)  # as make's backend will
 

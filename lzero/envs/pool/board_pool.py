@@ -21,6 +21,7 @@ from lzero.envs.pool.board_kernel import (
     WITH_BOT,
     make_stepper,
 )
+from lzero.envs.pool.inline import SteppedAtSubmit
 from lzero.errors import ConfigError, IllegalActionError
 from lzero.utils.nbrng import make_rng_state
 
@@ -57,7 +58,7 @@ def probe_vectorisable(env_cls: Any, env_kwargs: dict) -> Any:
     return probe
 
 
-class BoardBackend:
+class BoardBackend(SteppedAtSubmit):
     """``num_envs`` envs of one board-game class, stepped by one :func:`make_stepper` kernel.
 
     Args:
@@ -204,12 +205,3 @@ class BoardBackend:
             return self._hand_out()
         out = tuple(a[ids] for a in self.out)
         return self._batch(out, self.state[0][ids], self.state[5][ids])
-
-    def poll(self, block: bool = True) -> np.ndarray:
-        """Ids stepped since the last poll, in submission order."""
-        done = np.concatenate(self._finished) if self._finished else np.zeros(0, np.int64)
-        self._finished = []
-        return done
-
-    def close(self) -> None:
-        self._finished = []

@@ -14,10 +14,11 @@ import numpy as np
 from gymnasium import spaces
 
 from lzero.envs.pool.classic.stepper import MODULES, TASKS, classic_step
+from lzero.envs.pool.inline import SteppedAtSubmit
 from lzero.utils.nbpcg64 import pcg64_state
 
 
-class ClassicBackend:
+class ClassicBackend(SteppedAtSubmit):
     """``num_envs`` envs of one classic-control task, stepped by :func:`classic_step`.
 
     Args:
@@ -81,12 +82,3 @@ class ClassicBackend:
         if ids.shape[0] == self.n and self._fresh.all() and (ids == self._all).all():
             return self._hand_out()
         return tuple(a[ids] for a in self.out)
-
-    def poll(self, block: bool = True) -> np.ndarray:
-        """Ids stepped since the last poll, in submission order."""
-        done = np.concatenate(self._finished) if self._finished else np.zeros(0, np.int64)
-        self._finished = []
-        return done
-
-    def close(self) -> None:
-        self._finished = []

@@ -15,6 +15,7 @@ import signal
 import numpy as np
 
 from lzero.envs.pool.buffers import Buffers, obs_fields
+from lzero.envs.pool.inline import SteppedAtSubmit
 
 
 class PoolWorkerDied(RuntimeError):
@@ -84,7 +85,7 @@ class GymRunner:
             env.close()
 
 
-class InlineGymBackend:
+class InlineGymBackend(SteppedAtSubmit):
     """All envs in the caller's process; ``submit`` steps them at once.
 
     A sync pool gathers exactly the batch it submitted: that batch's arrays are handed out
@@ -103,11 +104,6 @@ class InlineGymBackend:
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
         self._pending.append((ids, self.runner.run(ids, reset_now)))
         self._finished.append(ids)
-
-    def poll(self, block: bool = True) -> np.ndarray:
-        done = np.concatenate(self._finished) if self._finished else np.zeros(0, np.int64)
-        self._finished = []
-        return done
 
     def step_all(self) -> tuple:
         """Steps every env (nothing else in flight) and returns the batch, as ``gather``."""

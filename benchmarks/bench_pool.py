@@ -8,7 +8,8 @@ vectorization_mode="vector_entry_point")``: CartPole's NumPy ``CartPoleVectorEnv
 ``num_threads`` pinned to 1 and to 2 (both printed; the ratio is against the faster). Every
 contender steps the same pre-generated action arrays (`[64, N]`, cycled), so no side pays for
 sampling. CartPole also gets our worker-process pool (``num_threads=2``, gymnasium's envs in
-workers) and, up to 64 envs, gymnasium's ``AsyncVectorEnv`` (one process per env).
+workers) and, up to 64 envs, gymnasium's ``AsyncVectorEnv`` (one process per env). One zoo
+env (LightZero's wrappers) over the numba kernel against the same env over gymnasium's.
 
 Board games (self-play, random legal moves, observations included): the vectorised numba
 pool against a Python loop over our single env, and against pgx (``tic_tac_toe``,
@@ -25,7 +26,7 @@ is printed with every block.
 
 Usage: python benchmarks/bench_pool.py [--seconds 0.3] [--repeats 5] [--sizes 256 1024]
     [--ids CartPole-v1 ...] [--board-sizes 64 256] [--board-envs 1024]
-    [--games tictactoe connect4 gomoku] [--skip classic boards pgx envpool]
+    [--games tictactoe connect4 gomoku] [--skip classic single boards pgx envpool]
 """
 
 from __future__ import annotations
@@ -147,6 +148,36 @@ def classic_envpool(task_id: str, n: int, num_threads: int):
     )
     env.reset()
     return actions_runner(env.step, action_arrays(task_id, n)), env.close
+
+
+ZOO_ENVS = {  # gymnasium id -> (zoo type, its module)
+    "CartPole-v0": ("cartpole_lightzero", "zoo.classic_control.cartpole.envs.cartpole_lightzero_env"),
+    "MountainCar-v0": ("mountain_car_lightzero", "zoo.classic_control.mountain_car.envs.mtcar_lightzero_env"),
+    "Pendulum-v1": ("pendulum_lightzero", "zoo.classic_control.pendulum.envs.pendulum_lightzero_env"),
+    "Acrobot-v1": ("acrobot_lightzero", "zoo.classic_control.acrobot.envs.acrobot_lightzero_env"),
+}  # fmt: skip
+
+
+def zoo_single(task_id: str, classic_kernels: bool):
+    """One zoo env (LightZero's wrappers, ``BaseEnv`` steps) over the kernel or gymnasium's env."""
+    from lzero.envs import create_env
+
+    name, module = ZOO_ENVS[task_id]
+    env = create_env(dict(type=name, import_names=[module]), {"classic_kernels": classic_kernels})
+    env.seed(0)
+    env.reset()
+    acts = action_arrays(task_id, 1)[:, 0]
+
+    def run(deadline):
+        steps = 0
+        while time.perf_counter() < deadline:
+            for a in acts:
+                if env.step(a).done:
+                    env.reset()
+            steps += acts.shape[0]
+        return steps
+
+    return run, env.close
 
 
 # ---------------------------------------------------------------------------------- boards
@@ -353,6 +384,24 @@ def bench_classic(args) -> None:
                 )
 
 
+def bench_single(args) -> None:
+    for task_id in ZOO_ENVS:
+        print(f"{task_id}: one zoo env (LightZero wrappers, random actions)")
+        rates = measure(
+            {
+                "numba kernel inside": partial(zoo_single, task_id, True),
+                "gymnasium's env inside": partial(zoo_single, task_id, False),
+            },
+            args.seconds,
+            args.repeats,
+        )
+        ratio(
+            "kernel / gymnasium's env",
+            rates["numba kernel inside"],
+            rates["gymnasium's env inside"],
+        )
+
+
 def bench_boards(args) -> None:
     s, r = args.seconds, args.repeats
     for game in args.games:
@@ -382,7 +431,7 @@ def main() -> None:
     parser.add_argument("--board-sizes", type=int, nargs="+", default=[64, 256])
     parser.add_argument("--board-envs", type=int, default=1024, help="extra Connect4 size vs pgx")
     parser.add_argument(
-        "--skip", nargs="*", default=[], choices=["classic", "boards", "pgx", "envpool"]
+        "--skip", nargs="*", default=[], choices=["classic", "single", "boards", "pgx", "envpool"]
     )
     parser.add_argument("--games", nargs="+", default=["tictactoe", "connect4", "gomoku"])
     args = parser.parse_args()
@@ -390,6 +439,8 @@ def main() -> None:
     print(f"(load average {os.getloadavg()[0]:.1f} at the start)")
     if "classic" not in args.skip:
         bench_classic(args)
+    if "single" not in args.skip:
+        bench_single(args)
     if "boards" not in args.skip:
         bench_boards(args)
 

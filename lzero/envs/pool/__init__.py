@@ -27,12 +27,12 @@ import gymnasium
 import numpy as np
 
 from lzero import __version__
+from lzero.envs.classic_control.stepper import TASKS as CLASSIC_TASKS
 from lzero.envs.config import unknown_name_message
 from lzero.envs.env_manager.base_env_manager import DEFAULT_CONTEXT
 from lzero.envs.pool.adapters import BaseEnvAdapter, make_gymnasium_env
 from lzero.envs.pool.api_types import GymnasiumEnvPool
 from lzero.envs.pool.board_pool import BoardBackend, is_board_game, probe_vectorisable
-from lzero.envs.pool.classic.stepper import TASKS as CLASSIC_TASKS
 from lzero.envs.pool.classic_backend import ClassicBackend
 from lzero.envs.pool.env_pool import EnvPool
 from lzero.envs.pool.gym_pool import InlineGymBackend, ProcGymBackend

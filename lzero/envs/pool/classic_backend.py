@@ -1,11 +1,11 @@
 """The classic-control backend of the pool: every env of a pool stepped by one numba call.
 
-``make`` picks it for the gymnasium ids of :data:`~lzero.envs.pool.classic.stepper.TASKS`
+``make`` picks it for the gymnasium ids of :data:`~lzero.envs.classic_control.stepper.TASKS`
 (CartPole, MountainCar, MountainCarContinuous, Pendulum, Acrobot) when no worker processes
 (``num_threads`` None or 0) and no gymnasium keyword arguments are asked for. Env ``i`` is
 gymnasium's env seeded once with ``seeds[i]`` (NumPy's PCG64 stream, reproduced in the
 kernel), so the pool's episodes are those of gymnasium's envs, bit for bit; the kernels and
-their tests say how (``tests/lzero/envs/pool/test_classic_kernels.py``).
+their tests say how (``tests/lzero/envs/classic_control/test_kernels.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from lzero.envs.pool.classic.stepper import MODULES, TASKS, classic_step
+from lzero.envs.classic_control.stepper import MODULES, TASKS, classic_step
 from lzero.envs.pool.inline import SteppedAtSubmit
 from lzero.utils.nbpcg64 import pcg64_state
 

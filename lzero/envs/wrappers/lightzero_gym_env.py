@@ -11,6 +11,8 @@ from typing import Any
 
 import gymnasium
 
+from lzero.envs.classic_control.single_env import make_classic_env
+from lzero.envs.classic_control.stepper import TASKS as CLASSIC_TASKS
 from lzero.envs.wrappers.action_discretization import ActionDiscretizationEnvWrapper
 from lzero.envs.wrappers.ding_env_wrapper import DingEnvWrapper
 from lzero.envs.wrappers.lightzero_env_wrapper import WRAPPER_CONFIG, LightZeroEnvWrapper
@@ -54,6 +56,10 @@ class LightZeroGymEnv(DingEnvWrapper):
         # (bool) LightZero's agents set it before calling enable_save_replay(path), which is
         # what records here; no effect by itself.
         save_replay=False,
+        # (bool) gymnasium's classic-control ids (CartPole, MountainCar, Pendulum, Acrobot...)
+        # step this project's numba kernels, which equal gymnasium's envs bit for bit; False
+        # steps gymnasium's own env. Rendering (replays) always uses gymnasium's.
+        classic_kernels=True,
     )
 
     def __init__(self, cfg: dict | None = None) -> None:
@@ -76,6 +82,8 @@ class LightZeroGymEnv(DingEnvWrapper):
         kwargs: dict = {"render_mode": render_mode} if render_mode else {}
         if self._cfg.max_episode_steps is not None:
             kwargs["max_episode_steps"] = self._cfg.max_episode_steps
+        if self._cfg.classic_kernels and not render_mode and self._cfg.env_id in CLASSIC_TASKS:
+            return make_classic_env(self._cfg.env_id, **kwargs)
         return gymnasium.make(self._cfg.env_id, **kwargs)
 
     def _wrappers(self) -> list:

@@ -85,3 +85,31 @@ def test_lightzero_env_name_is_the_task_and_inert_keys_are_accepted():
     with pytest.raises(ConfigError, match="env_name: expected the same task as env_id"):
         build("cartpole_lightzero", f"{PKG}.cartpole.envs.cartpole_lightzero_env",
               dict(env_name="CartPole-v1", env_id="CartPole-v0"))  # fmt: skip
+
+
+@pytest.mark.parametrize("case", ["cartpole", "pendulum_disc", "acrobot"])
+def test_the_numba_kernel_inside_plays_gymnasiums_episodes(case):
+    # classic_kernels (default True) swaps gymnasium's env for the kernel's, bit for bit.
+    from lzero.envs.classic_control.single_env import ClassicControlEnv
+
+    name, module, cfg, _, _ = CASES[case]
+    envs = [
+        build(name, module, dict(cfg, classic_kernels=k, max_episode_steps=60))
+        for k in (True, False)
+    ]
+    for env in envs:
+        env.seed(3)
+        env.reset()
+    assert isinstance(envs[0]._env.unwrapped, ClassicControlEnv)
+    assert not isinstance(envs[1]._env.unwrapped, ClassicControlEnv)
+    rng, ends = np.random.default_rng(0), 0
+    for _ in range(400):
+        a = int(rng.integers(envs[0].action_space.n))
+        got, want = (env.step(a) for env in envs)
+        assert np.array_equal(got.obs["observation"], want.obs["observation"])
+        assert got.reward == want.reward and got.done == want.done
+        if got.done:
+            assert got.info["eval_episode_return"] == want.info["eval_episode_return"]
+            ends += 1
+            assert np.array_equal(envs[0].reset()["observation"], envs[1].reset()["observation"])
+    assert ends >= 1

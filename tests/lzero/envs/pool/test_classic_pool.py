@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from lzero.envs import make, make_gym
-from lzero.envs.pool.classic.stepper import TASKS
+from lzero.envs.classic_control.stepper import TASKS
 from lzero.envs.pool.classic_backend import ClassicBackend
 from lzero.envs.pool.gym_pool import InlineGymBackend, ProcGymBackend
 

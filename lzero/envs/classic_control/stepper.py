@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from lzero.envs.pool.classic import (
+from lzero.envs.classic_control import (
     acrobot,
     cartpole,
     continuous_mountain_car,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lzero.envs.pool.classic.stepper import MODULES, TASKS
+from lzero.envs.classic_control.stepper import MODULES, TASKS
 from lzero.utils.nbpcg64 import pcg64_state
 
 CONTINUOUS = {"MountainCarContinuous-v0", "Pendulum-v1"}

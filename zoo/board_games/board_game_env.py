@@ -57,6 +57,8 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
 
     rules: BoardRules
     rule_bot = None  # njit (board [H, W] int8, player, rng_state) -> action
+    #: (board [H, W], player) -> bool [A]: the moves the perfect bot picks from (at random)
+    perfect_moves = None
     move_style = "cell"
     bot_types: tuple = ("rule", "mcts", "random")
     #: LightZero's older bot names, accepted so its configs port unchanged.

@@ -174,11 +174,10 @@ def bot_move(env, kind: str) -> int:
         return env._random_move(env._rng_state)
     if kind == "rule":
         return int(env.rule_bot(env.board, env.current_player, env._rng_state))
-    if kind in ("alpha_beta", "perfect"):  # the game's exact scores (perfect_values)
-        # Ties between equally scored (optimal) moves are broken from the env's seeded
-        # stream, so that a series against the perfect bot is not one game repeated.
-        values = env.perfect_values(env.board, env.current_player)
-        best = np.flatnonzero(values == values.max())
+    if kind in ("alpha_beta", "perfect"):  # the game's optimal moves (perfect_moves)
+        # Ties between optimal moves are broken from the env's seeded stream, so that a
+        # series against the perfect bot is not one game repeated.
+        best = np.flatnonzero(env.perfect_moves(env.board, env.current_player))
         return int(best[randbelow(env._rng_state, len(best))])
     if kind == "mcts":
         bot = env._bots.get("mcts")

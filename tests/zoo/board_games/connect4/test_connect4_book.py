@@ -60,3 +60,26 @@ def test_opening_scores_with_the_book():
     solver = Connect4Solver(opening_book=True)
     assert solver.analyze("") == [-2, -1, 0, 1, 0, -1, -2]
     assert solver.analyze("4453") == [-5, -5, -2, -3, -4, -2, -2]  # bitbully 0.0.79
+
+
+def test_best_move_keeps_the_score_past_the_book():
+    """Positions with 12 to 16 stones, where the bot's move comes from best_move (a solve,
+    then one null-window probe per column in move order): its column has the best of the
+    exact column scores of analyze, and positions the book decides are handled too."""
+    import random
+
+    solver = Connect4Solver(opening_book=True)
+    rng = random.Random(7)
+    checked = 0
+    while checked < 24:
+        moves = ""
+        try:
+            for _ in range(12 + checked % 5):
+                moves += rng.choice("1234567")
+                play_sequence(moves)
+        except ValueError:
+            continue
+        scores = solver.analyze(moves)
+        solver.reset()
+        assert scores[solver.best_move(moves) - 1] == max(s for s in scores if s is not None)
+        checked += 1

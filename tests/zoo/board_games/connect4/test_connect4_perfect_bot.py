@@ -11,7 +11,6 @@ from c4_reference import env_board, random_position
 from lzero.errors import ConfigError
 from zoo.board_games.connect4.envs import connect4_perfect
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
-from zoo.board_games.connect4.envs.connect4_solver import solve_board
 from zoo.board_games.env_support import bot_move
 from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 
@@ -36,22 +35,31 @@ def test_perfect_bot_wins_as_first_player(opponent, games):
 
 
 def test_every_move_keeps_the_score():
-    """On positions from random games, the bot's column scores as much as the position."""
+    """On positions from random games, the bot picks from columns with the best exact score:
+    all of them below the book's 12 stones, the first in the solver's move order from 12 on
+    (checked on 12 to 16 stones, where it no longer reads the book)."""
     env = Connect4Env({"battle_mode": "self_play_mode", "bot_action_type": "perfect"})
     env.seed(0)
     rng = random.Random(5)
     checked = 0
     while checked < 40:
-        pos = random_position(rng, rng.randrange(0, 30))
+        stones = rng.randrange(0, 30) if checked % 2 else rng.randrange(12, 17)
+        pos = random_position(rng, stones)
         if pos is None:
             continue
         _, cols, mover = pos
         board = env_board(cols)
-        values = connect4_perfect.perfect_values(board, mover)
-        if sum(map(len, cols)) >= 12:  # below, scores come from the book: checked there
-            assert values.max() == solve_board(board, mover)
+        picks = connect4_perfect.perfect_moves(board, mover)
+        scores = [
+            -100 if s is None else s for s in connect4_perfect._solver().analyze_board(board, mover)
+        ]
+        best = np.flatnonzero(np.array(scores) == max(scores))
+        if stones < 12:
+            assert np.flatnonzero(picks).tolist() == best.tolist()
+        else:
+            assert picks.sum() == 1 and np.flatnonzero(picks)[0] in best
         env.reset(init_state=board, start_player_index=mover - 1)
-        assert values[bot_move(env, "perfect")] == values.max()
+        assert picks[bot_move(env, "perfect")]
         checked += 1
 
 
@@ -67,4 +75,4 @@ def test_missing_book_says_what_to_install(monkeypatch):
     with pytest.raises(
         ConfigError, match=r"opening book is missing: pip install bitbully-databases"
     ):
-        connect4_perfect.perfect_values(np.zeros((6, 7), dtype=np.int8), 1)
+        connect4_perfect.perfect_moves(np.zeros((6, 7), dtype=np.int8), 1)

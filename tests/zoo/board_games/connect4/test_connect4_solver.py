@@ -54,6 +54,43 @@ def test_analyze_matches_plain_negamax_per_column():
         assert analyze_board(env_board(cols), mover) == expected, moves
 
 
+def _column_scores(cols, mover, memo):
+    """Each column's score by plain negamax (``None``: full)."""
+    n = sum(map(len, cols))
+    out = []
+    for c in range(7):
+        if len(cols[c]) == 6:
+            out.append(None)
+            continue
+        cols[c].append(mover)
+        out.append((43 - n) // 2 if wins(cols, c) else -reference_score(cols, 3 - mover, memo))
+        cols[c].pop()
+    return out
+
+
+def test_best_move_keeps_the_plain_negamax_score():
+    """500 positions with 5 to 11 empty cells: best_move's column has the best score (its
+    probes are null-window searches, not exact scores), from move strings and boards."""
+    memo: dict = {}
+    solver = Connect4Solver(table_size=1 << 18)
+    for moves, cols, mover in _positions(5, 500, range(31, 38)):
+        scores = _column_scores(cols, mover, memo)
+        best = max(s for s in scores if s is not None)
+        assert scores[solver.best_move(moves) - 1] == best, moves
+        assert scores[solver.best_move_board(env_board(cols), mover)] == best, moves
+
+
+def test_best_move_when_every_move_loses_and_on_a_full_board():
+    # Player 2 to move faces two threats (columns 1 and 5 on the bottom row): every column
+    # loses to the next stone, so any column keeps the score.
+    assert analyze("2232434") == [-((42 - 7) // 2)] * 7
+    assert Connect4Solver().best_move("2232434") in range(1, 8)
+    full_draw = "421127327363224366417626743773654415515515"
+    assert solve(full_draw) == 0
+    with pytest.raises(ValueError, match=r"expected a position with a playable column, got a full"):
+        Connect4Solver().best_move(full_draw)
+
+
 def test_score_is_best_child_and_mirror_invariant_mid_game():
     """Positions with 16 to 26 stones: the score is the best column's, mirrors score the same."""
     for moves, _, _ in _positions(2, 30, range(16, 27)):
@@ -143,5 +180,5 @@ def test_solve_position_takes_the_bitboards_of_play_sequence():
     from zoo.board_games.connect4.envs.connect4_position import play_sequence
 
     solver = Connect4Solver(table_size=1 << 18)
-    for moves in ("4453", "44444435", "1234567123", "12345671234567"):
+    for moves, _, _ in _positions(6, 20, range(26, 36)):
         assert solver.solve_position(*play_sequence(moves)) == solve(moves)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lzero.envs import ENV_REGISTRY
 from zoo.board_games.board_game_env import BoardGameEnv
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action
-from zoo.board_games.connect4.envs.connect4_perfect import perfect_values
+from zoo.board_games.connect4.envs.connect4_perfect import perfect_moves
 from zoo.board_games.connect4.envs.connect4_rules import RULES
 
 
@@ -16,7 +16,7 @@ class Connect4Env(BoardGameEnv):
 
     rules = RULES
     rule_bot = staticmethod(rule_bot_action)
-    perfect_values = staticmethod(perfect_values)
+    perfect_moves = staticmethod(perfect_moves)
     bot_types = ("rule", "perfect", "mcts", "random")
     move_style = "column"
     config = dict(BoardGameEnv.config, env_id="Connect4")

@@ -23,6 +23,7 @@ import numpy as np
 
 from zoo.board_games.connect4.envs.connect4_book import BOOK_PLY, load_book
 from zoo.board_games.connect4.envs.connect4_position import (
+    BOARD_MASK,
     HEIGHT,
     SIZE,
     WIDTH,
@@ -34,6 +35,7 @@ from zoo.board_games.connect4.envs.connect4_search import (
     MAX_SCORE,
     MIN_SCORE,
     MIN_TABLE_SIZE,
+    first_optimal_move,
     solve_bits,
     winning_cells,
 )
@@ -101,18 +103,26 @@ class Connect4Solver:
         n = bin(mask).count("1")
         out: list[int | None] = []
         for col in range(WIDTH):
-            top = 1 << (col * (HEIGHT + 1) + HEIGHT - 1)
-            if mask & top:
+            move = _column_move(mask, col)
+            if not move:
                 out.append(None)
-                continue
-            move = (mask + (1 << (col * (HEIGHT + 1)))) & (63 << (col * (HEIGHT + 1)))
-            if int(winning_cells(np.int64(current), np.int64(mask))) & move:
+            elif int(winning_cells(np.int64(current), np.int64(mask))) & move:
                 out.append((SIZE + 1 - n) // 2)
             elif n + 1 == SIZE:
                 out.append(0)
             else:
                 out.append(-self._solve(current ^ mask, mask | move))
         return out
+
+    def _best_move(self, current: int, mask: int) -> int:
+        if mask == BOARD_MASK:
+            raise ValueError("expected a position with a playable column, got a full board")
+        score = self._solve(current, mask)
+        args = (self._keys, self._vals, self._moves, self._frames, *self._book)
+        move = int(first_optimal_move(np.int64(current), np.int64(mask), np.int64(score), *args))
+        if not move:
+            raise RuntimeError(f"no move keeps the score {score}: solver bug")
+        return (move.bit_length() - 1) // (HEIGHT + 1)
 
     def solve_position(self, current: int, mask: int) -> int:
         """Score of the bitboard position ``(current, mask)`` of
@@ -133,6 +143,16 @@ class Connect4Solver:
         """Score of each column 1-7 for the player to move (``None``: full column)."""
         return self._analyze(*play_sequence(moves))
 
+    def best_move(self, moves: str) -> int:
+        """A column 1-7 that keeps the position's score: the first in the search's own move
+        order. Cheaper than :meth:`analyze`: the position is solved once, then the columns
+        are probed in order, each with one null-window search, until one keeps the score.
+
+        Raises:
+            ValueError: as :meth:`solve`, or a full board.
+        """
+        return self._best_move(*play_sequence(moves)) + 1
+
     def solve_board(self, board: np.ndarray, to_play: int) -> int:
         """Score for ``to_play`` (1 or 2) of an env board `[6, 7]` (row 0 is the top).
 
@@ -145,6 +165,17 @@ class Connect4Solver:
     def analyze_board(self, board: np.ndarray, to_play: int) -> list[int | None]:
         """Score of each column 0-6 for ``to_play`` on an env board (``None``: full column)."""
         return self._analyze(*position_from_board(board, to_play))
+
+    def best_move_board(self, board: np.ndarray, to_play: int) -> int:
+        """:meth:`best_move` of an env board, a column 0-6."""
+        return self._best_move(*position_from_board(board, to_play))
+
+
+def _column_move(mask: int, col: int) -> int:
+    """The cell bit a stone in ``col`` lands on, 0 if the column is full."""
+    if mask & (1 << (col * (HEIGHT + 1) + HEIGHT - 1)):
+        return 0
+    return (mask + (1 << (col * (HEIGHT + 1)))) & (63 << (col * (HEIGHT + 1)))
 
 
 _NO_CODES = np.zeros(0, dtype=np.int64)

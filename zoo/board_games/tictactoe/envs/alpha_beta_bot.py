@@ -25,7 +25,7 @@ from zoo.board_games.tictactoe.envs.tictactoe_rules import (
     result_after,
 )
 
-__all__ = ["alpha_beta_action", "alpha_beta_values"]
+__all__ = ["alpha_beta_action", "alpha_beta_moves", "alpha_beta_values"]
 
 _EMPTY, _EXACT, _LOWER, _UPPER = 0, 1, 2, 3
 _INF = 100
@@ -181,6 +181,16 @@ def alpha_beta_values(board: np.ndarray, player: int) -> np.ndarray:
     return _root_values(_check(board, player), int(player), _TT_VALUE, _TT_FLAG)
 
 
+def alpha_beta_moves(board: np.ndarray, player: int) -> np.ndarray:
+    """`[9]` bool: the cells whose score is the best (the perfect bot picks among them).
+
+    Raises:
+        ValueError: as :func:`alpha_beta_values`.
+    """
+    values = alpha_beta_values(board, player)
+    return values == values.max()
+
+
 def alpha_beta_action(
     board: np.ndarray, player: int, rng: np.random.Generator | None = None
 ) -> int:
@@ -195,6 +205,5 @@ def alpha_beta_action(
     Returns:
         The cell ``row * 3 + col`` to play.
     """
-    values = alpha_beta_values(board, player)
-    best = np.flatnonzero(values == values.max())
+    best = np.flatnonzero(alpha_beta_moves(board, player))
     return int(best[0] if rng is None else rng.choice(best))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lzero.envs import ENV_REGISTRY
 from lzero.errors import ConfigError
 from zoo.board_games.board_game_env import BoardGameEnv
-from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_values
+from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_moves
 from zoo.board_games.tictactoe.envs.tictactoe_bot import rule_bot_action
 from zoo.board_games.tictactoe.envs.tictactoe_rules import RULES
 
@@ -18,7 +18,7 @@ class TicTacToeEnv(BoardGameEnv):
     rules = RULES
     rule_bot = staticmethod(rule_bot_action)
     move_style = "cell"
-    perfect_values = staticmethod(alpha_beta_values)
+    perfect_moves = staticmethod(alpha_beta_moves)
     bot_types = ("rule", "alpha_beta", "perfect", "mcts", "random")
     default_render_mode = "human"  # LightZero's TicTacToe render() prints the board
     config = dict(

@@ -33,6 +33,8 @@ __all__ = ["MCTSBot", "kernels_of"]
 #: Placement boards with at least this many cells search only near existing stones by default.
 LARGE_BOARD_CELLS = 81
 DEFAULT_RADIUS = 2
+#: ``get_actions``' ways to pick the move (None: the most visited; see there).
+BEST_ACTION_TYPES = (None, "most_visit", "most visited", "UCB")
 
 
 # The search loop bound to each bundled game's kernels, so that numba inlines them (see
@@ -200,10 +202,12 @@ class MCTSBot:
             seed=seed,
         )
 
-    def search(self, board: np.ndarray, player_index: int) -> SearchResult:
+    def search(
+        self, board: np.ndarray, player_index: int, *, num_simulations: int | None = None
+    ) -> SearchResult:
         """Searches ``board`` (`[H, W]`, or flat `[H * W]`) for player ``player_index + 1`` and
         returns the root statistics (visits and mean values per action, from that player's
-        view).
+        view). ``num_simulations`` overrides the bot's count for this search.
 
         Raises:
             ValueError: if ``player_index`` is not 0 or 1, or the board does not fit the game.
@@ -216,7 +220,7 @@ class MCTSBot:
         result = self._search.search(
             board[None],
             np.array([int(player_index) + 1]),
-            num_simulations=self._sims,
+            num_simulations=self._sims if num_simulations is None else num_simulations,
             time_limit_s=self.time_limit_s,
         )
         return one_result(result, 0, self._search.root_actions(0))
@@ -224,6 +228,64 @@ class MCTSBot:
     #: The most visited action of a ``search`` result (ties: higher value).
     best_action = staticmethod(best_action)
 
-    def get_actions(self, board: np.ndarray, player_index: int) -> int:
-        """The bot's move on ``board`` (the env's ``board`` format) for player index 0 or 1."""
-        return best_action(self.search(board, player_index))
+    def get_actions(
+        self,
+        board: np.ndarray,
+        *args: int,
+        player_index: int | None = None,
+        step: int | None = None,
+        root: Any = None,
+        num_simulation: int | None = None,
+        best_action_type: str | None = None,
+    ):
+        """The bot's move on ``board`` (the env's ``board`` format), in both of LightZero's call
+        forms.
+
+        ``get_actions(board, player_index)`` returns the action (LightZero's older bot, and
+        ours). ``get_actions(board, step, player_index, ...)``, or any call naming ``step``,
+        is LightZero's current form and returns ``(action, search result, visits of the
+        action)``, the result standing where LightZero returns the chosen child node.
+
+        Args:
+            board: `[H, W]` or flat `[H * W]` board.
+            player_index: 0 or 1 (player 1 or 2 to move).
+            step: LightZero's move counter; it only selects the return form here.
+            root: LightZero passes a tree to continue; each search here is a new tree, so
+                only None is accepted.
+            num_simulation: simulations for this move instead of the bot's count.
+            best_action_type: None, ``'most_visit'`` or ``'most visited'``: the most visited
+                action (ties: higher value); ``'UCB'``: the highest mean value among
+                visited actions, which is what LightZero's ``'UCB'`` (UCB with ``c = 0``)
+                picks.
+
+        Raises:
+            ValueError: a player index other than 0 or 1, a ``root``, or an unknown
+                ``best_action_type``.
+            TypeError: more positional arguments than ``(board, step, player_index)``.
+        """
+        if len(args) > 2:
+            raise TypeError(
+                f"get_actions: expected (board, player_index) or (board, step, player_index), "
+                f"got {1 + len(args)} positional arguments"
+            )
+        if len(args) == 2:
+            step, player_index = args
+        elif len(args) == 1:
+            player_index = args[0]
+        if root is not None:
+            raise ValueError(
+                "get_actions: expected root=None (every move is a new search), got a tree"
+            )
+        if best_action_type not in BEST_ACTION_TYPES:
+            raise ValueError(
+                f"best_action_type: expected one of {list(BEST_ACTION_TYPES)}, "
+                f"got {best_action_type!r}"
+            )
+        result = self.search(board, player_index, num_simulations=num_simulation)
+        if best_action_type == "UCB" and result.action_visits.sum() > 0:
+            action = int(np.nanargmax(result.action_values))
+        else:
+            action = best_action(result)
+        if step is None and len(args) < 2:
+            return action
+        return action, result, int(result.action_visits[action])

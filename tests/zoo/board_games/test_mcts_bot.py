@@ -251,6 +251,34 @@ def test_lightzero_api_and_reproducibility():
         MCTSBot(env, "mcts_player", 10, evaluator="nn")
 
 
+def test_lightzero_current_get_actions_form_returns_action_result_and_visits():
+    # LightZero's current bot: get_actions(state, step, player_index, num_simulation=...,
+    # best_action_type=...) -> (action, child node, its visits); its older form returns the move.
+    env = TicTacToeEnv()
+    board = np.array([[1, 1, 0], [2, 2, 0], [0, 0, 0]], np.int8)  # X to move wins at 2
+    plain = MCTSBot(env, "a", 200, seed=3).get_actions(board, player_index=0)
+    action, result, visits = MCTSBot(env, "a", 200, seed=3).get_actions(board, 4, 0)
+    assert action == plain == 2
+    assert visits == result.action_visits[action] and result.num_simulations == 200
+    action, result, _ = MCTSBot(env, "a", 200, seed=3).get_actions(
+        board, step=4, player_index=0, num_simulation=37, best_action_type="most_visit"
+    )
+    assert result.num_simulations == 37 and action == 2
+    # 'UCB' is LightZero's UCB with c = 0: the visited action of highest mean value.
+    board = np.zeros((3, 3), np.int8)
+    action, result, _ = MCTSBot(env, "a", 300, seed=3).get_actions(
+        board, 0, 0, best_action_type="UCB"
+    )
+    visited = np.flatnonzero(result.action_visits)
+    assert action == visited[np.argmax(result.action_values[visited])]
+    with pytest.raises(ValueError, match="expected root=None"):
+        MCTSBot(env, "a", 10).get_actions(board, 0, 0, root=object())
+    with pytest.raises(ValueError, match=r"best_action_type: expected one of .*got 'best'"):
+        MCTSBot(env, "a", 10).get_actions(board, 0, 0, best_action_type="best")
+    with pytest.raises(TypeError, match="got 4 positional arguments"):
+        MCTSBot(env, "a", 10).get_actions(board, 0, 0, 1)
+
+
 def test_time_limit_in_a_game_and_no_tree_reuse():
     bot = MCTSBot(CONNECT4, num_simulations=500, seed=0)
     timed = MCTSBot(CONNECT4, time_limit_s=0.02, seed=0)

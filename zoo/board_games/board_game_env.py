@@ -22,7 +22,7 @@ from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep
 from lzero.envs.board_step import episode_streams
-from lzero.errors import ConfigError, GameOverError
+from lzero.errors import GameOverError
 from lzero.utils.nbrng import make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
 from zoo.board_games import env_outputs, human_input, render
@@ -36,6 +36,7 @@ from zoo.board_games.env_support import (
     check_choice,
     check_config,
     check_start_index,
+    resolve_bot_type,
     validate_init_state,
 )
 from zoo.board_games.fused import entry_points
@@ -68,14 +69,9 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
     def __init__(self, cfg: dict | None = None) -> None:
         super().__init__(cfg)
         cfg = self._cfg
-        given = cfg.bot_action_type
-        cfg.bot_action_type = self.bot_aliases.get(given, given)
-        if cfg.bot_action_type != given and cfg.bot_action_type not in self.bot_types:
-            raise ConfigError(
-                f"bot_action_type: unknown bot type {given!r} (LightZero's name for "
-                f"{cfg.bot_action_type!r}, which {self.rules.name} has not); valid bot types: "
-                f"{sorted(self.bot_types)}"
-            )
+        cfg.bot_action_type = resolve_bot_type(
+            cfg.bot_action_type, self.bot_types, self.bot_aliases, self.rules.name
+        )
         apply_lightzero_keys(cfg, self.rules.name)
         check_config(cfg, BATTLE_MODES, self.bot_types, RENDER_MODES)
         self.rules = rules = self.make_rules(cfg)

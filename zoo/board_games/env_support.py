@@ -22,6 +22,23 @@ def check_choice(where: str, kind: str, value, valid) -> None:
         raise ConfigError(f"{where}: " + unknown_name_message(kind, str(value), valid))
 
 
+def resolve_bot_type(kind, bot_types, aliases: dict, game: str) -> str:
+    """``kind``, or the bot LightZero's older name ``kind`` stands for; checked against
+    ``bot_types``.
+
+    Raises:
+        ConfigError: an unknown bot type, or a LightZero name for a bot ``game`` has not.
+    """
+    resolved = aliases.get(kind, kind)
+    if resolved != kind and resolved not in bot_types:
+        raise ConfigError(
+            f"bot_action_type: unknown bot type {kind!r} (LightZero's name for {resolved!r}, "
+            f"which {game} has not); valid bot types: {sorted(bot_types)}"
+        )
+    check_choice("bot_action_type", "bot type", resolved, bot_types)
+    return resolved
+
+
 def check_config(cfg, battle_modes, bot_types, render_modes) -> None:
     """Validates the env config values once, at construction.
 

@@ -14,11 +14,24 @@ import numpy as np
 from lzero.envs.board_step import player_planes
 from lzero.errors import ConfigError, GameOverError
 from zoo.board_games import human_input, render
-from zoo.board_games.env_support import bot_move
+from zoo.board_games.env_support import bot_move, resolve_bot_type
 
 
 class LightZeroBoardMethods:
     """LightZero's public helpers, under LightZero's names and return conventions."""
+
+    @property
+    def bot_action_type(self) -> str:
+        """The bot ``bot_action`` and the bot modes play. Settable between moves, as
+        LightZero's tests do, with our names or LightZero's ('v0', 'v1',
+        'alpha_beta_pruning'); an unknown one raises ``ConfigError`` and changes nothing."""
+        return self._bot_action_type
+
+    @bot_action_type.setter
+    def bot_action_type(self, kind: str) -> None:
+        self._bot_action_type = resolve_bot_type(
+            kind, self.bot_types, self.bot_aliases, self.rules.name
+        )
 
     @property
     def legal_actions(self) -> list[int]:

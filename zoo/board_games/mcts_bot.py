@@ -270,8 +270,10 @@ class MCTSBot:
             )
         if len(args) == 2:
             step, player_index = args
-        elif len(args) == 1:
+        elif len(args) == 1 and player_index is None:
             player_index = args[0]
+        elif len(args) == 1:  # get_actions(state, step, player_index=...)
+            step = args[0]
         if root is not None:
             raise ValueError(
                 "get_actions: expected root=None (every move is a new search), got a tree"

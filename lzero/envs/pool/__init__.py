@@ -40,6 +40,11 @@ from lzero.envs.pool.spec import ArraySpec, Config, EnvSpec, env_seeds
 from lzero.envs.registry import ENV_REGISTRY
 from lzero.utils.nbrng import make_rng_state
 
+try:  # dm_env's pool needs the dm-env package (the dm extra); make_dm says so without it
+    from lzero.envs.pool.dm_api import DMEnvPool
+except ImportError:
+    DMEnvPool = None
+
 #: 'gym' and 'gymnasium' are the same API, as in envpool >= 0.7; 'gym_legacy' is envpool's
 #: 'gym' before 0.7 (and our ``make``'s default); 'dm' needs the dm-env package.
 ENV_TYPES = ("gym_legacy", "gym", "gymnasium", "dm")
@@ -125,17 +130,17 @@ def make(
     return pool_cls(backend_factory(), spec)
 
 
-def make_gym(task_id: str, **kwargs: Any) -> EnvPool:
+def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     """``make(task_id, env_type='gym', **kwargs)``: gymnasium's API, as envpool >= 0.7."""
     return make(task_id, env_type="gym", **kwargs)
 
 
-def make_dm(task_id: str, **kwargs: Any) -> EnvPool:
+def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
     """``make(task_id, env_type='dm', **kwargs)``, as ``envpool.make_dm`` (needs dm-env)."""
     return make(task_id, env_type="dm", **kwargs)
 
 
-def make_gymnasium(task_id: str, **kwargs: Any) -> EnvPool:
+def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     """``make(task_id, env_type='gymnasium', **kwargs)``, as ``envpool.make_gymnasium``."""
     return make(task_id, env_type="gymnasium", **kwargs)
 
@@ -240,6 +245,7 @@ def _spec_and_backend(
 
 __all__ = [
     "ArraySpec",
+    *(["DMEnvPool"] if DMEnvPool is not None else []),
     "EnvPool",
     "EnvSpec",
     "GymnasiumEnvPool",

@@ -116,6 +116,27 @@ def test_next_player_to_play_tells_who_won_in_bot_modes(mode):
             break
 
 
+def test_bot_action_type_is_settable_with_lightzero_names():
+    # LightZero's Gomoku test switches bots between moves: env.bot_action_type = 'v0'.
+    env = GomokuEnv({"board_size": 6, "bot_action_type": "random"})
+    env.seed(0)
+    env.reset()
+    env.step(14)
+    env.bot_action_type = "v0"
+    assert env.bot_action_type == "rule"
+    board = env.board.copy()
+    board.flat[env.bot_action()] = 2
+    assert (board == env.board).sum() == board.size - 1  # one legal move, and the block test:
+    env.board = np.array([[1, 1, 1, 1, 0, 0]] + [[0] * 6] * 4 + [[2, 2, 2, 0, 0, 0]], np.int8)
+    env.current_player = 2
+    assert env.bot_action() == 4  # the rule bot blocks five in a row
+    with pytest.raises(ConfigError, match="unknown bot type 'alpha_beta_pruning'"):
+        env.bot_action_type = "alpha_beta_pruning"
+    with pytest.raises(ConfigError, match="bot_action_type: unknown bot type 'rulez'"):
+        env.bot_action_type = "rulez"
+    assert env.bot_action_type == "rule"
+
+
 def test_current_player_setter_changes_who_moves():
     env = TicTacToeEnv()
     env.reset()

@@ -264,6 +264,7 @@ def test_lightzero_current_get_actions_form_returns_action_result_and_visits():
         board, step=4, player_index=0, num_simulation=37, best_action_type="most_visit"
     )
     assert result.num_simulations == 37 and action == 2
+    assert MCTSBot(env, "a", 200, seed=3).get_actions(board, 4, player_index=0)[0] == 2
     # 'UCB' is LightZero's UCB with c = 0: the visited action of highest mean value.
     board = np.zeros((3, 3), np.int8)
     action, result, _ = MCTSBot(env, "a", 300, seed=3).get_actions(

@@ -197,3 +197,18 @@ def test_version_is_the_packages():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert isinstance(__version__, str)
+
+
+def test_public_pool_types_are_exported_and_annotated_as_envpools():
+    import typing
+
+    from lzero.envs import pool
+
+    assert {"EnvSpec", "EnvPool", "DMEnvPool", "GymnasiumEnvPool"} <= set(pool.__all__)
+    names = ("make_gym", "make_gymnasium", "make_dm", "make_spec")
+    hints = {f: typing.get_type_hints(getattr(pool, f))["return"] for f in names}
+    assert hints["make_gym"] is hints["make_gymnasium"] is pool.GymnasiumEnvPool
+    assert hints["make_dm"] is pool.DMEnvPool and hints["make_spec"] is pool.EnvSpec
+    made = pool.make_dm("CartPole-v1", num_envs=2)
+    assert isinstance(made, pool.DMEnvPool) and isinstance(made, pool.EnvPool)
+    made.close()

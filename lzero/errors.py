@@ -29,6 +29,11 @@ class EnvCheckError(LZeroError, AssertionError):
     """An env implementation breaks the BaseEnv contract (raised by ``check_env``)."""
 
 
+class ManagerStateError(LZeroError, RuntimeError, AssertionError):
+    """An env manager was used before ``launch()`` or after ``close()``; an AssertionError
+    too, which is what DI-engine's managers raise there (they assert it)."""
+
+
 class ReplayWriteWarning(RuntimeWarning):
     """An episode's replay could not be written; the episode itself is unaffected (``step``
     returns its timestep, and the env keeps the error in ``last_replay_error``)."""

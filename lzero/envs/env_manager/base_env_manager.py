@@ -28,8 +28,9 @@ from easydict import EasyDict
 
 from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.config import merge_config
+from lzero.envs.env_manager.env_attributes import EnvAttributeForwarding
 from lzero.envs.env_manager.env_handle import EnvFailure, InProcessEnv
-from lzero.errors import EnvFailureWarning
+from lzero.errors import EnvFailureWarning, ManagerStateError
 
 
 class EnvState(enum.IntEnum):
@@ -53,7 +54,7 @@ def _close_all(handles: list) -> None:
     handles.clear()
 
 
-class BaseEnvManager:
+class BaseEnvManager(EnvAttributeForwarding):
     """Steps a list of envs sequentially in the caller's process.
 
     Args:
@@ -161,12 +162,15 @@ class BaseEnvManager:
         reset by id keeps its count.
 
         Raises:
-            RuntimeError: the manager is not launched (as in DI-engine).
+            ManagerStateError: the manager is not launched (a RuntimeError and, as in
+                DI-engine, an AssertionError).
             ValueError: ``reset_param`` names an env id that does not exist.
         """
         if not self.launched:
             state = "a closed one" if self._closed else "one not launched yet"
-            raise RuntimeError(f"reset: expected a launched manager (launch() first), got {state}")
+            raise ManagerStateError(
+                f"reset: expected a launched manager (launch() first), got {state}"
+            )
         if reset_param is None:  # a new start: every env's episode count starts again
             reset_param = {i: {} for i in range(self.env_num)}
             self._episodes = [0] * self.env_num
@@ -224,12 +228,13 @@ class BaseEnvManager:
             ``obs=None``, ``done=True`` and ``info={'abnormal': True, 'env_id': ..., 'error': ...}``.
 
         Raises:
-            RuntimeError: the manager is not launched or closed.
+            ManagerStateError: the manager is not launched or closed (a RuntimeError and an
+                AssertionError, as in DI-engine).
             ValueError: an id is not among the ready envs (no env is stepped then).
         """
         if not self.launched:
             state = "a closed one" if self._closed else "one not launched yet"
-            raise RuntimeError(f"step: expected a launched manager, got {state}")
+            raise ManagerStateError(f"step: expected a launched manager, got {state}")
         self._check_ids(actions, self._ready_obs, "actions")
         ids = list(actions)
         for env_id in ids:

@@ -7,6 +7,8 @@ Both kinds answer the same commands, sent with ``send(cmd, arg)`` and collected 
 * ``('reset', kwargs)`` -> the first observation
 * ``('step', (action, auto_reset))`` -> ``(timestep, reset_obs)``; ``reset_obs`` is the next
   episode's first observation when the episode ended and ``auto_reset`` is set, else None.
+* ``('getattr', name)`` -> the env's attribute (an ``EnvMethod`` for a method);
+  ``('call', (name, args, kwargs))`` -> what the env's method returns.
 
 ``recv`` raises :class:`EnvFailure` when the env raised, its process died, or it did not answer
 before the deadline; the manager then restarts the handle.
@@ -14,17 +16,24 @@ before the deadline; the manager then restarts the handle.
 
 from __future__ import annotations
 
+import inspect
 import multiprocessing as mp
 import signal
 import time
 import traceback
 from collections.abc import Callable
 from multiprocessing import resource_tracker
-from typing import Any
+from typing import Any, NamedTuple
 
 from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.env_manager.shm import ShmSlots, obs_layout
 from lzero.envs.utils import seed_env
+
+
+class EnvMethod(NamedTuple):
+    """What an env's attribute is when it is a method (the method itself stays in the env)."""
+
+    name: str
 
 
 class EnvFailure(Exception):
@@ -42,7 +51,15 @@ def run_command(env: Any, cmd: str, arg: Any) -> Any:
         return env.reset(**arg)
     if cmd == "seed":
         return seed_env(env, *arg)
-    raise ValueError(f"expected a command in ['reset', 'seed', 'step'], got {cmd!r}")
+    if cmd == "getattr":
+        value = getattr(env, arg)
+        return EnvMethod(arg) if inspect.ismethod(value) else value
+    if cmd == "call":
+        name, args, kwargs = arg
+        return getattr(env, name)(*args, **kwargs)
+    raise ValueError(
+        f"expected a command in ['call', 'getattr', 'reset', 'seed', 'step'], got {cmd!r}"
+    )
 
 
 class InProcessEnv:

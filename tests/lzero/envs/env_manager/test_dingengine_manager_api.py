@@ -93,3 +93,48 @@ def test_an_env_that_always_fails_raises_after_the_configured_count():
                 manager.step({i: 0 for i in manager.ready_obs})
     assert sum(issubclass(w.category, EnvFailureWarning) for w in caught) == 2
     manager.close()
+
+
+class Named(Short):
+    """``Short`` with an attribute and methods a manager forwards (or refuses)."""
+
+    config = dict(broken=False, name="")
+
+    @property
+    def name(self):
+        return self._cfg.name
+
+    def render(self, scale=1):
+        return f"{self._cfg.name}x{scale}"
+
+    def user_defined(self):
+        return 0
+
+
+@pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
+def test_env_attributes_and_listed_methods_are_forwarded_as_in_di_engine(manager_cls):
+    env_fn = [lambda i=i: Named({"name": f"env{i}"}) for i in range(3)]
+    manager = manager_cls(env_fn, {"episode_num": 1})
+    with pytest.raises(AssertionError, match="reset: expected a launched manager"):
+        manager.reset()  # DI-engine asserts; ours is a RuntimeError too
+    with pytest.raises(RuntimeError, match="name: expected a launched manager"):
+        _ = manager.name
+    manager.launch()
+    try:
+        assert manager.name == ["env0", "env1", "env2"]
+        assert manager.render(scale=2) == ["env0x2", "env1x2", "env2x2"]
+        with pytest.raises(RuntimeError, match=r"user_defined: expected .* in method_name_list"):
+            _ = manager.user_defined
+        with pytest.raises(AttributeError, match="the envs have no attribute 'xxx'"):
+            _ = manager.xxx
+        # Every env answered (none left in a worker's pipe): stepping still pairs correctly.
+        steps = 0
+        while not manager.done:
+            timesteps = manager.step(dict.fromkeys(manager.ready_obs, 0))
+            assert all(not ts.info.get("abnormal") for ts in timesteps.values())
+            steps += len(timesteps)
+        assert steps == 6
+    finally:
+        manager.close()
+    with pytest.raises(AssertionError, match="step: expected a launched manager, got a closed"):
+        manager.step({})

@@ -38,6 +38,7 @@ from lzero.envs.pool.env_pool import EnvPool
 from lzero.envs.pool.gym_pool import InlineGymBackend, ProcGymBackend
 from lzero.envs.pool.spec import ArraySpec, Config, EnvSpec, env_seeds
 from lzero.envs.registry import ENV_REGISTRY
+from lzero.envs.wrappers.legacy import LEGACY_GYM_IDS
 from lzero.utils.nbrng import make_rng_state
 
 try:  # dm_env's pool needs the dm-env package (the dm extra); make_dm says so without it
@@ -180,6 +181,9 @@ def _spec_and_backend(
     batch_size = num_envs if batch_size is None else batch_size
     if batch_size > num_envs:
         raise ValueError(f"batch_size: expected at most num_envs={num_envs}, got {batch_size}")
+    if task_id not in ENV_REGISTRY and task_id not in gymnasium.registry:
+        # envpool's Box2D v2 ids (LunarLander-v2, ...): gymnasium 1.x has only their v3.
+        task_id = LEGACY_GYM_IDS.get(task_id, task_id)
     kind, target, limit = _resolve(task_id, env_kwargs, max_episode_steps)
     if kind == "gymnasium" and task_id in CLASSIC_TASKS and not env_kwargs and not num_threads:
         threads, probe = 0, target()  # the spaces are gymnasium's own

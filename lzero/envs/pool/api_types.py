@@ -20,8 +20,12 @@ from gymnasium.vector import AutoresetMode
 from lzero.envs.pool.env_pool import EnvPool
 
 
-class GymnasiumEnvPool(EnvPool, gymnasium.vector.VectorEnv):
-    """An :class:`EnvPool` with gymnasium's API (``make_gym``, ``make_gymnasium``)."""
+class GymnasiumEnvPool(EnvPool, gymnasium.vector.VectorEnv, gymnasium.Env):
+    """An :class:`EnvPool` with gymnasium's API (``make_gym``, ``make_gymnasium``); a
+    ``gymnasium.Env`` too, as envpool's pools are."""
+
+    def __str__(self) -> str:  # gymnasium.Env's reads ``spec.id``, a registration's field
+        return repr(self)
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array", "human"]}
 

@@ -212,3 +212,15 @@ def test_public_pool_types_are_exported_and_annotated_as_envpools():
     made = pool.make_dm("CartPole-v1", num_envs=2)
     assert isinstance(made, pool.DMEnvPool) and isinstance(made, pool.EnvPool)
     made.close()
+
+
+def test_gymnasium_pools_are_gymnasium_envs_and_take_envpools_box2d_v2_ids():
+    pool = make_gymnasium("LunarLander-v2", num_envs=2, seed=3)
+    assert isinstance(pool, gymnasium.Env) and isinstance(pool, gymnasium.vector.VectorEnv)
+    assert pool.spec.task_id == "LunarLander-v3" and str(pool) == repr(pool)
+    obs, _ = pool.reset()
+    first = [gymnasium.make("LunarLander-v3").reset(seed=s)[0] for s in (3, 4)]
+    np.testing.assert_array_equal(obs, np.stack(first))
+    pool.close()
+    with pytest.raises(KeyError, match="unknown task id 'LunarLander-v9'"):
+        make_gym("LunarLander-v9")

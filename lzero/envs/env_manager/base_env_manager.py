@@ -42,6 +42,7 @@ class EnvState(enum.IntEnum):
     RESET = 3  # being reset
     DONE = 4  # its episodes are over (episode_num played, or waiting for a manual reset)
     ERROR = 5  # failed; restarted at its next reset
+    NEED_RESET = 6  # its episode ended without auto_reset: waits for reset({env_id: ...})
 
 
 # Fork starts a worker in milliseconds and needs no picklable factory; elsewhere, spawn.
@@ -136,7 +137,11 @@ class BaseEnvManager(EnvAttributeForwarding):
         if reset_param is None:
             reset_param = {i: {} for i in range(self.env_num)}
         self._check_ids(reset_param, range(self.env_num), "reset_param")
-        self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
+        try:
+            self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
+        except BaseException:
+            self.close()  # as DI-engine: a failed launch leaves a closed manager to launch again
+            raise
 
     def seed(self, seed: int | list[int], dynamic_seed: bool = True) -> None:
         """Seeds env ``i`` with ``seed + i`` (or ``seed[i]``) at its next reset.
@@ -199,13 +204,23 @@ class BaseEnvManager(EnvAttributeForwarding):
 
     @property
     def env_states(self) -> dict[int, EnvState]:
-        """Each env's :class:`EnvState`: RUN if it waits for an action, DONE if not (its
-        episodes are over, or it waits for a manual reset), VOID before launch or after close."""
+        """Each env's :class:`EnvState`: RUN if it waits for an action, DONE once it played
+        ``episode_num`` episodes, NEED_RESET if its episode ended without ``auto_reset``,
+        VOID before launch or after close."""
         if not self.launched:
             return dict.fromkeys(range(self.env_num), EnvState.VOID)
-        return {
-            i: EnvState.RUN if i in self._ready_obs else EnvState.DONE for i in range(self.env_num)
-        }
+        return {i: self._state_of(i) for i in range(self.env_num)}
+
+    def _state_of(self, env_id: int) -> EnvState:
+        if env_id in self._ready_obs:
+            return EnvState.RUN
+        if self._episodes[env_id] >= self._cfg.episode_num:
+            return EnvState.DONE
+        return EnvState.NEED_RESET
+
+    def env_state_done(self, env_id: int) -> bool:
+        """Whether env ``env_id`` played its ``episode_num`` episodes (DI-engine's name)."""
+        return self.launched and self._state_of(env_id) == EnvState.DONE
 
     @property
     def ready_env(self) -> list[int]:

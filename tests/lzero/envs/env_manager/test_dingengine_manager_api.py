@@ -47,7 +47,8 @@ class Short(BaseEnv):
 def test_di_engine_names():
     assert issubclass(SyncSubprocessEnvManager, SubprocessEnvManager)
     assert issubclass(AsyncSubprocessEnvManager, SubprocessEnvManager)
-    assert [s.name for s in EnvState][:6] == ["VOID", "INIT", "RUN", "RESET", "DONE", "ERROR"]
+    names = ["VOID", "INIT", "RUN", "RESET", "DONE", "ERROR", "NEED_RESET"]
+    assert [s.name for s in EnvState] == names and EnvState.NEED_RESET == 6
     assert to_list({"a": np.arange(3), "b": (np.float32(1.5), None)}) == {
         "a": [0, 1, 2],
         "b": [1.5, None],
@@ -66,16 +67,35 @@ def test_manual_reset_loop_ends_after_episode_num():
         manager.reset()
     assert set(manager.env_states.values()) == {EnvState.VOID}
     manager.launch()
-    steps = 0
+    steps = resets = 0
     while not manager.done and steps < 100:
         timesteps = manager.step({i: 0 for i in manager.ready_obs})
         steps += 1
         for env_id, ts in timesteps.items():
-            if ts.done:
-                assert manager.env_states[env_id] == EnvState.DONE
-                if manager._episodes[env_id] < 3:
-                    manager.reset({env_id: {}})
+            if ts.done and not manager.env_state_done(env_id):  # DI-engine's test loop
+                assert manager.env_states[env_id] == EnvState.NEED_RESET
+                manager.reset({env_id: {}})
+                resets += 1
     assert manager.done and steps == 6  # 3 episodes of 2 steps, both envs at once
+    assert resets == 4 and set(manager.env_states.values()) == {EnvState.DONE}
+    manager.close()
+
+
+class ResetFails(Short):
+    def reset(self, stat=None):
+        if stat == "error":
+            raise RuntimeError("reset refused")
+        return super().reset()
+
+
+@pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
+def test_a_failed_launch_closes_the_manager_so_it_can_launch_again(manager_cls):
+    manager = manager_cls([ResetFails, ResetFails], {"max_retry": 1})
+    with pytest.raises(RuntimeError, match="(?s)still fail after 1 restarts.*reset refused"):
+        manager.launch(reset_param={0: {"stat": "error"}, 1: {}})
+    assert not manager.launched  # no worker left running
+    manager.launch(reset_param={0: {}, 1: {}})
+    assert sorted(manager.ready_obs) == [0, 1]
     manager.close()
 
 

@@ -2,8 +2,8 @@
 
 gymnasium's ``PendulumEnv``: state ``(theta, theta_dot)`` in float64, the torque a float32
 clipped to [-2, 2]. NumPy 2 keeps a float32 scalar with a Python float in float32 (NEP 50),
-so ``3.0 * u`` and ``0.001 * u ** 2`` are float32 products here too, and the squares are the
-C library's ``pow`` as NumPy's scalar ``**`` calls it. The observation is
+so ``3.0 * u`` and ``0.001 * u ** 2`` are float32 products here too (float64 ones for a float64
+torque), and the squares are the C library's ``pow`` as NumPy's scalar ``**`` calls it. The observation is
 ``(cos theta, sin theta, theta_dot)`` cast to float32; the episode never terminates, only
 its 200-step time limit ends it.
 """
@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numba import njit
 
-from lzero.utils.nblibm import libm_pow, libm_powf
+from lzero.utils.nblibm import libm_pow, square, weak
 from lzero.utils.nbpcg64 import pcg64_double
 
 MAX_SPEED = 8
@@ -26,9 +26,6 @@ M = 1.0
 L = 1.0
 RESET_HIGH_THETA, RESET_HIGH_SPEED = math.pi, 1.0
 OBS_DIM = 3
-
-_F32 = np.float32
-_TORQUE32 = _F32(MAX_TORQUE)
 
 
 @njit(cache=True)
@@ -48,18 +45,19 @@ def angle_normalize(x):
 
 @njit(cache=True)
 def step(th, thdot, pad0, pad1, action, u, fresh):
-    """One step with torque ``u`` (float32, any value; clipped to [-2, 2]).
+    """One step with torque ``u`` (float32 as the pool passes it, or float64: NumPy's
+    arithmetic follows the torque's dtype; any value, clipped to [-2, 2]).
 
     Returns:
         ``(theta, theta_dot, 0, 0, reward, False)``: the reward is minus the cost.
     """
-    u = min(max(_F32(u), -_TORQUE32), _TORQUE32)
+    u = min(max(u, -weak(MAX_TORQUE, u)), weak(MAX_TORQUE, u))
     costs = (
         libm_pow(angle_normalize(th), 2.0)
         + 0.1 * libm_pow(thdot, 2.0)
-        + np.float64(_F32(0.001) * libm_powf(u, _F32(2.0)))
+        + np.float64(weak(0.001, u) * square(u))
     )
-    torque_term = np.float64(_F32(3.0 / (M * L**2)) * u)
+    torque_term = np.float64(weak(3.0 / (M * L**2), u) * u)
     newthdot = thdot + (3 * G / (2 * L) * math.sin(th) + torque_term) * DT
     newthdot = min(max(newthdot, -MAX_SPEED), MAX_SPEED)
     newth = th + newthdot * DT

@@ -85,7 +85,9 @@ class ClassicControlEnv(gymnasium.Env):
                     f"step: expected an action in [0, {self.action_space.n}), got {action!r}"
                 )
         else:
-            a, u = 0, np.float32(np.asarray(action).reshape(-1)[0])
+            # NumPy's arithmetic follows the action's dtype: float32, else float64.
+            a, u = 0, np.asarray(action).reshape(-1)[0]
+            u = u if u.dtype == np.float32 else np.float64(u)
         *state, reward, terminated = self._mod.step(*self.state, a, u, self._fresh)
         self.state, self._fresh = tuple(state), False
         return self._observe(), float(reward), bool(terminated), False, {}

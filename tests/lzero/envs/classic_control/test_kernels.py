@@ -25,17 +25,19 @@ def gym_env(task_id):
 
 
 def random_action(task_id, rng):
-    """An action as the pool hands it to the kernel: ``(int, float32)``; torques reach past
+    """An action as the kernel takes it: ``(int, float)``; torques reach past
     the action space's bounds (gymnasium clips them) and hit them exactly."""
     if task_id in CONTINUOUS:
         u = rng.choice([rng.uniform(-3, 3), -2.0, 2.0, -1.0, 1.0, 0.0], p=[0.8] + [0.04] * 5)
-        return 0, np.float32(u)
+        # The pool passes float32 torques; a single env also takes float64 ones, and NumPy
+        # then computes in float64.
+        return 0, (np.float32(u) if rng.random() < 0.7 else np.float64(u))
     return int(rng.integers(2 if "CartPole" in task_id else 3)), np.float32(0)
 
 
 def gym_step(env, task_id, action, u):
     if task_id in CONTINUOUS:
-        return env.step(np.array([u], np.float32))
+        return env.step(np.array([u]))  # u's own dtype
     return env.step(action)
 
 

@@ -14,7 +14,8 @@ from lzero.envs.classic_control.stepper import TASKS
 
 def _action(space, rng):
     if isinstance(space, gymnasium.spaces.Box):
-        return np.array([rng.uniform(-1.5, 1.5) * space.high[0]], np.float32)
+        dtype = np.float32 if rng.random() < 0.5 else np.float64  # NumPy follows the dtype
+        return np.array([rng.uniform(-1.5, 1.5) * space.high[0]], dtype)
     return int(rng.integers(space.n))
 
 

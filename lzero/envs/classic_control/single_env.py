@@ -51,9 +51,9 @@ class ClassicControlEnv(gymnasium.Env):
         ref = _reference(task_id)
         self.observation_space, self.action_space = ref.observation_space, ref.action_space
         self.metadata, self.render_mode = ref.metadata, None
-        self._mod = MODULES[TASKS[task_id]]
+        self._task = TASKS[task_id]  # the module is looked up per call: envs get deep-copied
         self._discrete = isinstance(self.action_space, spaces.Discrete)
-        self._obs = np.zeros((1, self._mod.OBS_DIM), np.float32)
+        self._obs = np.zeros((1, MODULES[self._task].OBS_DIM), np.float32)
         self._rng = np.zeros(4, np.uint64)
         self.state: tuple | None = None
         self._fresh = True
@@ -69,7 +69,7 @@ class ClassicControlEnv(gymnasium.Env):
         s, inc = int(full["state"]["state"]), int(full["state"]["inc"])
         rng = self._rng
         rng[:] = (s >> 64, s & _MASK64, inc >> 64, inc & _MASK64)
-        self.state = self._mod.reset(rng)
+        self.state = MODULES[self._task].reset(rng)
         full["state"]["state"] = (int(rng[0]) << 64) | int(rng[1])
         bits.state = full  # the generator moves on as gymnasium's env's would
         self._fresh = True
@@ -88,12 +88,12 @@ class ClassicControlEnv(gymnasium.Env):
             # NumPy's arithmetic follows the action's dtype: float32, else float64.
             a, u = 0, np.asarray(action).reshape(-1)[0]
             u = u if u.dtype == np.float32 else np.float64(u)
-        *state, reward, terminated = self._mod.step(*self.state, a, u, self._fresh)
+        *state, reward, terminated = MODULES[self._task].step(*self.state, a, u, self._fresh)
         self.state, self._fresh = tuple(state), False
         return self._observe(), float(reward), bool(terminated), False, {}
 
     def _observe(self) -> np.ndarray:
-        self._mod.observe(*self.state, self._obs, 0)
+        MODULES[self._task].observe(*self.state, self._obs, 0)
         return self._obs[0].copy()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import warnings
 
 import gymnasium
@@ -59,3 +61,15 @@ def test_bad_calls_raise_and_say_what_was_expected():
         ClassicControlEnv("CartPole-v1", render_mode="rgb_array")
     with pytest.raises(KeyError, match="task_id: expected one of"):
         ClassicControlEnv("LunarLander-v3")
+
+
+def test_envs_deep_copy_and_pickle_mid_episode():
+    # DI-engine's managers and LightZero's code deep-copy and pickle envs.
+    env = make_classic_env("Acrobot-v1")
+    env.reset(seed=1)
+    env.step(2)
+    for clone in (copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))):
+        twin = clone(env)
+        assert twin.unwrapped.state == env.unwrapped.state
+        got, want = twin.step(0), env.step(0)
+        assert np.array_equal(got[0], want[0]) and got[1:4] == want[1:4]

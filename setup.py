@@ -53,7 +53,11 @@ setup(
             "Box2D>=2.3.10",
             "bitbully-databases>=0.0.2",
             "pettingzoo>=1.24",
+            "ray>=2.10",
         ],
+        # RayEnvManager and distributed self-play (manager type 'ray'); tested with ray 2.60
+        # on Python 3.11, the CPU wheel.
+        "ray": ["ray>=2.10"],
         # PettingZoo's AEC and parallel APIs over the board games (lzero.envs.pettingzoo).
         "pettingzoo": ["pettingzoo>=1.24"],
         # dm_env's API for the pool (lzero.envs.make_dm), as envpool.make_dm.

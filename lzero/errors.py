@@ -42,3 +42,13 @@ class ReplayWriteWarning(RuntimeWarning):
 class EnvFailureWarning(RuntimeWarning):
     """An env in a manager raised, died or hung; it is restarted and its episode reported as
     an abnormal timestep (``info['abnormal']``)."""
+
+
+class MissingExtraError(LZeroError, ImportError):
+    """A feature needs an optional dependency that is not installed; the message names the
+    extra that installs it (``pip install -e ".[ray]"``)."""
+
+
+class ActorFailureWarning(RuntimeWarning):
+    """A Ray self-play actor died or raised; it is restarted and the games it was playing
+    are lost, while the other actors and the learner go on."""

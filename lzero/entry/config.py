@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from easydict import EasyDict
 
 from lzero.envs.config import check_positive_ints, merge_config, merge_config_pair
+from lzero.envs.env_manager.factory import manager_type
 from lzero.errors import ConfigError
 from lzero.policy.muzero_config import MUZERO_POLICY_CONFIG, policy_config
 
@@ -19,7 +20,8 @@ ENV_CONFIG = dict(
     evaluator_env_num=3,  # (int) envs stepped together by the evaluator
     n_evaluator_episode=3,  # (int) episodes per evaluation
     stop_value=int(1e10),  # (float) stop training once the mean eval return reaches this
-    manager=dict(),  # (dict) passed to the env manager as its cfg (free-form)
+    manager=dict(),  # (dict) the env manager's cfg (its keys: BaseEnvManager.config, and
+    # RayEnvManager.config for 'ray'), plus an optional type naming the manager
 )
 
 MAIN_CONFIG = dict(
@@ -36,12 +38,14 @@ BOARD_TRAINER_CONFIG = dict(
     n_evaluator_episode=10,  # (int) evaluation games per bot
     stop_value=1,  # (float) stop once the mean eval return against the first bot (wins minus
     # losses per game) reaches this
-    manager=dict(),  # (dict) passed to the env manager as its cfg (free-form)
+    manager=dict(),  # (dict) the env manager's cfg (its keys: BaseEnvManager.config, and
+    # RayEnvManager.config for 'ray'), plus an optional type naming the manager
 )
 
 CREATE_CONFIG = dict(
     env=dict(type=None, import_names=[]),  # (dict) env registry entry (unused for gym envs)
-    env_manager=dict(type="base"),  # (dict) 'base' (in-process) or 'subprocess'
+    env_manager=dict(type="base"),  # (dict) 'base' (in-process), 'subprocess' or 'ray' (Ray
+    # actors, pip install -e ".[ray]"); main_config.env.manager.type may name it instead
     policy=dict(type="muzero", import_names=["lzero.policy.muzero"]),  # (dict) must be muzero
 )
 
@@ -58,11 +62,10 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     """
     main_user, create = merge_config_pair(input_cfg, CREATE_CONFIG, "muzero")
     board = is_board_game(create.env)
-    if create.env_manager.type not in ("base", "subprocess"):
-        raise ConfigError(
-            f"create_config.env_manager: expected type 'base' or 'subprocess', "
-            f"got {create.env_manager.type!r}"
-        )
+    # the manager type named in either place: checked here, built by make_env_manager
+    manager_type(
+        (main_user.get("env") or {}).get("manager") or {}, create.env_manager, "main_config.env"
+    )
     policy_user = dict(main_user.pop("policy", {}) or {})
     policy_user.setdefault("type", create.policy.type)
     policy = policy_config(policy_user)

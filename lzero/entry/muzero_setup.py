@@ -43,11 +43,11 @@ def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
         env_num: number of envs.
         is_train: collector envs (True) or evaluator envs (False).
     """
-    from lzero.envs.env_manager import BaseEnvManager, SubprocessEnvManager
+    from lzero.envs.env_manager import get_env_manager_cls, manager_type
 
     factory = env_factory(cfg, is_train=is_train)
-    manager = SubprocessEnvManager if cfg.env_manager.type == "subprocess" else BaseEnvManager
-    return manager([factory] * env_num, dict(cfg.env.manager))
+    manager = get_env_manager_cls(manager_type(cfg.env.manager, cfg.env_manager, "main_config.env"))
+    return manager([factory] * env_num, {k: v for k, v in cfg.env.manager.items() if k != "type"})
 
 
 def check_env_config(cfg: Mapping) -> None:

@@ -27,7 +27,7 @@ from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer
 from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.alphazero_config import compile_alphazero_config
 from lzero.policy.board_game import BoardGame
-from lzero.worker.alphazero_collector import AlphaZeroCollector
+from lzero.worker.alphazero_collector import make_alphazero_collector
 from lzero.worker.alphazero_evaluator import default_bots, evaluate_against_bots
 
 _BASE_COLUMNS = (
@@ -132,9 +132,7 @@ def train_alphazero(
         title=f"AlphaZero on {cfg.create.env.type}, seed {seed}", append=resumed is not None,
     )  # fmt: skip
     log.save_config(cfg)
-    collector = AlphaZeroCollector(
-        policy, cfg.create.env.type, cfg.env, cfg.trainer.collector_env_num, seed
-    )
+    collector = make_alphazero_collector(policy, cfg, seed)  # in-process, or Ray actors
     buffer = AlphaZeroReplayBuffer(
         pcfg.other.replay_buffer.replay_buffer_size, game, augment=pcfg.symmetry_augmentation
     )

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from easydict import EasyDict
 
 from lzero.envs.config import check_positive_ints, merge_config, merge_config_pair
+from lzero.envs.env_manager import BaseEnvManager, manager_type
+from lzero.envs.env_manager.ray_session import check_ray_config
 from lzero.errors import ConfigError
 
 ALPHAZERO_POLICY_CONFIG = dict(
@@ -91,7 +93,20 @@ TRAINER_ENV_CONFIG = dict(
     n_evaluator_episode=20,  # (int) evaluation games per bot (half with each colour)
     stop_value=1,  # (float) stop once the eval score (wins minus losses, per game) against the
     # first eval bot reaches this: 1 means winning every game; above 1, never
-    manager=dict(),  # (dict) LightZero's env manager settings; no effect (numba pool)
+    manager=dict(  # (dict) where self-play runs; LightZero's env-manager keys (those of
+        # BaseEnvManager.config, e.g. shared_memory) are accepted with no effect (numba pool)
+        type=None,  # (str|None) 'ray': self-play in Ray actors (pip install -e ".[ray]");
+        # 'base'/'subprocess': in this process; None: create_config.env_manager.type
+        actor_num=None,  # (int|None) Ray self-play actors, each with its own model copy and
+        # a contiguous share of collector_env_num games; None: as many as the cluster's CPUs
+        num_cpus_per_actor=1.0,  # (float) CPUs Ray reserves per actor (and its torch threads)
+        ray_address=None,  # (str|None) Ray cluster to join ('auto', 'host:port'); None:
+        # $RAY_ADDRESS if set, else a local Ray started for the run and stopped at its end
+        weight_sync_freq=1,  # (int) learner updates between weight broadcasts (ray.put) to
+        # the actors, checked as each collect phase starts
+        max_consecutive_failures=5,  # (int) phases in a row an actor may die before the run
+        # stops with an error (each failure is warned about and the actor replaced)
+    ),
 )
 
 MAIN_CONFIG = dict(
@@ -102,7 +117,8 @@ MAIN_CONFIG = dict(
 
 CREATE_CONFIG = dict(
     env=dict(type=None, import_names=[]),  # (dict) the board env: registry name and modules
-    env_manager=dict(type="base"),  # (dict) LightZero's; no effect (self-play runs on the pool)
+    env_manager=dict(type="base"),  # (dict) 'ray' runs self-play in Ray actors (as
+    # main_config.env.manager.type); 'base' or 'subprocess': in this process on the pool
     policy=dict(type="alphazero", import_names=["lzero.policy.alphazero"]),  # (dict)
     collector=dict(type="episode_alphazero", import_names=[]),  # (dict) LightZero's; no effect
     evaluator=dict(type="alphazero", import_names=[]),  # (dict) LightZero's; no effect
@@ -176,9 +192,18 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         {k: v for k, v in MAIN_CONFIG.items() if k not in ("policy", "env")}, main_user,
         where="main_config",
     )  # fmt: skip
+    manager = dict(trainer_user.get("manager") or {})
+    for key in set(BaseEnvManager.config) - set(TRAINER_ENV_CONFIG["manager"]):
+        manager.pop(key, None)  # LightZero's env-manager settings: no effect on the pool
     main.trainer = merge_config(
-        TRAINER_ENV_CONFIG, trainer_user, where="main_config.env", open_keys=("manager",)
+        TRAINER_ENV_CONFIG, {**trainer_user, "manager": manager}, where="main_config.env"
     )
+    manager_type(main.trainer.manager, create.env_manager, "main_config.env")
+    check_ray_config(main.trainer.manager, "main_config.env.manager")
+    check_positive_ints(
+        main.trainer.manager, ("weight_sync_freq", "max_consecutive_failures"),
+        where="main_config.env.manager",
+    )  # fmt: skip
     check_positive_ints(
         main.trainer, ("collector_env_num", "evaluator_env_num", "n_evaluator_episode"),
         where="main_config.env",

@@ -102,3 +102,16 @@ class AlphaZeroCollector:
 
     def close(self) -> None:
         self.pool.close()
+
+
+def make_alphazero_collector(policy, cfg: Mapping, seed: int):
+    """The collector the compiled AlphaZero config asks for: Ray self-play actors when the
+    manager type is 'ray' (:mod:`lzero.worker.ray_alphazero_collector`), else in-process."""
+    from lzero.envs.env_manager import manager_type
+
+    if manager_type(cfg.trainer.manager, cfg.create.env_manager, "main_config.env") == "ray":
+        from lzero.worker.ray_alphazero_collector import RayAlphaZeroCollector
+
+        return RayAlphaZeroCollector(policy, cfg, seed)
+    trainer = cfg.trainer
+    return AlphaZeroCollector(policy, cfg.create.env.type, cfg.env, trainer.collector_env_num, seed)

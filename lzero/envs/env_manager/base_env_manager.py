@@ -129,7 +129,7 @@ class BaseEnvManager(EnvAttributeForwarding):
         if self.launched:
             raise RuntimeError("launch: expected a manager not launched yet, got a running one")
         self._closed = False
-        self._handles = [self._handle_cls(fn, i, self._cfg) for i, fn in enumerate(self._env_fn)]
+        self._handles = self._make_handles()
         self._finalizer = weakref.finalize(self, _close_all, self._handles)
         self._ready_obs = {}
         self._failures = [0] * self.env_num
@@ -247,15 +247,21 @@ class BaseEnvManager(EnvAttributeForwarding):
                 AssertionError, as in DI-engine).
             ValueError: an id is not among the ready envs (no env is stepped then).
         """
-        if not self.launched:
-            state = "a closed one" if self._closed else "one not launched yet"
-            raise ManagerStateError(f"step: expected a launched manager, got {state}")
+        self._check_launched("step")
         self._check_ids(actions, self._ready_obs, "actions")
-        ids = list(actions)
-        for env_id in ids:
+        self._send_steps(actions)
+        return self._receive(list(actions), self._deadline("step_timeout"))
+
+    def _send_steps(self, actions: Mapping[int, Any]) -> None:
+        """Sends one step to each named env; they leave ``ready_obs`` until they answer."""
+        for env_id, action in actions.items():
             flag = self._cfg.auto_reset and self._episodes[env_id] + 1 < self._cfg.episode_num
-            self._handles[env_id].send("step", (actions[env_id], flag))
-        deadline = self._deadline("step_timeout")
+            self._handles[env_id].send("step", (action, flag))
+            self._ready_obs.pop(env_id)
+
+    def _receive(self, ids: list[int], deadline: float | None) -> dict[int, BaseEnvTimestep]:
+        """Collects the answers of the stepped envs ``ids``: counts episodes and failures,
+        restarts (and with ``auto_reset`` resets) the failed envs."""
         timesteps, failed = {}, {}
         for env_id in ids:
             try:
@@ -265,7 +271,6 @@ class BaseEnvManager(EnvAttributeForwarding):
                 continue
             timesteps[env_id] = timestep
             self._failures[env_id] = 0
-            self._ready_obs.pop(env_id)
             if not timestep.done:
                 self._ready_obs[env_id] = timestep.obs
                 continue
@@ -287,13 +292,20 @@ class BaseEnvManager(EnvAttributeForwarding):
             )
             info = {"abnormal": True, "env_id": env_id, "error": message}
             timesteps[env_id] = BaseEnvTimestep(None, np.zeros(1, np.float32), True, info)
-            self._ready_obs.pop(env_id)
             self._restart(env_id)
             if self._cfg.auto_reset:
                 self._reset_envs({env_id: {}})
         return {env_id: timesteps[env_id] for env_id in ids}
 
     # ------------------------------------------------------------------ internals
+    def _make_handles(self) -> list:
+        return [self._handle_cls(fn, i, self._cfg) for i, fn in enumerate(self._env_fn)]
+
+    def _check_launched(self, what: str) -> None:
+        if not self.launched:
+            state = "a closed one" if self._closed else "one not launched yet"
+            raise ManagerStateError(f"{what}: expected a launched manager, got {state}")
+
     def _deadline(self, key: str) -> float | None:
         timeout = self._cfg.get(key)
         return None if timeout is None else time.monotonic() + float(timeout)

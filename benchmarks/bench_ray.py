@@ -1,0 +1,139 @@
+"""Ray against the single-machine paths, in the same run.
+
+1. Env steps per second at 8 envs, CartPole and Connect4: ``RayEnvManager`` (``actor_num``
+   actors, 8 envs split among them) against ``SubprocessEnvManager`` (one worker process per
+   env, shared memory: its fastest setting). Rounds alternate between the two so that a change
+   of load hits both; the median round is printed with the load average.
+2. AlphaZero self-play positions per second on Connect4 (8 games at once): the in-process
+   collector against ``RayAlphaZeroCollector`` with 1 and 2 actors (same search and model),
+   each timed over whole collect phases after a warm-up phase.
+
+Usage: python benchmarks/bench_ray.py [--steps 300] [--rounds 3] [--phases 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+import statistics
+import time
+
+import numpy as np
+
+
+def load() -> str:
+    return "load average %.2f %.2f %.2f" % os.getloadavg()
+
+
+def env_factories(name: str, n: int) -> list:
+    if name == "CartPole":
+        from lzero.envs.get_wrapped_env import get_wrappered_env
+
+        cfg = dict(env_id="CartPole-v1", continuous=False, manually_discretization=False,
+                   each_dim_disc_size=4, is_train=True)  # fmt: skip
+        return [get_wrappered_env(cfg, "CartPole-v1")] * n
+    from lzero.envs.registry import create_env
+
+    spec = dict(type="connect4", import_names=["zoo.board_games.connect4.envs.connect4_env"])
+    return [lambda: create_env(spec, dict(battle_mode="self_play_mode"))] * n
+
+
+def steps_per_second(manager, steps: int, rng) -> float:
+    """Steps ``steps`` rounds of random legal actions on every ready env."""
+    start, total = time.perf_counter(), 0
+    for _ in range(steps):
+        actions = {}
+        for i, obs in manager.ready_obs.items():
+            legal = np.flatnonzero(obs["action_mask"])
+            actions[i] = int(rng.choice(legal))
+        total += len(manager.step(actions))
+    return total / (time.perf_counter() - start)
+
+
+def bench_env_managers(args) -> None:
+    from lzero.envs.env_manager import RayEnvManager, SubprocessEnvManager
+
+    for name in ("CartPole", "Connect4"):
+        fns = env_factories(name, 8)
+        managers = {
+            f"RayEnvManager({args.actors} actors)": RayEnvManager(fns, dict(actor_num=args.actors)),
+            "SubprocessEnvManager(8 workers)": SubprocessEnvManager(fns),
+        }
+        rates = {k: [] for k in managers}
+        for m in managers.values():
+            m.seed(0)
+            m.launch()
+            steps_per_second(m, 20, np.random.default_rng(0))  # warm-up
+        for r in range(args.rounds):
+            for key, m in managers.items():
+                rates[key].append(steps_per_second(m, args.steps, np.random.default_rng(r)))
+        for m in managers.values():
+            m.close()
+        med = {k: statistics.median(v) for k, v in rates.items()}
+        ray_key, sub_key = list(med)
+        print(f"{name}, 8 envs, {args.rounds} rounds of {args.steps} steps ({load()}):")
+        for k, v in med.items():
+            print(f"  {k:34s} {v:10.0f} env steps/s  (rounds: {[round(x) for x in rates[k]]})")
+        print(f"  ratio Ray / Subprocess: {med[ray_key] / med[sub_key]:.2f}")
+
+
+def bench_self_play(args) -> None:
+    import torch
+
+    from lzero.envs.registry import create_env
+    from lzero.policy.alphazero import AlphaZeroPolicy
+    from lzero.policy.alphazero_config import compile_alphazero_config
+    from lzero.policy.board_game import BoardGame
+    from lzero.worker.alphazero_collector import make_alphazero_collector
+    from zoo.board_games.connect4.config import connect4_alphazero_sp_mode_config as sp
+
+    torch.set_num_threads(1)
+
+    def config(**manager):
+        main = copy.deepcopy(sp.main_config)
+        main.env.update(collector_env_num=8, manager=manager)
+        main.policy.update(torch_num_threads=1, mcts=dict(num_simulations=args.simulations))
+        return compile_alphazero_config([main, copy.deepcopy(sp.create_config)])
+
+    settings = {
+        "in-process collector": config(),
+        "Ray, 1 actor": config(type="ray", actor_num=1),
+        "Ray, 2 actors": config(type="ray", actor_num=2),
+    }
+    print(f"\nAlphaZero self-play, Connect4, 8 games, {args.simulations} simulations a move, "
+          f"model {dict(sp.main_config.policy.model)}:")  # fmt: skip
+    for label, cfg in settings.items():
+        game = BoardGame.from_env(create_env(cfg.create, cfg.env))
+        policy = AlphaZeroPolicy(cfg.policy, game, seed=0)
+        collector = make_alphazero_collector(policy, cfg, 0)
+        collector.collect(8)  # warm-up: actors started, kernels loaded
+        start, positions = time.perf_counter(), 0
+        for _ in range(args.phases):
+            positions += len(collector.collect(8)["value"])
+        rate = positions / (time.perf_counter() - start)
+        collector.close()
+        print(f"  {label:22s} {rate:8.0f} positions/s  ({args.phases} phases, {load()})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--actors", type=int, default=2)
+    parser.add_argument("--phases", type=int, default=3)
+    parser.add_argument("--simulations", type=int, default=25)
+    args = parser.parse_args()
+    import ray
+
+    print(f"ray {ray.__version__}, {os.cpu_count()} CPUs, {load()}")
+    ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level="error")
+    try:
+        bench_env_managers(args)
+        bench_self_play(args)
+    finally:
+        ray.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,241 @@
+"""RayEnvManager against BaseEnvManager (the reference: same seeds, same episodes), its faults
+(a killed actor, a raising env, a hung actor), asynchronous stepping, and Ray's absence.
+
+One local Ray serves the whole module (starting one costs seconds)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import time
+import warnings
+
+import manager_test_envs
+import numpy as np
+import pytest
+from manager_test_envs import HANG, RAISE, CounterEnv
+
+from lzero.entry.muzero_setup import make_env_manager
+from lzero.envs.env_manager import BaseEnvManager, RayEnvManager, get_env_manager_cls
+from lzero.errors import ConfigError, EnvFailureWarning, MissingExtraError
+
+ray = pytest.importorskip("ray")  # installed by the test extra; the absence test fakes it
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="error")
+    # The actors unpickle the test envs by value: this directory is not on their path.
+    ray.cloudpickle.register_pickle_by_value(manager_test_envs)
+    yield
+    ray.shutdown()
+
+
+def _factories(n, **cfg):
+    return [functools.partial(CounterEnv, dict(cfg)) for _ in range(n)]
+
+
+def _policy(obs):
+    """A deterministic action that depends on the observation, so episodes differ by seed."""
+    return int(obs["observation"][0] + obs["observation"][1]) % 2
+
+
+def _episodes(manager, seed, *, kill=None):
+    """Plays every env for two episodes: ``{env_id: [(obs, reward, done), ...]}``, and the
+    timesteps returned per step (a list of id lists)."""
+    manager.seed(seed)
+    manager.launch()
+    record, batches = {i: [] for i in range(manager.env_num)}, []
+    while not manager.done:
+        timesteps = manager.step({i: _policy(o) for i, o in manager.ready_obs.items()})
+        batches.append(sorted(timesteps))
+        for i, ts in timesteps.items():
+            record[i].append((ts.obs["observation"].tolist(), float(ts.reward[0]), ts.done))
+    manager.close()
+    return record, batches
+
+
+def _dead(pid, wait=15.0):
+    """Whether process ``pid`` exits within ``wait`` seconds (ray.kill is asynchronous)."""
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        try:
+            os.kill(pid, 0)
+            with open(f"/proc/{pid}/stat") as f:  # a zombie is dead too
+                if f.read().split(")")[-1].split()[0] == "Z":
+                    return True
+        except (ProcessLookupError, FileNotFoundError):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize("cfg", [dict(actor_num=2), dict(actor_num=2, wait_num=1)])
+def test_same_episodes_as_base_manager(cfg):
+    reference, _ = _episodes(BaseEnvManager(_factories(5), dict(episode_num=2)), seed=7)
+    manager = RayEnvManager(_factories(5), dict(episode_num=2, **cfg))
+    record, batches = _episodes(manager, seed=7)
+    assert record == reference
+    assert all(len(steps) == 8 for steps in record.values())  # two episodes of 4 steps
+
+
+def test_async_step_returns_wait_num_envs_and_keeps_the_rest_in_flight():
+    manager = RayEnvManager(_factories(4), dict(actor_num=4, num_cpus_per_actor=0.5, wait_num=2))
+    manager.seed(0)
+    manager.launch()
+    answered = set()
+    for _ in range(6):
+        stepped = set(manager.ready_obs)
+        timesteps = manager.step(dict.fromkeys(stepped, 1))
+        assert len(timesteps) >= 2 or len(stepped | set(manager._pending)) < 2
+        in_flight = set(manager._pending)
+        assert not in_flight & set(manager.ready_obs)  # an env in flight takes no action
+        answered |= set(timesteps)
+    rest = manager.step({})  # collects what is still in flight
+    assert set(rest) <= in_flight and answered | set(rest) == {0, 1, 2, 3}
+    manager.close()
+
+
+def test_killed_actor_is_reported_and_replaced_while_other_envs_keep_their_episodes():
+    reference = BaseEnvManager(_factories(4))
+    manager = RayEnvManager(_factories(4), dict(actor_num=2))
+    for m in (reference, manager):
+        m.seed(3)
+        m.launch()
+        for _ in range(2):
+            m.step({i: 1 for i in m.ready_obs})
+    assert manager.actor_of_env == {0: 0, 1: 0, 2: 1, 3: 1}
+    old = manager.actor_pids
+    ray.kill(manager._hub.actors[0])
+    with pytest.warns(
+        EnvFailureWarning, match=r"env 0 failed .*Ray actor 0 \(envs \[0, 1\]\) died"
+    ):
+        timesteps = manager.step({i: 1 for i in manager.ready_obs})
+    expected = reference.step({i: 1 for i in reference.ready_obs})
+    for i in (0, 1):
+        assert timesteps[i].info["abnormal"] and "Ray actor 0" in timesteps[i].info["error"]
+    for i in (2, 3):  # the other actor's envs went on with their episodes
+        assert timesteps[i].obs["observation"].tolist() == expected[i].obs["observation"].tolist()
+    new = manager.actor_pids
+    assert new[1] == old[1] and new[0] != old[0] and _dead(old[0])
+    assert sorted(manager.ready_obs) == [0, 1, 2, 3]  # the replaced envs started new episodes
+    manager.step({i: 1 for i in manager.ready_obs})
+    manager.close()
+    assert all(_dead(pid) for pid in new)  # close() leaves no actor process behind
+
+
+def test_raising_env_is_rebuilt_alone_and_hung_actor_is_replaced():
+    manager = RayEnvManager(_factories(4), dict(actor_num=2, step_timeout=3.0))
+    manager.seed(1)
+    manager.launch()
+    manager.step({i: 1 for i in range(4)})
+    before = manager.actor_pids
+    with pytest.warns(EnvFailureWarning, match="env 1 failed .*injected failure"):
+        timesteps = manager.step({0: 1, 1: RAISE, 2: 1, 3: 1})
+    assert timesteps[1].info["abnormal"] and not timesteps[0].info
+    assert timesteps[0].obs["observation"][1] == 2  # env 0, same actor, kept its episode
+    assert manager.actor_pids == before  # an env's exception does not replace its actor
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        timesteps = manager.step({0: 1, 1: 1, 2: HANG, 3: 1})
+    messages = [str(w.message) for w in caught]
+    assert any("env 2 failed" in m and "no answer within the timeout" in m for m in messages)
+    assert timesteps[2].info["abnormal"] and timesteps[3].info["abnormal"]  # its chunk's envs
+    assert not timesteps[0].info.get("abnormal") and timesteps[0].obs["observation"][1] == 3
+    after = manager.actor_pids
+    assert after[0] == before[0] and after[1] != before[1]
+    manager.close()
+
+
+def test_config_picks_the_ray_manager_and_checks_its_keys():
+    assert get_env_manager_cls(dict(type="ray")) is RayEnvManager
+    with pytest.raises(ConfigError, match="unknown type 'rey'; did you mean 'ray'"):
+        get_env_manager_cls("rey")
+    with pytest.raises(ConfigError, match="expected wait_num to be a positive int or None, got 0"):
+        RayEnvManager(_factories(2), dict(wait_num=0))
+    with pytest.raises(ConfigError, match="expected actor_num to be a positive int or None"):
+        RayEnvManager(_factories(2), dict(actor_num=-1))
+    with pytest.raises(
+        ConfigError,
+        match=r"expected actor_num \* num_cpus_per_actor <= the cluster's 2 CPUs, got 3 \* 1",
+    ):
+        RayEnvManager(_factories(4), dict(actor_num=3)).launch()
+    with pytest.raises(ConfigError, match="unknown key 'actors_num'"):
+        RayEnvManager(_factories(2), dict(actors_num=2))
+
+
+def _gym_config(**manager):
+    from lzero.entry.config import compile_config
+
+    main = dict(env=dict(env_id="CartPole-v0", manager=manager), policy=dict(model=dict(
+        observation_shape=4, action_space_size=2)))  # fmt: skip
+    return compile_config([main, dict(env=dict(type="cartpole"))])
+
+
+def test_muzero_config_builds_a_ray_manager():
+    manager = make_env_manager(_gym_config(type="ray", actor_num=2), 3, is_train=True)
+    assert isinstance(manager, RayEnvManager) and manager._cfg.actor_num == 2
+    manager.seed(0)
+    manager.launch()
+    timesteps = manager.step(dict.fromkeys(manager.ready_obs, 0))
+    assert sorted(timesteps) == [0, 1, 2] and np.all(np.isfinite(timesteps[0].obs["observation"]))
+    manager.close()
+
+
+def test_without_ray_asking_for_it_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
+    with pytest.raises(
+        MissingExtraError, match=r'needs ray, which is not installed: pip install -e "\.\[ray\]"'
+    ):
+        RayEnvManager(_factories(2))
+    with pytest.raises(ImportError, match=r"\.\[ray\]"):
+        make_env_manager(_gym_config(type="ray"), 2, is_train=True)
+
+
+class FakeRay:
+    """Records what the session logic asks of Ray, without starting one."""
+
+    def __init__(self, initialized=False):
+        self.initialized, self.calls = initialized, []
+
+    def is_initialized(self):
+        return self.initialized
+
+    def init(self, **kwargs):
+        self.calls.append(("init", kwargs))
+        self.initialized = True
+
+    def shutdown(self):
+        self.calls.append(("shutdown", {}))
+        self.initialized = False
+
+
+@pytest.mark.parametrize(
+    "initialized,env_address,address,expected_init",
+    [
+        (True, None, None, None),  # the user's Ray: used, never shut down
+        (False, None, None, dict(include_dashboard=False, logging_level="warning")),
+        (False, "10.0.0.1:6379", None, dict(address="10.0.0.1:6379", logging_level="warning")),
+        (False, "10.0.0.1:6379", "auto", dict(address="auto", logging_level="warning")),
+    ],
+)
+def test_ray_we_start_or_join_is_released_by_its_last_user(
+    monkeypatch, initialized, env_address, address, expected_init
+):
+    from lzero.envs.env_manager import ray_session
+
+    fake = FakeRay(initialized)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setattr(ray_session, "_session", {"users": 0})
+    if env_address:
+        monkeypatch.setenv("RAY_ADDRESS", env_address)
+    else:
+        monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    ray_session.acquire_ray(address, "test")  # a collector
+    ray_session.acquire_ray(address, "test")  # and an evaluator
+    assert fake.calls == ([] if expected_init is None else [("init", expected_init)])
+    ray_session.release_ray()
+    assert fake.initialized  # one user left
+    ray_session.release_ray()
+    assert fake.initialized == (expected_init is None)  # shut down only if we initialised it

@@ -23,7 +23,7 @@ import numpy as np
 
 
 def load() -> str:
-    return "load average %.2f %.2f %.2f" % os.getloadavg()
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def env_factories(name: str, n: int) -> list:

@@ -81,6 +81,8 @@ def test_killed_actor_is_reported_and_replaced_while_the_other_plays_on():
         ActorFailureWarning, match=r"Ray self-play actor 0 \(games \[0, 1\]\) failed"
     ):
         second = collector.collect(4)
+        if second["actors"] == [0, 1]:  # its phase had finished before the kill: not lost
+            second = collector.collect(4)
     assert second["actors"] == [1] and second["episodes"] >= 2  # the learner keeps going
     third = collector.collect(4)
     assert third["actors"] == [0, 1]  # the replacement plays

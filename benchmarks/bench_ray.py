@@ -5,8 +5,10 @@
    env, shared memory: its fastest setting). Rounds alternate between the two so that a change
    of load hits both; the median round is printed with the load average.
 2. AlphaZero self-play positions per second on Connect4 (8 games at once): the in-process
-   collector against ``RayAlphaZeroCollector`` with 1 and 2 actors (same search and model),
-   each timed over whole collect phases after a warm-up phase.
+   collector (torch on every core) against ``RayAlphaZeroCollector`` with 1 actor holding every
+   core and 2 actors holding half each (same search and model), each timed over whole collect
+   phases after a warm-up phase. The Ray collector starts each actor's next phase as soon as
+   one is in, so its rate is the actors' steady rate.
 
 Usage: python benchmarks/bench_ray.py [--steps 300] [--rounds 3] [--phases 3]
 """
@@ -88,18 +90,21 @@ def bench_self_play(args) -> None:
     from lzero.worker.alphazero_collector import make_alphazero_collector
     from zoo.board_games.connect4.config import connect4_alphazero_sp_mode_config as sp
 
-    torch.set_num_threads(1)
+    cores = os.cpu_count()
+    torch.set_num_threads(cores)  # the in-process collector uses every core, as do the actors
 
     def config(**manager):
         main = copy.deepcopy(sp.main_config)
         main.env.update(collector_env_num=8, manager=manager)
-        main.policy.update(torch_num_threads=1, mcts=dict(num_simulations=args.simulations))
+        main.policy.update(torch_num_threads=cores, mcts=dict(num_simulations=args.simulations))
         return compile_alphazero_config([main, copy.deepcopy(sp.create_config)])
 
     settings = {
         "in-process collector": config(),
-        "Ray, 1 actor": config(type="ray", actor_num=1),
-        "Ray, 2 actors": config(type="ray", actor_num=2),
+        f"Ray, 1 actor x {cores} CPUs": config(type="ray", actor_num=1, num_cpus_per_actor=cores),
+        f"Ray, 2 actors x {cores // 2} CPU": config(
+            type="ray", actor_num=2, num_cpus_per_actor=cores // 2
+        ),
     }
     print(f"\nAlphaZero self-play, Connect4, 8 games, {args.simulations} simulations a move, "
           f"model {dict(sp.main_config.policy.model)}:")  # fmt: skip

@@ -89,7 +89,7 @@ class RayAlphaZeroCollector:
         policy: the driver's (learner's) ``AlphaZeroPolicy``.
         cfg: the compiled AlphaZero config; ``cfg.trainer.manager`` holds the Ray keys
             (``actor_num``, ``num_cpus_per_actor``, ``ray_address``, ``weight_sync_freq``,
-            ``max_consecutive_failures``, ``torch_num_threads``).
+            ``max_consecutive_failures``; an actor runs torch on ``num_cpus_per_actor`` threads).
         seed: actor ``a`` plays its games as an in-process collector seeded ``seed + offset``,
             ``offset`` being the index of its first game among ``collector_env_num``.
     """

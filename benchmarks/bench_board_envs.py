@@ -1,18 +1,42 @@
-"""Random-play env steps per second: our board envs against a plain-Python reference env,
-OpenSpiel (C++ game, ``observation_tensor()`` each move) and PettingZoo, in one run.
+"""Random-play env steps per second: our board envs against OpenSpiel (numpy observation), a
+plain-Python reference env and PettingZoo, in one run.
 
-Usage: ``python benchmarks/bench_board_envs.py [--seconds 0.5] [--rounds 7] [--games ...]``.
+Usage: ``python benchmarks/bench_board_envs.py [--seconds 0.5] [--rounds 7] [--games ...]
+[--clock thread|wall]``.
 OpenSpiel and PettingZoo are optional (``pip install -e .[bench]``); missing ones are skipped.
-Every contender plays uniformly random legal moves, resetting at the end of each game, and
-produces a full observation at every step; ``ours-kept`` also keeps every timestep of the
-running game, as a trajectory collector does, so its arrays cannot be written again. Each round times every contender back to back;
-the table shows each one's best round and the median over rounds of the per-round ratio,
-because the machine is shared and its load drifts: compare ratios, not absolute numbers.
+
+What every contender does per step (the same move sampler everywhere: ``random.choice`` of a
+seeded ``random.Random`` over a Python list of the legal actions):
+
+* ``ours``: ``env.step(choice(obs["action_mask"].nonzero()[0].tolist()))`` in self-play, where
+  ``obs`` is the last step's observation dict (planes, mask, board, players) and the new one
+  replaces it; at the end of a game ``env.reset()`` gives the next first dict. A step's arrays
+  are dropped by the next step, so the env writes them again instead of allocating.
+* ``ours-kept``: the same, keeping every timestep of the running game as a trajectory
+  collector does, so every step's arrays are new ones.
+* ``openspiel``: ``state.apply_action(choice(state.legal_actions()))`` on the C++ game, then
+  its numpy observation ``obs.set_from(state, player)`` (``open_spiel.python.observation.
+  make_observation(game)``, the fastest documented way to read one) for the player to move;
+  at the end of a game also the final observation and ``state.returns()``, then a new state
+  and its first observation.
+* ``python-ref``: a plain-Python env in LightZero's style (list board, full rescans, NumPy
+  observation dict), the mask sampler of ``ours``.
+* ``pettingzoo``: its AEC env, ``env.last()`` then ``env.step`` with the mask sampler of
+  ``ours`` (TicTacToe and Connect4; it has no Gomoku).
+
+The sampler's own cost (list and pick, measured apart) is printed per side. All contenders
+are timed by one function, ``--seconds`` each per round of this thread's CPU time (or wall
+time with ``--clock wall``), in interleaved rounds (every contender once per round, in turn);
+the table gives each one's best round and the median over rounds of the per-round ratio
+ours / other, because the machine is shared and its load drifts: compare ratios, not absolute
+numbers. The load average is printed beside each game. All contenders run in this thread
+(OpenSpiel's C++ too), so CPU time counts all their work.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import random
 import time
@@ -30,12 +54,16 @@ GAMES = {
 SIZES = {"tictactoe": (3, 3, 3, False), "connect4": (6, 7, 4, True), "gomoku": (15, 15, 5, False)}
 
 
+def legal_from_mask(obs: dict) -> list[int]:
+    """The legal actions of an observation dict, as a list (the cheapest way we found)."""
+    return obs["action_mask"].nonzero()[0].tolist()
+
+
 class PyRefEnv:
     """A plain-Python env in LightZero's style: list board, full rescans, NumPy observation."""
 
-    def __init__(self, game: str, seed: int = 0) -> None:
+    def __init__(self, game: str) -> None:
         self.h, self.w, self.k, self.gravity = SIZES[game]
-        self.rng = random.Random(seed)
 
     def reset(self) -> dict:
         self.board = [[0] * self.w for _ in range(self.h)]
@@ -86,115 +114,159 @@ class PyRefEnv:
         self.player = 3 - self.player
         return self.observe(), float(win != 0), done, {}
 
-    def random_action(self) -> int:
-        return self.rng.choice(self.legal_actions())
+
+CLOCKS = {"thread": time.thread_time, "wall": time.perf_counter}
 
 
-def _timed(step_once, seconds: float) -> float:
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(200):
+def _timed(step_once, seconds: float, clock=time.thread_time) -> float:
+    """Steps per second of ``step_once`` over at least ``seconds`` of ``clock`` (checked every
+    100 steps)."""
+    n, start = 0, clock()
+    while clock() - start < seconds:
+        for _ in range(100):
             step_once()
-        n += 200
-    return n / (time.perf_counter() - start)
+        n += 100
+    return n / (clock() - start)
 
 
-def _our_env(game: str):
-    import importlib
+def _mask_player(step, reset, first_obs, keep: bool = False):
+    """A step function playing random legal moves from each observation's mask. ``step(a)``
+    returns ``(obs, done)``; ``reset()`` the next first observation. With ``keep`` every
+    observation of the running game stays referenced until the game ends."""
+    choice = random.Random(0).choice
+    box, kept = [first_obs], []
 
+    def step_once():
+        obs, done = step(choice(legal_from_mask(box[0])))
+        if keep:
+            kept.append(obs)
+        if done:
+            kept.clear()
+            obs = reset()
+        box[0] = obs
+
+    return step_once
+
+
+def ours(game: str, keep: bool = False):
     (mod, cls, kwargs), _, _ = GAMES[game]
     module = importlib.import_module(f"zoo.board_games.{mod}.envs.{mod}_env")
     env = getattr(module, cls)(kwargs)
     env.seed(0)
     env.reset()
-    env.step(env.random_action())  # compile outside the timing
-    env.reset()
-    return env
+    env.step(env.random_action())  # compile (or load the cache) outside the timing
+    if keep:
 
+        def step(action):
+            timestep = env.step(action)
+            return timestep.obs, timestep.done
 
-def bench_ours(game: str, seconds: float) -> float:
-    """Each observation dropped after the step, as the other contenders drop theirs (the env
-    then writes its arrays again instead of allocating new ones)."""
-    env = _our_env(game)
-
-    def step_once():
-        if env.step(env.random_action()).done:
-            env.reset()
-
-    return _timed(step_once, seconds)
-
-
-def bench_ours_kept(game: str, seconds: float) -> float:
-    """Every timestep of a game kept until the game ends, as a trajectory collector does (so
-    every step allocates new arrays)."""
-    env = _our_env(game)
-    game_steps = [env.reset()]
+        return _mask_player(step, env.reset, env.reset(), keep)
+    # The loop of _mask_player written out, without its extra call per step.
+    choice, env_step, env_reset = random.Random(0).choice, env.step, env.reset
+    box = [env.reset()]
 
     def step_once():
-        timestep = env.step(env.random_action())
-        game_steps.append(timestep)
-        if timestep.done:
-            game_steps.clear()
-            game_steps.append(env.reset())
+        timestep = env_step(choice(box[0]["action_mask"].nonzero()[0].tolist()))
+        box[0] = env_reset() if timestep.done else timestep.obs
 
-    return _timed(step_once, seconds)
+    return step_once
 
 
-def bench_reference(game: str, seconds: float) -> float:
+def ours_kept(game: str):
+    return ours(game, keep=True)
+
+
+def python_ref(game: str):
     env = PyRefEnv(game)
-    env.reset()
 
-    def step_once():
-        if env.step(env.random_action())[2]:
-            env.reset()
+    def step(action):
+        obs, _, done, _ = env.step(action)
+        return obs, done
 
-    return _timed(step_once, seconds)
+    return _mask_player(step, env.reset, env.reset())
 
 
-def bench_openspiel(game: str, seconds: float) -> float | None:
+def openspiel(game: str):
     try:
         import pyspiel
+        from open_spiel.python.observation import make_observation
     except ImportError:
         return None
     name, params = GAMES[game][1]
     spiel_game = pyspiel.load_game(name, params)
-    rng = random.Random(0)
+    observation = make_observation(spiel_game)
+    choice = random.Random(0).choice
     box = [spiel_game.new_initial_state()]
+    observation.set_from(box[0], 0)
 
     def step_once():
         state = box[0]
-        state.apply_action(rng.choice(state.legal_actions()))
+        state.apply_action(choice(state.legal_actions()))
         if state.is_terminal():
-            state.observation_tensor(0)
-            box[0] = spiel_game.new_initial_state()
-        else:
-            state.observation_tensor()
+            observation.set_from(state, 0)
+            state.returns()
+            state = box[0] = spiel_game.new_initial_state()
+        observation.set_from(state, state.current_player())
 
-    return _timed(step_once, seconds)
+    return step_once
 
 
-def bench_pettingzoo(game: str, seconds: float) -> float | None:
+def pettingzoo(game: str):
     name = GAMES[game][2]
     if name is None:
         return None
     try:
-        import importlib
-
         module = importlib.import_module(f"pettingzoo.classic.{name}")
     except ImportError:
         return None
     env = module.env()
     env.reset(seed=0)
-    rng = random.Random(0)
 
-    def step_once():
+    def step(action):
+        env.step(action)
         obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.reset()
-            obs = env.last()[0]
-        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        return obs, term or trunc
 
-    return _timed(step_once, seconds)
+    def reset():
+        env.reset()
+        return env.last()[0]
+
+    return _mask_player(step, reset, env.last()[0])
+
+
+CONTENDERS = {
+    "ours": ours,
+    "ours-kept": ours_kept,
+    "openspiel": openspiel,
+    "python-ref": python_ref,
+    "pettingzoo": pettingzoo,
+}
+
+
+def sampler_costs(game: str) -> str:
+    """Nanoseconds per pick of each sampler, from the position after 4 random moves."""
+    rng, n = random.Random(1), 20000
+    (mod, cls, kwargs), (name, params), _ = GAMES[game]
+    env = getattr(importlib.import_module(f"zoo.board_games.{mod}.envs.{mod}_env"), cls)(kwargs)
+    obs = env.reset()
+    for _ in range(4):
+        obs = env.step(rng.choice(legal_from_mask(obs))).obs
+    start = time.perf_counter()
+    for _ in range(n):
+        rng.choice(legal_from_mask(obs))
+    text = f"ours (mask) {1e9 * (time.perf_counter() - start) / n:.0f} ns"
+    try:
+        import pyspiel
+    except ImportError:
+        return text
+    state = pyspiel.load_game(name, params).new_initial_state()
+    for _ in range(4):
+        state.apply_action(rng.choice(state.legal_actions()))
+    start = time.perf_counter()
+    for _ in range(n):
+        rng.choice(state.legal_actions())
+    return text + f", openspiel (legal_actions) {1e9 * (time.perf_counter() - start) / n:.0f} ns"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -202,35 +274,40 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=0.5, help="per contender and round")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument(
+        "--clock",
+        default="thread",
+        choices=list(CLOCKS),
+        help="thread: this thread's CPU time (default: a shared machine's other work does not "
+        "count); wall: elapsed time",
+    )
     args = parser.parse_args(argv)
-    contenders = {
-        "ours": bench_ours,
-        "ours-kept": bench_ours_kept,
-        "python-ref": bench_reference,
-        "openspiel": bench_openspiel,
-        "pettingzoo": bench_pettingzoo,
-    }
-    print(f"steps/s: best of {args.rounds} rounds; ratio: median over rounds of ours / other,")
-    print("each round timing every contender back to back (robust to a drifting machine load)")
-    print(f"{'game':10} " + " ".join(f"{c:>12}" for c in contenders) + "   ratios (ours / other)")
+    clock = CLOCKS[args.clock]
+    print(
+        f"self-play random steps per second of {args.clock} time, best of {args.rounds} "
+        f"interleaved rounds of {args.seconds} s per contender; ratio: median over rounds of "
+        "ours / other"
+    )
+    print(f"{'game':10} " + " ".join(f"{c:>11}" for c in CONTENDERS) + "   ratios   load")
     for game in args.games:
-        rates: dict[str, list[float]] = {c: [] for c in contenders}
+        steppers = {name: make(game) for name, make in CONTENDERS.items()}
+        rates = {name: [] for name, step in steppers.items() if step is not None}
         for _ in range(args.rounds):
-            for name, bench in contenders.items():
-                rate = bench(game, args.seconds)
-                if rate is not None:
-                    rates[name].append(rate)
-        best = {c: max(r) if r else None for c, r in rates.items()}
-        cells = " ".join(f"{best[c]:>12,.0f}" if best[c] else f"{'n/a':>12}" for c in contenders)
-        ratios = ", ".join(
-            f"{np.median(np.divide(rates['ours'], rates[c])):.2f}x {c}"
-            for c in contenders
-            if not c.startswith("ours") and rates[c]
+            for name in rates:
+                rates[name].append(_timed(steppers[name], args.seconds, clock))
+        cells = " ".join(
+            f"{max(rates[c]):>11,.0f}" if c in rates else f"{'n/a':>11}" for c in CONTENDERS
         )
-        if rates["openspiel"]:
-            kept = np.median(np.divide(rates["ours-kept"], rates["openspiel"]))
-            ratios += f"; ours-kept: {kept:.2f}x openspiel"
-        print(f"{game:10} {cells}   {ratios}", flush=True)
+        ratios = ", ".join(
+            f"{np.median(np.divide(rates[mine], rates[c])):.2f}x {c}"
+            + ("" if mine == "ours" else f" ({mine})")
+            for c in ("openspiel", "python-ref", "pettingzoo")
+            if c in rates
+            for mine in (("ours", "ours-kept") if c == "openspiel" else ("ours",))
+        )
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"{game:10} {cells}   {ratios}   load {load}", flush=True)
+        print(f"{'':10} sampler per pick: {sampler_costs(game)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,18 +2,24 @@
 
 Speed: simulations per second of searches of 1,000 simulations from the empty board, for
   * ours: ``MCTSBot``, a configuration of ``lzero.mcts.batched_search.BatchedSearch`` (one
-    tree searched in numba; UCB1 with random rollouts, or for Gomoku by default PUCT with
-    line-window priors and leaf values, the ``lines`` row);
-  * python: ``lzero.mcts.python_uct.PythonUCT``, the same algorithm in plain Python with node
-    objects and board copies (same kernels, same random stream, same visit counts);
-  * openspiel: OpenSpiel's C++ ``pyspiel.MCTSBot`` with a one-rollout
-    ``RandomRolloutEvaluator`` on ``tic_tac_toe``, ``connect_four`` and
-    ``mnk(m=15,n=15,k=5)`` (skipped, saying so, if ``open_spiel`` is not installed).
-Each figure is the best of a few interleaved rounds (the machine is shared). Gomoku is run
-with the bot's defaults (``lines``: near-stone radius 2, decisive moves in the tree, PUCT with
-line-window priors and values), with random rollouts instead (``r=2``), and as plain UCT over
-all 225 moves like OpenSpiel (``r=0``: no tree tactics); the Python UCT matches the rollout
-rows (it has no line evaluator, so the ``lines`` row has no Python figure).
+    tree searched in numba);
+  * openspiel: OpenSpiel's C++ ``pyspiel.MCTSBot`` (UCT, ``uct_c`` 2.0, no solver) with a
+    one-rollout ``RandomRolloutEvaluator`` on ``tic_tac_toe``, ``connect_four`` and
+    ``gomoku(size=15)`` (freestyle, as ours; 30 times faster than its ``mnk(m=15,n=15,k=5)``)
+    (skipped, saying so, if ``open_spiel`` is not installed);
+  * py-ref: ``lzero.mcts.python_uct.PythonUCT``, the tests' visit-for-visit reference of our
+    search in Python: node objects holding board copies, a new board copy and a numba kernel
+    call per move, also in the rollouts. It shows what the array search saves over that way
+    of writing a search, not the speed of a tuned Python MCTS.
+Rows marked ``uct`` are like for like with OpenSpiel: UCB1 with ``c`` 2.0, one random rollout
+per leaf, every legal move a candidate, no tactics at the root or in the tree; only they
+carry an ``/openspiel`` ratio. The other Gomoku rows are the bot's settings, which do other
+work than OpenSpiel's search (near-stone candidates within radius 2, decisive moves in the
+tree, root tactics; ``lines``: PUCT with line-window priors and leaf values instead of
+rollouts), so they print no OpenSpiel ratio. Every contender is timed the same way: this
+thread's CPU time (OpenSpiel's C++ runs in it too), ``--rounds`` interleaved rounds of at
+least ``--seconds`` or one search each, best round shown, ratios the median over rounds of
+the per-round ratio; the load average is printed.
 
 Strength: MCTS (2,000 simulations) against the perfect TicTacToe bot, the Connect4 and Gomoku
 rule bots and random, alternating colours, fixed seeds; Gomoku also with random rollouts
@@ -24,8 +30,8 @@ move.
 
 Compile time: first search in a fresh process with an empty numba cache, then with it warm.
 
-Usage: ``python benchmarks/bench_mcts.py [--games N] [--seconds S] [--skip-speed]
-[--skip-compile] [--skip-strength]``
+Usage: ``python benchmarks/bench_mcts.py [--games N] [--seconds S] [--rounds R]
+[--skip-speed] [--skip-compile] [--skip-strength]``
 """
 
 from __future__ import annotations
@@ -55,74 +61,87 @@ except ImportError:
     pyspiel = None
 
 SIMS = 1000
-#: (row, rules, radius, evaluator, OpenSpiel game)
+#: OpenSpiel's MCTSBot exploration constant, and ours on the like-for-like rows.
+C_UCT = 2.0
+#: (row, rules, our MCTSBot settings, OpenSpiel game if like for like, else None)
+UCT = dict(radius=0, tactics=False, tree_tactics=False, evaluator="rollout", c_uct=C_UCT)
+BOT_R2 = dict(radius=2, tactics=True, tree_tactics=True, evaluator="rollout")
 GAMES = [
-    ("tictactoe", TICTACTOE, 0, "rollout", "tic_tac_toe"),
-    ("connect4", CONNECT4, 0, "rollout", "connect_four"),
-    ("gomoku15 lines", GOMOKU, 2, "lines", "mnk(m=15,n=15,k=5)"),
-    ("gomoku15 r=2", GOMOKU, 2, "rollout", "mnk(m=15,n=15,k=5)"),
-    ("gomoku15 r=0", GOMOKU, 0, "rollout", "mnk(m=15,n=15,k=5)"),
+    ("tictactoe uct", TICTACTOE, UCT, "tic_tac_toe"),
+    ("connect4 uct", CONNECT4, UCT, "connect_four"),
+    ("gomoku15 uct", GOMOKU, UCT, "gomoku(size=15)"),
+    ("gomoku15 r=2", GOMOKU, BOT_R2, None),
+    ("gomoku15 lines", GOMOKU, dict(BOT_R2, evaluator="lines"), None),
 ]
 
 
 def _rate(search_once, seconds: float) -> float:
-    """Simulations per second of ``search_once`` (one search of ``SIMS``) over ``seconds``."""
-    start, n = time.perf_counter(), 0
+    """Simulations per second of CPU time of ``search_once`` (one search of ``SIMS``), over
+    ``seconds`` or one search, whichever is longer."""
+    start, n = time.thread_time(), 0
     while True:
         search_once()
         n += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.thread_time() - start
         if elapsed >= seconds:
             return n * SIMS / elapsed
 
 
-def _speeds(rules, radius: int, evaluator: str, spiel_name: str, seconds: float):
-    """Simulations per second of ours, the Python UCT (0 for ``lines``: it has no such
-    evaluator) and OpenSpiel (0 if not installed)."""
+def _contenders(rules, settings: dict, spiel_name: str | None) -> dict:
+    """``name: search_once`` for ours, OpenSpiel (like-for-like rows, if installed) and the
+    Python reference (not for ``lines``: it has no such evaluator)."""
     board = np.zeros((rules.height, rules.width), np.int8)
-    tree_tactics = radius > 0  # the r=0 row is plain UCT, as OpenSpiel's
-    bot = MCTSBot(
-        rules,
-        num_simulations=SIMS,
-        radius=radius,
-        tree_tactics=tree_tactics,
-        seed=0,
-        evaluator=evaluator,
-    )
+    bot = MCTSBot(rules, num_simulations=SIMS, seed=0, **settings)
     bot.get_actions(board, 0)  # compile or load the cache outside the timing
-    spiel = None
-    if pyspiel is not None:
+    contenders = {"ours": lambda: bot.get_actions(board, 0)}
+    if pyspiel is not None and spiel_name is not None:
         game = pyspiel.load_game(spiel_name)
         rollouts = pyspiel.RandomRolloutEvaluator(1, 0)
-        spiel_bot = pyspiel.MCTSBot(game, rollouts, 2.0, SIMS, 10**6, False, 0, False)
+        spiel_bot = pyspiel.MCTSBot(game, rollouts, C_UCT, SIMS, 10**6, False, 0, False)
         state = game.new_initial_state()
-        spiel = lambda: spiel_bot.step(state)  # noqa: E731
-    ours = theirs = 0.0
-    for _ in range(3):  # interleaved rounds, best of each: the machine is shared
-        ours = max(ours, _rate(lambda: bot.get_actions(board, 0), seconds / 3))
-        if spiel is not None:
-            theirs = max(theirs, _rate(spiel, seconds / 3))
-    if evaluator == "lines":
-        return ours, 0.0, theirs
-    kernels = kernels_of(rules, evaluator=evaluator)
-    reference = PythonUCT(kernels, radius=radius, tree_tactics=tree_tactics, seed=0)
-    python = _rate(lambda: reference.search(board, 1, SIMS), seconds / 3)  # slow: >= 1 search
-    return ours, python, theirs
+        contenders["openspiel"] = lambda: spiel_bot.step(state)
+    if settings["evaluator"] == "rollout":
+        kernels = kernels_of(rules, evaluator="rollout")
+        reference = PythonUCT(
+            kernels,
+            c_uct=settings.get("c_uct", 1.4),
+            radius=settings["radius"],
+            tactics=settings["tactics"],
+            tree_tactics=settings["tree_tactics"],
+            seed=0,
+        )
+        contenders["py-ref"] = lambda: reference.search(board, 1, SIMS)
+    return contenders
 
 
-def speed(seconds: float) -> None:
-    print(f"\n## Simulations per second, {SIMS} simulations per search from the empty board")
+def speed(seconds: float, rounds: int) -> None:
+    print(f"\n## Simulations per second of CPU time, {SIMS} simulations per search, empty board")
+    print(f"best of {rounds} interleaved rounds; ratios: median over rounds of ours / other")
     if pyspiel is None:
         print("open_spiel is not installed: its column is skipped (pip install open_spiel)")
     print(
-        f"{'game':14} {'ours':>10} {'python':>9} {'openspiel':>10} {'/python':>8} {'/openspiel':>10}"
+        f"{'game':15} {'ours':>10} {'openspiel':>10} {'py-ref':>9} {'/openspiel':>10}"
+        f" {'/py-ref':>8}   load"
     )
-    for name, rules, radius, evaluator, spiel_name in GAMES:
-        ours, python, theirs = _speeds(rules, radius, evaluator, spiel_name, seconds)
-        spiel_text = f"{theirs:10.0f}" if theirs else f"{'skipped':>10}"
-        ratio = f"{ours / theirs:10.1f}" if theirs else f"{'skipped':>10}"
-        py_text, py_ratio = (f"{python:9.0f}", f"{ours / python:8.0f}") if python else ("-", "-")
-        print(f"{name:14} {ours:10.0f} {py_text:>9} {spiel_text} {py_ratio:>8} {ratio}")
+    for name, rules, settings, spiel_name in GAMES:
+        contenders = _contenders(rules, settings, spiel_name)
+        rates = {c: [] for c in contenders}
+        for _ in range(rounds):
+            for c, search_once in contenders.items():
+                rates[c].append(_rate(search_once, seconds))
+        best = {c: f"{max(r):.0f}" for c, r in rates.items()}
+        ratio = {
+            c: f"{np.median(np.divide(rates['ours'], rates[c])):.1f}" for c in rates if c != "ours"
+        }
+        if pyspiel is not None and spiel_name is None:
+            best["openspiel"] = ratio["openspiel"] = "other work"
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(
+            f"{name:15} {best['ours']:>10} {best.get('openspiel', '-'):>10}"
+            f" {best.get('py-ref', '-'):>9} {ratio.get('openspiel', '-'):>10}"
+            f" {ratio.get('py-ref', '-'):>8}   {load}",
+            flush=True,
+        )
 
 
 def _play(rules, first, second, opening: int = 0, seed: int = 0) -> int:
@@ -258,13 +277,16 @@ def compile_time() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10, help="games per strength match-up")
-    parser.add_argument("--seconds", type=float, default=1.5, help="timing budget per engine")
+    parser.add_argument(
+        "--seconds", type=float, default=0.5, help="CPU time per contender and round"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-strength", action="store_true")
     parser.add_argument("--skip-compile", action="store_true")
     args = parser.parse_args()
     if not args.skip_speed:
-        speed(args.seconds)
+        speed(args.seconds, args.rounds)
     if not args.skip_compile:
         compile_time()
     if not args.skip_strength:

@@ -125,11 +125,13 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         # Compiled entry points, not dispatchers: see ``fused.py`` (about 0.3 us a call).
         fast = entry_points(self.rules)
         self._play_fn, self._step_fn, self._reset_fn = fast.play, fast.step, fast.reset
+        self._step_into_fn = fast.step_into
         self._random_fn, self._planes_fn = fast.random_move, fast.planes
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for key in ("_play_fn", "_step_fn", "_reset_fn", "_random_fn", "_planes_fn", "_outputs"):
+        for key in ("_play_fn", "_step_fn", "_step_into_fn", "_reset_fn", "_random_fn",
+                    "_planes_fn", "_outputs"):  # fmt: skip
             state.pop(key, None)  # compiled wrappers do not pickle; rebound on load
         return state
 
@@ -220,12 +222,12 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         else:
             self._board = validate_init_state(init_state, self.rules)
             clear, self._num_moves = False, int(np.count_nonzero(self._board))
-        obs, board, mask, _, obs_out, board_out, mask_out, _ = self._outputs.next()
+        out, obs, board, mask, _ = self._outputs.next()
         player = index + 1
         dynamic = self._dynamic_seed or self._seed is None
         self._reset_fn(
             self._board, self._mask, clear, player, self._consts, self._seed_state, dynamic,
-            self._static_seed, self._streams, obs, board, mask,
+            self._static_seed, self._streams, out,
         )  # fmt: skip
         self._player, self._result, self._last_cell, self._done = player, 0, -1, False
         self._episode += 1
@@ -242,9 +244,9 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             self._play(self._opponent_action())
             return self._observe()
         return {
-            "observation": obs_out,
-            "action_mask": mask_out,
-            "board": board_out,
+            "observation": obs,
+            "action_mask": mask,
+            "board": board,
             "current_player_index": index,
             "to_play": player if self._self_play else -1,
         }
@@ -265,33 +267,50 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         if type(action) is int and self._plain_self_play:
             # Hot path: one fused kernel checks the move, plays it and writes the next planes;
             # anything else (illegal, finished, other types or modes) goes the general way.
-            obs, board, mask, reward, obs_out, board_out, mask_out, reward_out = (
-                self._outputs.next()
-            )
+            # OutputSets.next() written out (a call and a tuple less): the set's buffer if
+            # nobody holds a view of it, else four new arrays (see ``env_outputs``).
+            outputs = self._outputs
+            slot = outputs.slot
+            own = outputs.sets[slot]
+            outputs.slot = slot ^ 1
             player = self._player
             try:
-                code = self._step_fn(
-                    self._board, self._mask, action, player, self._num_moves, self._consts,
-                    obs, board, mask, reward,
-                )  # fmt: skip
+                if env_outputs.refs(own[0]) <= env_outputs.FREE:
+                    code = self._step_fn(
+                        self._board, self._mask, action, player, self._num_moves, self._consts,
+                        own[0],
+                    )  # fmt: skip
+                    obs, board, mask, reward = (
+                        own[1].view(),
+                        own[2].view(),
+                        own[3].view(),
+                        own[4].view(),
+                    )
+                else:
+                    obs, board, mask, reward = outputs.new_arrays()
+                    code = self._step_into_fn(
+                        self._board, self._mask, action, player, self._num_moves, self._consts,
+                        obs, board, mask, reward,
+                    )  # fmt: skip
             except OverflowError:  # beyond int64: illegal, reported by _step_general
                 code = -1
             if code >= 0:
-                result = code & 3
-                self._last_cell, self._result = code >> 2, result
+                self._last_cell = code >> 2
                 self._player, self._num_moves = 3 - player, self._num_moves + 1
                 observation = {
-                    "observation": obs_out,
-                    "action_mask": mask_out,
-                    "board": board_out,
+                    "observation": obs,
+                    "action_mask": mask,
+                    "board": board,
                     "current_player_index": 2 - player,
                     "to_play": 3 - player,
                 }
+                result = code & 3
                 if result == ONGOING and self.render_mode is None:
-                    return _new_timestep(BaseEnvTimestep, (observation, reward_out, False, {}))
+                    return _new_timestep(BaseEnvTimestep, (observation, reward, False, {}))
+                self._result = result
                 self._after_move()
                 info = {"eval_episode_return": self._player1_return(result)} if self._done else {}
-                return BaseEnvTimestep(observation, reward_out, self._done, info)
+                return BaseEnvTimestep(observation, reward, self._done, info)
         return self._step_general(action)
 
     def _step_general(self, action) -> BaseEnvTimestep:

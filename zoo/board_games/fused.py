@@ -3,8 +3,8 @@ observation and reward) and a reset, each one numba call, because at a microseco
 step the call overheads are the cost.
 
 Both write the observation the env hands out into output arrays (planes, a copy of the board
-and of the legal mask, the reward), never into the env's own state; the env reuses those
-arrays once nobody holds them any more (see ``BoardGameEnv._next_outputs``).
+and of the legal mask, the reward), never into the env's own state: the parts of one reused
+buffer, or new arrays while the caller holds both of the env's buffers (see ``env_outputs``).
 
 A move is always played by the game's own ``BoardRules`` kernels, through the library's
 :func:`~lzero.envs.board_step.play_move` (the pool's step plays it too), with the kernels
@@ -25,6 +25,7 @@ import functools
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numpy as np
 from numba import njit, types
 
 from lzero.envs.board_step import episode_streams, play_move, player_planes, random_masked_action
@@ -47,6 +48,18 @@ def _write_outputs(board, mask, player, stone, channel_last, obs, board_out, mas
             board_out[r, c] = board[r, c]
     for a in range(mask.shape[0]):
         mask_out[a] = mask[a]
+
+
+@njit(inline="always")
+def split_outputs(out, board, mask, channel_last):
+    """Views of an output set's float32 buffer ``out`` (``env_outputs.buffer_size``):
+    ``(planes, board_out, mask_out, reward)`` shaped as ``board``, ``mask`` and the planes."""
+    h, w = board.shape
+    n, a = h * w, mask.shape[0]
+    planes = out[: 3 * n]
+    obs = planes.reshape((h, w, 3)) if channel_last else planes.reshape((3, h, w))
+    ints = out[3 * n + 1 :].view(np.int8)
+    return obs, ints[:n].reshape((h, w)), ints[n : n + a], out[3 * n : 3 * n + 1]
 
 
 @njit(inline="always")
@@ -81,19 +94,31 @@ def fused_step(apply_action, result_after, legal_mask, board, mask, action, play
 
 
 @njit(inline="always")
+def fused_step_buffer(apply_action, result_after, legal_mask, board, mask, action, player,
+                      num_moves, consts, out):  # fmt: skip
+    """:func:`fused_step` writing into an output set's buffer ``out`` (one array to unbox
+    instead of four: see ``env_outputs``)."""
+    out = borrowed(out)
+    obs, board_out, mask_out, reward = split_outputs(out, board, mask, consts[1])
+    return fused_step(apply_action, result_after, legal_mask, board, mask, action, player,
+                      num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
+
+
+@njit(inline="always")
 def fused_reset(legal_mask, board, mask, clear, player, consts, seed_state, dynamic,
-                static_seed, streams, obs, board_out, mask_out):  # fmt: skip
+                static_seed, streams, out):  # fmt: skip
     """Starts an episode: empties ``board`` if ``clear``, writes its legal ``mask``, draws the
     episode's generator ``streams`` (:func:`~lzero.envs.board_step.episode_streams`) and
-    writes ``player``'s first observation, as :func:`fused_step` does."""
-    board, mask, obs = borrowed(board), borrowed(mask), borrowed(obs)
-    board_out, mask_out = borrowed(board_out), borrowed(mask_out)
+    writes ``player``'s first observation into the output buffer ``out`` as
+    :func:`fused_step_buffer` does (not the reward)."""
+    board, mask, out = borrowed(board), borrowed(mask), borrowed(out)
     seed_state, streams = borrowed(seed_state), borrowed(streams)
     stone, channel_last = consts
     if clear:
         board[:, :] = 0
     legal_mask(board, mask)
     episode_streams(seed_state, dynamic, static_seed, streams)
+    obs, board_out, mask_out, _ = split_outputs(out, board, mask, channel_last)
     _write_outputs(board, mask, player, stone, channel_last, obs, board_out, mask_out)
 
 
@@ -117,17 +142,23 @@ def _tictactoe_play(board, mask, action, player, num_moves):
 
 
 @njit(cache=True)
-def _tictactoe_step(board, mask, action, player, num_moves, consts, obs, board_out, mask_out,
-                    reward):  # fmt: skip
-    return fused_step(_ttt_apply, _ttt_result, _ttt_mask, board, mask, action,
-                      player, num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
+def _tictactoe_step(board, mask, action, player, num_moves, consts, out):
+    return fused_step_buffer(_ttt_apply, _ttt_result, _ttt_mask, board, mask, action, player,
+                             num_moves, consts, out)  # fmt: skip
+
+
+@njit(cache=True)
+def _tictactoe_step_into(board, mask, action, player, num_moves, consts, obs, board_out,
+                       mask_out, reward):  # fmt: skip
+    return fused_step(_ttt_apply, _ttt_result, _ttt_mask, board, mask, action, player,
+                      num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
 
 
 @njit(cache=True)
 def _tictactoe_reset(board, mask, clear, player, consts, seed_state, dynamic, static_seed,
-                     streams, obs, board_out, mask_out):  # fmt: skip
+                     streams, out):  # fmt: skip
     fused_reset(_ttt_mask, board, mask, clear, player, consts, seed_state, dynamic,
-                static_seed, streams, obs, board_out, mask_out)  # fmt: skip
+                static_seed, streams, out)  # fmt: skip
 
 
 @njit(cache=True)
@@ -138,17 +169,23 @@ def _connect4_play(board, mask, action, player, num_moves):
 
 
 @njit(cache=True)
-def _connect4_step(board, mask, action, player, num_moves, consts, obs, board_out, mask_out,
-                   reward):  # fmt: skip
-    return fused_step(_c4_apply, _c4_result, _c4_mask, board, mask, action,
-                      player, num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
+def _connect4_step(board, mask, action, player, num_moves, consts, out):
+    return fused_step_buffer(_c4_apply, _c4_result, _c4_mask, board, mask, action, player,
+                             num_moves, consts, out)  # fmt: skip
+
+
+@njit(cache=True)
+def _connect4_step_into(board, mask, action, player, num_moves, consts, obs, board_out,
+                       mask_out, reward):  # fmt: skip
+    return fused_step(_c4_apply, _c4_result, _c4_mask, board, mask, action, player,
+                      num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
 
 
 @njit(cache=True)
 def _connect4_reset(board, mask, clear, player, consts, seed_state, dynamic, static_seed,
-                    streams, obs, board_out, mask_out):  # fmt: skip
+                    streams, out):  # fmt: skip
     fused_reset(_c4_mask, board, mask, clear, player, consts, seed_state, dynamic,
-                static_seed, streams, obs, board_out, mask_out)  # fmt: skip
+                static_seed, streams, out)  # fmt: skip
 
 
 @njit(cache=True)
@@ -159,39 +196,46 @@ def _gomoku_play(board, mask, action, player, num_moves):
 
 
 @njit(cache=True)
-def _gomoku_step(board, mask, action, player, num_moves, consts, obs, board_out, mask_out,
-                 reward):  # fmt: skip
-    return fused_step(_gomoku_apply, _gomoku_result, _gomoku_mask, board, mask, action,
-                      player, num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
+def _gomoku_step(board, mask, action, player, num_moves, consts, out):
+    return fused_step_buffer(_gomoku_apply, _gomoku_result, _gomoku_mask, board, mask, action, player,
+                             num_moves, consts, out)  # fmt: skip
+
+
+@njit(cache=True)
+def _gomoku_step_into(board, mask, action, player, num_moves, consts, obs, board_out,
+                       mask_out, reward):  # fmt: skip
+    return fused_step(_gomoku_apply, _gomoku_result, _gomoku_mask, board, mask, action, player,
+                      num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
 
 
 @njit(cache=True)
 def _gomoku_reset(board, mask, clear, player, consts, seed_state, dynamic, static_seed,
-                  streams, obs, board_out, mask_out):  # fmt: skip
+                  streams, out):  # fmt: skip
     fused_reset(_gomoku_mask, board, mask, clear, player, consts, seed_state, dynamic,
-                static_seed, streams, obs, board_out, mask_out)  # fmt: skip
+                static_seed, streams, out)  # fmt: skip
 
 
 #: The cached sets by the exact ``(apply_action, result_after, legal_mask)`` they were bound to.
 _BOUND = {
     (ttt.apply_action, ttt.result_after, ttt.legal_mask): (
-        _tictactoe_play, _tictactoe_step, _tictactoe_reset,
+        _tictactoe_play, _tictactoe_step, _tictactoe_step_into, _tictactoe_reset,
     ),
     (c4.apply_action, c4.result_after, c4.legal_mask): (
-        _connect4_play, _connect4_step, _connect4_reset,
+        _connect4_play, _connect4_step, _connect4_step_into, _connect4_reset,
     ),
     (gomoku.apply_action, gomoku.result_after, gomoku.legal_mask): (
-        _gomoku_play, _gomoku_step, _gomoku_reset,
+        _gomoku_play, _gomoku_step, _gomoku_step_into, _gomoku_reset,
     ),
 }  # fmt: skip
 
 
 def step_kernels(rules: BoardRules):
-    """Returns ``(play, step, reset)`` for the game's own kernels:
+    """Returns ``(play, step, step_into, reset)`` for the game's own kernels:
     ``play(board, mask, action, player, num_moves) -> code`` (:func:`play_move` with
-    ``num_moves`` stones before the move), ``step`` with :func:`fused_step`'s arguments after
-    the kernels, ``reset`` with :func:`fused_reset`'s. A bundled game's cached set if the
-    three kernels are exactly its own, else closures over them."""
+    ``num_moves`` stones before the move), ``step`` with :func:`fused_step_buffer`'s
+    arguments after the kernels, ``step_into`` with :func:`fused_step`'s, ``reset`` with
+    :func:`fused_reset`'s. A bundled game's cached set if the three kernels are exactly its
+    own, else closures over them."""
     kernels = (rules.apply_action, rules.result_after, rules.legal_mask)
     return _BOUND.get(kernels) or _closures(*kernels)
 
@@ -207,17 +251,23 @@ def _closures(apply_action, result_after, legal_mask):
         return cell * 4 + result
 
     @njit
-    def step(board, mask, action, player, num_moves, consts, obs, board_out, mask_out, reward):
+    def step(board, mask, action, player, num_moves, consts, out):
+        return fused_step_buffer(apply_action, result_after, legal_mask, board, mask, action,
+                                 player, num_moves, consts, out)  # fmt: skip
+
+    @njit
+    def step_into(board, mask, action, player, num_moves, consts, obs, board_out, mask_out,
+                  reward):  # fmt: skip
         return fused_step(apply_action, result_after, legal_mask, board, mask, action, player,
                           num_moves, consts, obs, board_out, mask_out, reward)  # fmt: skip
 
     @njit
     def reset(board, mask, clear, player, consts, seed_state, dynamic, static_seed, streams,
-              obs, board_out, mask_out):  # fmt: skip
+              out):  # fmt: skip
         fused_reset(legal_mask, board, mask, clear, player, consts, seed_state, dynamic,
-                    static_seed, streams, obs, board_out, mask_out)  # fmt: skip
+                    static_seed, streams, out)  # fmt: skip
 
-    return play, step, reset
+    return play, step, step_into, reset
 
 
 class EntryPoints(NamedTuple):
@@ -231,7 +281,8 @@ class EntryPoints(NamedTuple):
     """
 
     play: Callable  # (board, mask, action, player, num_moves) -> code
-    step: Callable  # fused_step's arguments after the kernels -> code or -1
+    step: Callable  # fused_step_buffer's arguments after the kernels -> code or -1
+    step_into: Callable  # fused_step's arguments after the kernels -> code or -1
     reset: Callable  # fused_reset's arguments after legal_mask
     random_move: Callable  # (mask, rng_state) -> action
     planes: Callable  # (board, player, fill, channel_last, obs)
@@ -240,7 +291,7 @@ class EntryPoints(NamedTuple):
 _BOARD = types.Array(types.int8, 2, "C")
 _MASK = types.Array(types.int8, 1, "C")
 _OBS = types.Array(types.float32, 3, "C")
-_REWARD = types.Array(types.float32, 1, "C")
+_OUT = _REWARD = types.Array(types.float32, 1, "C")  # _OUT: an output set's buffer
 _RNG = types.Array(types.uint64, 1, "C")
 _I, _F, _B = types.int64, types.float64, types.boolean
 _CONSTS = types.Tuple((_F, _B))  # fused_step's (stone, channel_last)
@@ -249,12 +300,13 @@ _CONSTS = types.Tuple((_F, _B))  # fused_step's (stone, channel_last)
 @functools.cache
 def entry_points(rules: BoardRules) -> EntryPoints:
     """Returns the :class:`EntryPoints` of ``rules`` (compiled or loaded from numba's cache)."""
-    play, step, reset = step_kernels(rules)
-    outputs = (_OBS, _BOARD, _MASK)
+    play, step, step_into, reset = step_kernels(rules)
+    outputs = (_OBS, _BOARD, _MASK, _REWARD)
     return EntryPoints(
         play=play.compile((_BOARD, _MASK, _I, _I, _I)),
-        step=step.compile((_BOARD, _MASK, _I, _I, _I, _CONSTS, *outputs, _REWARD)),
-        reset=reset.compile((_BOARD, _MASK, _B, _I, _CONSTS, _RNG, _B, _I, _RNG, *outputs)),
+        step=step.compile((_BOARD, _MASK, _I, _I, _I, _CONSTS, _OUT)),
+        step_into=step_into.compile((_BOARD, _MASK, _I, _I, _I, _CONSTS, *outputs)),
+        reset=reset.compile((_BOARD, _MASK, _B, _I, _CONSTS, _RNG, _B, _I, _RNG, _OUT)),
         random_move=random_masked_action.compile((_MASK, _RNG)),
         planes=player_planes.compile((_BOARD, _I, _F, _B, _OBS)),
     )

@@ -36,8 +36,14 @@ def _arrays(ts) -> list[np.ndarray]:
 
 
 def _owners(arrays) -> list[int]:
-    """The ids of the arrays the env wrote (a view's base, or the array it handed out)."""
-    return [id(a if a.base is None else a.base) for a in arrays]
+    """The ids of the buffers the env wrote (the arrays' base: NumPy points a view's base at
+    the array that owns the memory)."""
+    return [id(a.base) for a in arrays]
+
+
+def _set_ids(env) -> set[int]:
+    """The ids of the env's two output buffers, the ones it writes again."""
+    return {id(own[0]) for own in env._outputs.sets}
 
 
 def _expected_planes(board: list[list[int]], player: int) -> np.ndarray:
@@ -119,7 +125,7 @@ def test_unheld_outputs_are_reused_and_held_ones_replaced(game):
     for _ in range(3):
         obs, reward, _, _ = env.step(env.random_action())
         arrays = [*[obs[k] for k in KEYS], reward]
-        assert all(a.base is not None for a in arrays)  # views of the env's own arrays
+        assert set(_owners(arrays)) <= _set_ids(env)  # views of the env's own buffers
         ids.append(_owners(arrays))
     assert ids[2] == ids[0] and ids[1] != ids[0]  # obs of step 1 was dropped when rebound
     kept = env.step(env.random_action())  # step 4 reuses step 2's arrays: obs still holds them
@@ -141,9 +147,9 @@ def test_without_exact_reference_counts_every_output_is_fresh(monkeypatch):
         env.reset()
         reused, moves = [], []
         for _ in range(30):
-            before = [id(a) for a in env._outputs.sets[env._outputs.slot]]  # the set it writes
+            before = id(env._outputs.sets[env._outputs.slot][0])  # the buffer it writes
             ts = env.step(env.random_action())
-            reused.append(_owners(_arrays(ts)) == before)
+            reused.append(_owners(_arrays(ts)) == [before] * 4)
             moves.append(ts.obs["board"].copy())
             if ts.done:
                 env.reset()
@@ -160,8 +166,9 @@ def test_copies_hand_out_arrays_of_their_own(clone):
     env.seed(1)
     env.reset()
     other = clone(env)
-    handed = [i for e in (env, other) for _ in range(2) for i in _owners(_arrays(e.step(0)))]
-    assert len(set(handed)) == len(handed)
+    handed = [set(_owners(_arrays(e.step(0)))) for e in (env, other) for _ in range(2)]
+    assert all(len(buffers) == 1 for buffers in handed)  # one buffer per step
+    assert len(set.union(*handed)) == len(handed)
 
 
 def test_a_kept_env_board_keeps_the_final_position():

@@ -346,10 +346,17 @@ def test_lightzero_methods():
     assert env.action_to_string(8) == "9" and Connect4Env().action_to_string(0) == "1"
     assert GomokuEnv().action_to_string(7 * 15 + 7) == "h8"
     assert env.bot_action() in env.legal_actions
-    assert TicTacToeEnv({"bot_action_type": "random"}).reset() is not None
+    rand = TicTacToeEnv({"bot_action_type": "random"})
+    rand.seed(0)
+    rand.reset()
+    rand.step(4)
+    moves = {rand.bot_action() for _ in range(40)}  # the random bot: legal moves, not one rule
+    assert moves == set(rand.legal_actions)
 
 
-def test_mcts_bot_replies():
+def test_mcts_bot_replies_and_blocks():
+    """The MCTS bot's reply is played in the same step: facing three in a row on the bottom
+    row (columns 0-2), it blocks the only winning column, 3 (its root tactics)."""
     env = Connect4Env(
         {
             "battle_mode": "play_with_bot_mode",
@@ -357,9 +364,11 @@ def test_mcts_bot_replies():
             "mcts_bot_num_simulations": 20,
         }
     )
-    env.reset()
-    obs = env.step(3).obs
-    assert np.count_nonzero(obs["board"]) == 2
+    start = np.zeros((6, 7), np.int8)
+    start[5, [0, 1]], start[4, [0, 1]] = 1, 2
+    env.reset(init_state=start)
+    board = env.step(2).obs["board"]
+    assert board[5, 2] == 1 and board[5, 3] == 2 and (board == 2).sum() == 3
 
 
 def test_alpha_beta_bot_never_loses():

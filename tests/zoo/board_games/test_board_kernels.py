@@ -1,5 +1,6 @@
 """The three rules kernels against the plain-Python reference: 10,000 random games each,
-hypothesis over random legal move sequences, tables of known positions, jitted vs ``py_func``."""
+hypothesis over random legal move sequences, tables of known positions; plus a compile check
+(the jitted ``result_after`` equals its own ``py_func``, which is not a reference)."""
 
 from __future__ import annotations
 
@@ -108,7 +109,8 @@ def test_10000_random_games_match_reference(name):
 
 
 def _check_sequence(rules: BoardRules, ref: RefGame, choices) -> None:
-    """Plays reference and kernel side by side, comparing everything at every step."""
+    """Plays reference and kernel side by side, comparing everything at every step (and, as a
+    compile check only, the jitted ``result_after`` with its ``py_func``)."""
     board = np.zeros((rules.height, rules.width), np.int8)
     out = np.empty(rules.action_size, np.int64)
     mask = np.empty(rules.action_size, np.int8)
@@ -126,7 +128,7 @@ def _check_sequence(rules: BoardRules, ref: RefGame, choices) -> None:
         assert np.count_nonzero(board) == t + 1 == ref.moves
         r = rules.result_after(board, cell, player, t + 1)
         assert r == ref.result()
-        assert r == rules.result_after.py_func(board, cell, player, t + 1)
+        assert r == rules.result_after.py_func(board, cell, player, t + 1)  # compile check
         if r != ONGOING:
             assert r in (player, DRAW)
             return
@@ -242,27 +244,29 @@ def _own_mask(board, out):
 def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
     """The env's fused kernels (Connect4's cached set, or closures over a game's own
     functions) give the same cells, results, masks and planes as the contract functions, and
-    write their outputs (planes, board and mask copies, reward) apart from the state."""
+    write their outputs (planes, board and mask copies, reward) apart from the state, into an
+    output set's buffer (read through its views) or into four arrays."""
     from lzero.envs.board_step import episode_streams
+    from zoo.board_games.env_outputs import OutputSets
     from zoo.board_games.fused import _connect4_play, step_kernels
 
     rules = connect4_rules.RULES
     if own_kernels:
         rules = rules._replace(apply_action=_own_apply, legal_mask=_own_mask)
-    play, step, reset = step_kernels(rules)
+    play, step, step_into, reset = step_kernels(rules)
     assert (play is _connect4_play) != own_kernels
     consts = (0.5, False)
     rng = np.random.default_rng(0)
     for game in range(50):
         board, fused_board = np.zeros((6, 7), np.int8), rng.integers(0, 3, (6, 7), dtype=np.int8)
         mask = np.zeros(7, np.int8)
-        obs, board_out = np.empty((3, 6, 7), np.float32), np.empty((6, 7), np.int8)
-        mask_out, reward = np.empty(7, np.int8), np.empty(1, np.float32)
+        # The buffer the kernels write and the env's views of its parts.
+        out, *views = OutputSets((3, 6, 7), (6, 7), (7,)).sets[0]
+        obs, board_out, mask_out, _ = views
         seed_state, streams = np.array([game], np.uint64), np.zeros(2, np.uint64)
         expect_seed, expect_streams = seed_state.copy(), np.zeros(2, np.uint64)
         episode_streams(expect_seed, True, 0, expect_streams)
-        reset(fused_board, mask, True, 1, consts, seed_state, True, 0, streams, obs, board_out,
-              mask_out)  # fmt: skip
+        reset(fused_board, mask, True, 1, consts, seed_state, True, 0, streams, out)
         assert not fused_board.any() and not board_out.any() and (mask == 1).all()
         assert (mask_out == 1).all() and not obs[:2].any() and (obs[2] == 0.5).all()
         assert np.array_equal(streams, expect_streams) and seed_state == expect_seed
@@ -273,12 +277,18 @@ def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
             result = rules.result_after(board, cell, player, t + 1)
             fill = (3 - player) / 2
             taken = int(np.flatnonzero(mask == 0)[0]) if not mask.all() else -1
-            outs = obs, board_out, mask_out, reward
-            before = [x.copy() for x in (fused_board, mask, *outs)]
+            # Every other move into four new arrays (step_into), as the env does while the
+            # caller holds its buffers; else into the buffer, read through its views.
+            into = t % 2 == 1
+            new = np.empty((3, 6, 7), np.float32), np.empty((6, 7), np.int8)
+            new += np.empty(7, np.int8), np.empty(1, np.float32)
+            kernel, args = (step_into, new) if into else (step, (out,))
+            obs, board_out, mask_out, reward = new if into else views
+            before = [x.copy() for x in (fused_board, mask, *args)]
             for illegal in (taken, 7):  # a full column (or -1), out of range: nothing changes
-                assert step(fused_board, mask, illegal, player, t, consts, *outs) == -1
-                assert all(np.array_equal(x, y) for x, y in zip(before, (fused_board, mask, *outs)))
-            code = step(fused_board, mask, action, player, t, consts, *outs)
+                assert kernel(fused_board, mask, illegal, player, t, consts, *args) == -1
+                assert all(np.array_equal(x, y) for x, y in zip(before, (fused_board, mask, *args)))
+            code = kernel(fused_board, mask, action, player, t, consts, *args)
             assert code == cell * 4 + result and np.array_equal(board, fused_board)
             rules.legal_mask(board, expect_mask := np.empty(7, np.int8))
             assert np.array_equal(mask, expect_mask if result == ONGOING else 0 * expect_mask)

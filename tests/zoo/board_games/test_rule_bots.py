@@ -127,9 +127,10 @@ def _immediate_wins(ref, player):
 @pytest.mark.parametrize("name", list(BOTS))
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_hypothesis_bot_is_legal_wins_and_blocks(name, data):
+def test_hypothesis_bot_is_legal_wins_and_blocks_plus_compile_check(name, data):
     """On random positions: the move is legal, takes a win if there is one, else blocks the
-    opponent's only win; the jitted bot equals its ``py_func`` given the same generator."""
+    opponent's only win (against the plain-Python reference game); and, as a compile check
+    only (not a reference), the jitted bot equals its ``py_func`` given the same generator."""
     rules, bot, (h, w) = BOTS[name]
     make_ref = {"tictactoe": tictactoe, "connect4": connect4, "gomoku": gomoku}[name]
     ref, player = make_ref(), 1

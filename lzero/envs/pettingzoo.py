@@ -27,11 +27,17 @@ from lzero.envs.registry import ENV_REGISTRY
 __all__ = ["env", "parallel_env"]
 
 AGENTS = ("player_0", "player_1")
+INDEX = {agent: i for i, agent in enumerate(AGENTS)}
+OTHER = {AGENTS[0]: AGENTS[1], AGENTS[1]: AGENTS[0]}
 RENDER_MODES = ("human", "rgb_array", "ansi")
 
 
 class _Game:
-    """One board env in ``self_play_mode`` and the per-agent view of it."""
+    """One board env in ``self_play_mode`` and the per-agent view of it.
+
+    Each agent's ``[H, W, 2]`` planes are kept up to date one stone at a time (the env's
+    ``last_cell`` after each move), so observing is a copy, not a pass over the board.
+    """
 
     def __init__(self, name: str, config: dict, render_mode: str | None) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -45,9 +51,14 @@ class _Game:
             )
         self.env = ENV_REGISTRY.build(name, dict(config, battle_mode="self_play_mode"))
         self.name, self.render_mode = name, render_mode
-        self.reset(None)
-        h, w = self._board.shape
+        h, w = self.env.board.shape
         self.n_actions = int(self.env.action_space.n)
+        # planes[i]: agent i's view, its stones in channel 0 and the opponent's in channel 1;
+        # flat[i] is the same memory as `[H * W * 2]`, written one cell at a time.
+        self._planes = np.zeros((2, h, w, 2), np.int8)
+        self._flat = self._planes.reshape(2, -1)
+        self._no_moves = np.zeros(self.n_actions, np.int8)
+        self.reset(None)
         self.obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0, 1, (h, w, 2), np.int8),
@@ -59,38 +70,33 @@ class _Game:
     def reset(self, seed: int | None) -> None:
         if seed is not None:
             self.env.seed(int(seed), dynamic_seed=False)
-        self._remember(self.env.reset(), done=False)
-
-    def _remember(self, obs: dict, done: bool) -> None:
-        # The env's own observation dict after each move: its board, the player to move and
-        # the legal moves, so observing costs no further call into the env.
-        self._board, self._mask, self._done = obs["board"], obs["action_mask"], done
+        obs = self.env.reset()
+        self._planes[:] = 0
+        self._mask, self._done = obs["action_mask"], False
         self._mover = int(obs["current_player_index"])
 
     def to_move(self) -> str:
         return AGENTS[self._mover]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        i = AGENTS.index(agent)
-        obs = np.empty(self._board.shape + (2,), np.int8)
-        np.equal(self._board, i + 1, out=obs[..., 0], casting="unsafe")
-        np.equal(self._board, 2 - i, out=obs[..., 1], casting="unsafe")
-        if i == self._mover and not self._done:
-            mask = self._mask.astype(np.int8, copy=True)
-        else:
-            mask = np.zeros(self.n_actions, np.int8)
-        return {"observation": obs, "action_mask": mask}
+        i = INDEX[agent]
+        mask = self._mask if i == self._mover and not self._done else self._no_moves
+        return {"observation": self._planes[i].copy(), "action_mask": mask.copy()}
 
     def play(self, action: Any) -> tuple[bool, dict[str, float]]:
         """Plays the mover's ``action``; returns ``(done, rewards)``."""
-        mover = self.to_move()
+        mover = self._mover
         timestep = self.env.step(int(action))
-        self._remember(timestep.obs, bool(timestep.done))
+        cell2 = 2 * self.env.last_cell
+        self._flat[mover, cell2] = 1  # the mover's own stone
+        self._flat[1 - mover, cell2 + 1] = 1  # the opponent's, in the other agent's view
+        obs = timestep.obs
+        self._mask, self._mover = obs["action_mask"], obs["current_player_index"]
         if not timestep.done:
-            return False, dict.fromkeys(AGENTS, 0.0)
-        r = float(np.asarray(timestep.reward).reshape(-1)[0])  # +1 the mover won, 0 a draw
-        other = AGENTS[1 - AGENTS.index(mover)]
-        return True, {mover: r, other: -r}
+            return False, {"player_0": 0.0, "player_1": 0.0}
+        self._done = True
+        r = float(timestep.reward[0])  # +1 the mover won, 0 a draw
+        return True, {AGENTS[mover]: r, AGENTS[1 - mover]: -r}
 
     def render(self):
         return render_board(self.env, self.render_mode)
@@ -140,12 +146,14 @@ class BoardGameAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
         done, self.rewards = self._game.play(action)
         if done:
             self.terminations = dict.fromkeys(AGENTS, True)
-        self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
-        self._accumulate_rewards()
+            # PettingZoo's _accumulate_rewards, after the mover's own reset to 0.
+            self._cumulative_rewards[agent] = 0.0
+            for a, r in self.rewards.items():
+                self._cumulative_rewards[a] += r
+        self.agent_selection = OTHER[agent]
         if self.render_mode == "human":
             self.render()
 

@@ -30,6 +30,12 @@ class BoardRecordingMethods:
     #: TicTacToe prints the board (``'human'``); Gomoku and Connect4 do nothing (None).
     default_render_mode: str | None = None
 
+    @property
+    def last_cell(self) -> int:
+        """The flat cell (``row * W + col``) of the last stone played; -1 before the first
+        move, or after ``board`` was set from outside."""
+        return self._last_cell
+
     def render(self, mode: str | None = None):
         """Prints the board, shows it in a window, or records a GIF frame (``RENDER_MODES``);
         LightZero's TicTacToe modes ``'human'`` (print) and ``'rgb_array'`` (the frame,

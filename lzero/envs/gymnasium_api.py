@@ -22,7 +22,13 @@ import numpy as np
 
 from lzero.envs.registry import ENV_REGISTRY
 
-__all__ = ["GYMNASIUM_IDS", "GymnasiumEnv", "register_gymnasium_envs", "render_board"]
+__all__ = [
+    "GYMNASIUM_IDS",
+    "GymnasiumEnv",
+    "gymnasium_ids",
+    "register_gymnasium_envs",
+    "render_board",
+]
 
 #: Our registry's names under their gymnasium ids.
 GYMNASIUM_IDS = {
@@ -35,6 +41,11 @@ GYMNASIUM_IDS = {
     "lzero/AcrobotLightZero-v0": "acrobot_lightzero",
     "lzero/LunarLanderLightZero-v0": "lunarlander_lightzero",
     "lzero/BipedalWalkerLightZero-v0": "bipedalwalker_lightzero",
+    # LightZero's own Box2D names (its lunarlander_env, bipedalwalker_env, ... modules).
+    "lzero/LunarLander-v0": "lunarlander",
+    "lzero/LunarLanderContDisc-v0": "lunarlander_cont_disc",
+    "lzero/BipedalWalker-v0": "bipedalwalker",
+    "lzero/BipedalWalkerContDisc-v0": "bipedalwalker_cont_disc",
 }
 BOARD_GAMES = ("tictactoe", "connect4", "gomoku")
 BOARD_RENDER_MODES = ["human", "rgb_array", "ansi"]
@@ -45,8 +56,9 @@ class GymnasiumEnv(gymnasium.Env):
 
     Args:
         name: the env's registry name (``'connect4'``, ``'cartpole_lightzero'``, ...).
-        render_mode: None, or for board games ``'human'`` (prints the board), ``'rgb_array'``
-            (the frame) or ``'ansi'`` (the text).
+        render_mode: None, or for board games ``'human'`` (a pygame window after every step;
+            without a display, a one-time warning), ``'rgb_array'`` (the frame) or ``'ansi'``
+            (the text).
         **config: the env's config.
 
     Raises:
@@ -74,7 +86,10 @@ class GymnasiumEnv(gymnasium.Env):
         if seed is not None or not self._seeded:
             self.env.seed(int(self.np_random.integers(2**31 - 1)), dynamic_seed=True)
             self._seeded = True
-        return _present(self.env.reset()), {}
+        obs = _present(self.env.reset())
+        if self.render_mode == "human":
+            self.render()  # gymnasium's human mode shows every step by itself
+        return obs, {}
 
     def step(self, action: Any):
         timestep = self.env.step(action)
@@ -82,6 +97,8 @@ class GymnasiumEnv(gymnasium.Env):
         truncated = bool(info.get("TimeLimit.truncated", info.get("truncated", False)))
         reward = float(np.asarray(timestep.reward).reshape(-1)[0])
         obs = _present(timestep.obs)
+        if self.render_mode == "human":
+            self.render()
         return obs, reward, bool(timestep.done) and not truncated, truncated, info
 
     def render(self):
@@ -93,13 +110,9 @@ class GymnasiumEnv(gymnasium.Env):
 
 def render_board(env: Any, mode: str | None):
     """A board env's rendering in a gymnasium ``render_mode``: None, the frame
-    (``'rgb_array'``), the text (``'ansi'``), or the text printed (``'human'``)."""
-    if mode is None:
-        return None
-    if mode == "human":
-        print(env.render("ansi"), flush=True)
-        return None
-    return env.render(mode)
+    (``'rgb_array'``), the text (``'ansi'``), or None after showing the window (``'human'``;
+    without a display, a one-time warning)."""
+    return None if mode is None else env.render(mode)
 
 
 def _present(obs: dict) -> dict:
@@ -108,9 +121,18 @@ def _present(obs: dict) -> dict:
     return {k: v for k, v in obs.items() if v is not None}
 
 
+def gymnasium_ids() -> dict[str, str]:
+    """Every registered env's gymnasium id: those of :data:`GYMNASIUM_IDS`, and
+    ``lzero/<name>-v0`` for a registry name it has not (an env another package declares)."""
+    ids = dict(GYMNASIUM_IDS)
+    named = set(ids.values())
+    ids.update({f"lzero/{name}-v0": name for name in ENV_REGISTRY.names() if name not in named})
+    return ids
+
+
 def register_gymnasium_envs() -> None:
-    """Registers :data:`GYMNASIUM_IDS` with gymnasium (again is a no-op)."""
-    for env_id, name in GYMNASIUM_IDS.items():
+    """Registers :func:`gymnasium_ids` with gymnasium (again is a no-op)."""
+    for env_id, name in gymnasium_ids().items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 env_id,

@@ -29,7 +29,9 @@ BOARD_GAME_CONFIG = dict(
     prob_expert_agent=0.0,
     # (bool) eval_mode: a human at the terminal replies instead of the bot.
     agent_vs_human=False,
-    # (str | None) Render automatically after every move: a recording.RENDER_MODES, or None.
+    # (str | None) None, or a recording.RENDER_MODES: LightZero's 'state_realtime_mode'
+    # (print), 'image_realtime_mode' (window) and 'image_savefile_mode' (GIF), or gymnasium's
+    # 'human' (window), which render after every move; 'rgb_array' and 'ansi' on render().
     render_mode=None,
     # (str | None) Folder for the GIFs of image_savefile_mode (default './replays').
     replay_path=None,

@@ -28,6 +28,7 @@ from lzero.utils.replay_io import check_replay_dir
 from zoo.board_games import env_outputs, human_input, render
 from zoo.board_games.board_config import BOARD_GAME_CONFIG, apply_lightzero_keys
 from zoo.board_games.common.rules import ONGOING, BoardRules
+from zoo.board_games.drawing import BoardStyle
 from zoo.board_games.env_outputs import OutputSets
 from zoo.board_games.env_support import (
     board_result,
@@ -41,7 +42,7 @@ from zoo.board_games.env_support import (
 )
 from zoo.board_games.fused import entry_points
 from zoo.board_games.lightzero_methods import LightZeroBoardMethods
-from zoo.board_games.recording import RENDER_MODES, BoardRecordingMethods
+from zoo.board_games.recording import AUTO_RENDER_MODES, RENDER_MODES, BoardRecordingMethods
 
 BATTLE_MODES = ("self_play_mode", "play_with_bot_mode", "eval_mode")
 _REWARD = {r: np.array([r], dtype=np.float32) for r in (-1.0, 0.0, 1.0)}
@@ -104,9 +105,10 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         episode_streams(self._seed_state, True, 0, self._streams)
         self._bots: dict = {}
         rows, cols = human_input.axis_labels(self.move_style, h, w)
-        self._recorder = render.BoardRecorder(
-            rules.name, rules.gravity, rows, cols, cfg.screen_scaling
+        style = BoardStyle(
+            rules.gravity, self.piece_letters, rows, cols, rules.win_length, cfg.screen_scaling
         )
+        self._recorder = render.BoardRecorder(rules.name, style)
         #: Path of the last GIF written in ``image_savefile_mode`` (None before the first).
         self.last_replay_file: str | None = None
         self._observation_space = spaces.Dict(
@@ -236,7 +238,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             self._recorder.frames = []
         if self._bots:
             self._bots = {}  # bots holding state (MCTS) are rebuilt per episode from its seed
-        if self.render_mode is not None:
+        if self.render_mode is not None and self.render_mode in AUTO_RENDER_MODES:
             if self.render_mode == "image_savefile_mode":
                 check_replay_dir(self._replay_dir())
             self.render(self.render_mode)

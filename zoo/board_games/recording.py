@@ -11,12 +11,19 @@ import sys
 import warnings
 
 from lzero.errors import ConfigError, ReplayWriteWarning
+from zoo.board_games.common.rules import DRAW
 from zoo.board_games.env_support import check_choice
-from zoo.board_games.render import draw_board, text_board
+from zoo.board_games.render import SYMBOLS, use_colour
 
-RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
-#: LightZero TicTacToe's ``render`` modes: ``'human'`` prints, ``'rgb_array'`` returns the frame.
-LIGHTZERO_RENDER_MODES = {"human": "state_realtime_mode", "rgb_array": "rgb_array"}
+#: LightZero's modes, each rendering after every move: print the board, show it in a window,
+#: record a frame for the game's GIF.
+LIGHTZERO_RENDER_MODES = ("state_realtime_mode", "image_realtime_mode", "image_savefile_mode")
+#: gymnasium's: ``'human'`` shows a window after every move (without a display, a one-time
+#: warning); ``'rgb_array'`` (the frame) and ``'ansi'`` (the text) render when asked.
+GYMNASIUM_RENDER_MODES = ("human", "rgb_array", "ansi")
+RENDER_MODES = LIGHTZERO_RENDER_MODES + GYMNASIUM_RENDER_MODES
+#: The modes that render after every move by themselves.
+AUTO_RENDER_MODES = LIGHTZERO_RENDER_MODES + ("human",)
 
 
 class BoardRecordingMethods:
@@ -27,8 +34,15 @@ class BoardRecordingMethods:
     last_replay_error: OSError | ConfigError | None = None
 
     #: What ``render()`` does with neither a mode nor ``render_mode``, as in LightZero:
-    #: TicTacToe prints the board (``'human'``); Gomoku and Connect4 do nothing (None).
+    #: TicTacToe prints the board; Gomoku and Connect4 do nothing (None).
     default_render_mode: str | None = None
+
+    #: Draw ``X`` and ``O`` as letters in frames (TicTacToe) instead of stones.
+    piece_letters = False
+
+    #: Who plays ``X`` and who ``O`` (e.g. ``("rule bot", "you")``), named in the frames'
+    #: caption; None names nobody.
+    replay_players: tuple[str, str] | None = None
 
     @property
     def last_cell(self) -> int:
@@ -37,32 +51,59 @@ class BoardRecordingMethods:
         return self._last_cell
 
     def render(self, mode: str | None = None):
-        """Prints the board, shows it in a window, or records a GIF frame (``RENDER_MODES``);
-        LightZero's TicTacToe modes ``'human'`` (print) and ``'rgb_array'`` (the frame,
-        not recorded) too, and gymnasium's ``'ansi'`` (the text, not printed).
+        """Renders the board in ``mode`` (``RENDER_MODES``).
+
+        LightZero's modes print the board (``'state_realtime_mode'``, in colour on a
+        terminal), show it in a window (``'image_realtime_mode'``) or record a GIF frame
+        (``'image_savefile_mode'``); gymnasium's return the frame (``'rgb_array'``) or the text
+        (``'ansi'``), or show the window (``'human'``). Without a display, a window is a
+        one-time warning and nothing else.
 
         Args:
             mode: the render mode; None uses ``render_mode`` from the config, and then
                 ``default_render_mode`` (None: nothing is rendered).
 
         Returns:
-            The text (state mode, ``'human'``), the frame `[Hpx, Wpx, 3]` uint8 (image modes,
-            ``'rgb_array'``), or None when nothing is rendered.
+            The text (``'state_realtime_mode'``, ``'ansi'``), the frame `[Hpx, Wpx, 3]` uint8
+            (``'rgb_array'`` and LightZero's image modes), or None (``'human'``, or nothing
+            rendered).
         """
         mode = mode or self.render_mode or self.default_render_mode
         if mode is None:
             return None
-        check_choice(
-            "render", "mode", mode, RENDER_MODES + tuple(LIGHTZERO_RENDER_MODES) + ("ansi",)
-        )
-        if mode == "ansi":  # gymnasium's text mode: the board as text, not printed
-            rec = self._recorder
-            return text_board(self.board, self._last_cell, rec.row_labels, rec.col_labels)
-        if mode == "rgb_array":
-            rec = self._recorder
-            return draw_board(self.board, self._last_cell, rec.gravity, rec.scaling)
-        mode = LIGHTZERO_RENDER_MODES.get(mode, mode)
-        return self._recorder.render(mode, self.board, self._last_cell)
+        check_choice("render", "mode", mode, RENDER_MODES)
+        rec, board, last = self._recorder, self.board, self._last_cell
+        if mode == "ansi":
+            return rec.text(board, last)
+        if mode == "state_realtime_mode":
+            text = rec.text(board, last)
+            print(rec.text(board, last, colour=True) if use_colour() else text, flush=True)
+            return text
+        shown = mode in ("human", "image_realtime_mode")
+        if shown and rec.window_failed():
+            return None
+        frame = rec.frame(board, last, self.caption())
+        if shown:
+            rec.show(frame, mode)
+            return None if mode == "human" else frame
+        if mode == "image_savefile_mode":
+            rec.frames.append(frame)
+        return frame
+
+    def caption(self) -> tuple[str, ...]:
+        """The frames' caption: whose turn it is or the result (``'X wins'``, ``'draw'``),
+        then who plays which piece when ``replay_players`` names them."""
+        result = self._result
+        if result in (1, 2):
+            status = f"{SYMBOLS[result]} wins"
+        elif result == DRAW:
+            status = "draw"
+        else:
+            status = f"{SYMBOLS[self._player]} to move"
+        if self.replay_players is None:
+            return (status,)
+        x, o = self.replay_players
+        return (status, f"X: {x}, O: {o}")
 
     def enable_save_replay(self, replay_path: str | None) -> None:
         """Records each following game as a GIF under ``replay_path``."""
@@ -84,7 +125,7 @@ class BoardRecordingMethods:
         :class:`ReplayWriteWarning` naming the file and the error, sets ``last_replay_file``
         to None and keeps the error in ``last_replay_error``.
         """
-        if self.render_mode is not None:
+        if self.render_mode is not None and self.render_mode in AUTO_RENDER_MODES:
             self.render(self.render_mode)
         if self._done and self._recorder.frames:
             path = self._recorder.gif_path(self._replay_dir(), self._episode, self._replay_suffix)
@@ -111,4 +152,11 @@ class BoardRecordingMethods:
         return level
 
 
-__all__ = ["RENDER_MODES", "BoardRecordingMethods", "ReplayWriteWarning"]
+__all__ = [
+    "AUTO_RENDER_MODES",
+    "GYMNASIUM_RENDER_MODES",
+    "LIGHTZERO_RENDER_MODES",
+    "RENDER_MODES",
+    "BoardRecordingMethods",
+    "ReplayWriteWarning",
+]

@@ -1,29 +1,47 @@
-"""Drawing boards: a labelled text board, pygame frames as RGB arrays, a live window, GIFs.
+"""Showing boards: a labelled text board (coloured on a terminal), a live window, GIFs.
 
-Nothing here knows a game's rules; the env passes the board, the last move and the labels.
+The frames themselves are drawn in ``drawing.py``. Nothing here knows a game's rules; the env
+passes the board, the last move, the labels and the caption.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import sys
 import time
 import warnings
 
 import numpy as np
 
 from lzero.utils.replay_io import write_frames_atomic
-
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+from zoo.board_games.drawing import BoardStyle, draw_board, winning_cells
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
-_WOOD, _GRID, _BLUE = (222, 184, 135), (60, 40, 20), (30, 70, 200)
-_STONES = {False: {1: (20, 20, 20), 2: (245, 245, 245)}, True: {1: (220, 30, 30), 2: (245, 210, 0)}}
-_LAST = (0, 200, 80)
+#: ANSI colours of ``X`` and ``O`` on a terminal: bold red and bold yellow, as the pieces of a
+#: frame (``drawing.PIECES``); the winning line's cells get a green background.
+ANSI_PIECES = {1: "\x1b[1;31m", 2: "\x1b[1;33m"}
+_ANSI_WON, _ANSI_RESET, _ANSI_PIECE_END = "\x1b[42m", "\x1b[0m", "\x1b[22;39m"
+
+
+def use_colour(stream=None) -> bool:
+    """True when ``stream`` (stdout) is a terminal that takes colours: not piped, ``NO_COLOR``
+    unset (https://no-color.org) and ``TERM`` not ``dumb``."""
+    stream = sys.stdout if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    return bool(
+        isatty and isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+    )
 
 
 def text_board(
-    board: np.ndarray, last_cell: int, row_labels: list[str], col_labels: list[str]
+    board: np.ndarray,
+    last_cell: int,
+    row_labels: list[str],
+    col_labels: list[str],
+    *,
+    colour: bool = False,
+    won: set[int] | frozenset = frozenset(),
 ) -> str:
     """Returns the board as text: ``X`` player 1, ``O`` player 2, the last move in brackets.
 
@@ -32,6 +50,8 @@ def text_board(
         last_cell: flat index of the last stone, or -1.
         row_labels: `H` labels, top row first.
         col_labels: `W` labels.
+        colour: colour the pieces (ANSI) and the cells of ``won`` (the winning line).
+        won: flat cells of the winning line.
     """
     h, w = board.shape
     pad = max(len(s) for s in row_labels)
@@ -39,53 +59,15 @@ def text_board(
     for r in range(h):
         cells = []
         for c in range(w):
-            s = SYMBOLS[int(board[r, c])]
-            cells.append(f"[{s}]" if r * w + c == last_cell else f" {s} ")
+            v = int(board[r, c])
+            s = f"{ANSI_PIECES[v]}{SYMBOLS[v]}{_ANSI_PIECE_END}" if colour and v else SYMBOLS[v]
+            cell = f"[{s}]" if r * w + c == last_cell else f" {s} "
+            if colour and r * w + c in won:
+                cell = f"{_ANSI_WON}{cell}{_ANSI_RESET}"
+            cells.append(cell)
         lines.append(f"{row_labels[r]:>{pad}} " + "".join(cells) + f" {row_labels[r]}")
     lines.append(lines[0])
     return "\n".join(lines)
-
-
-def cell_pixels(height: int, width: int, screen_scaling: float) -> int:
-    """Side of one cell in pixels: the board is about ``60 * screen_scaling`` pixels wide."""
-    return max(12, int(round(60 * screen_scaling / max(height, width))))
-
-
-def draw_board(board: np.ndarray, last_cell: int, gravity: bool, screen_scaling: float = 9):
-    """Draws ``board`` with pygame and returns the picture as an RGB array `[Hpx, Wpx, 3]` uint8.
-
-    Gravity games are drawn as a blue rack with red (player 1) and yellow (player 2) discs;
-    the others as a wooden grid with black (1) and white (2) stones. The last stone carries a
-    green ring and dot, so it stands out from both colours.
-    """
-    import pygame
-
-    h, w = board.shape
-    size = cell_pixels(h, w, screen_scaling)
-    surface = pygame.Surface((w * size, h * size))
-    surface.fill(_BLUE if gravity else _WOOD)
-    radius = int(size * 0.42)
-    if not gravity:
-        for i in range(h):
-            y = i * size + size // 2
-            pygame.draw.line(surface, _GRID, (size // 2, y), (w * size - size // 2, y), 1)
-        for j in range(w):
-            x = j * size + size // 2
-            pygame.draw.line(surface, _GRID, (x, size // 2), (x, h * size - size // 2), 1)
-    for r in range(h):
-        for c in range(w):
-            v = int(board[r, c])
-            centre = (c * size + size // 2, r * size + size // 2)
-            if v:
-                pygame.draw.circle(surface, _STONES[gravity][v], centre, radius)
-                pygame.draw.circle(surface, _GRID, centre, radius, max(1, size // 30))
-            elif gravity:
-                pygame.draw.circle(surface, (240, 240, 240), centre, radius)
-    if last_cell >= 0:
-        centre = ((last_cell % w) * size + size // 2, (last_cell // w) * size + size // 2)
-        pygame.draw.circle(surface, _LAST, centre, radius, max(2, size // 12))
-        pygame.draw.circle(surface, _LAST, centre, max(2, size // 10))
-    return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2))
 
 
 def write_gif(
@@ -111,16 +93,22 @@ def write_gif(
 
 
 class RealtimeWindow:
-    """A pygame window showing the latest frame; without a display it warns once and no-ops."""
+    """A pygame window showing the latest frame; without a display it warns once and no-ops.
 
-    def __init__(self, title: str) -> None:
-        self._title = title
+    Args:
+        title: the window's title.
+        mode: the render mode that asked for it, named in the warning.
+    """
+
+    def __init__(self, title: str, mode: str = "image_realtime_mode") -> None:
+        self._title, self._mode = title, mode
         self._screen = None
-        self._failed = False
+        #: True once opening the window failed: ``show`` does nothing any more.
+        self.failed = False
 
     def show(self, frame: np.ndarray) -> None:
         """Displays ``frame`` `[Hpx, Wpx, 3]` uint8."""
-        if self._failed:
+        if self.failed:
             return
         import pygame
 
@@ -135,8 +123,12 @@ class RealtimeWindow:
                 self._screen = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
                 pygame.display.set_caption(self._title)
             except (RuntimeError, pygame.error) as err:
-                self._failed = True
-                warnings.warn(f"image_realtime_mode: {err}; the board is not shown", stacklevel=3)
+                self.failed = True
+                warnings.warn(
+                    f"{self._mode}: {err}; the board is not shown (render_mode 'ansi' or "
+                    "'state_realtime_mode' give it as text)",
+                    stacklevel=4,
+                )
                 return
         pygame.event.pump()
         self._screen.blit(pygame.surfarray.make_surface(frame.transpose(1, 0, 2)), (0, 0))
@@ -154,37 +146,41 @@ _RECORDERS = itertools.count()
 
 
 class BoardRecorder:
-    """Renders one env's boards in the three modes and turns recorded frames into GIFs.
+    """One env's drawing: its text board and frames, its window, the frames of the game being
+    recorded and the GIFs made of them.
 
     Args:
         name: game name, used in window titles and GIF names.
-        gravity: draw as a gravity game (see :func:`draw_board`).
-        row_labels: `H` labels for the text board, top row first.
-        col_labels: `W` labels for the text board.
-        screen_scaling: image size factor.
+        style: how the game's frames are drawn, labels included.
     """
 
-    def __init__(self, name, gravity, row_labels, col_labels, screen_scaling) -> None:
-        self.name, self.gravity, self.scaling = name, gravity, screen_scaling
-        self.row_labels, self.col_labels = row_labels, col_labels
+    def __init__(self, name: str, style: BoardStyle) -> None:
+        self.name, self.style = name, style
         self.frames: list[np.ndarray] = []
         self.window: RealtimeWindow | None = None
         self._tag = f"pid{os.getpid()}_env{next(_RECORDERS)}"
 
-    def render(self, mode: str, board: np.ndarray, last_cell: int):
-        """Renders in ``mode``; returns the text (state mode) or the frame (image modes)."""
-        if mode == "state_realtime_mode":
-            text = text_board(board, last_cell, self.row_labels, self.col_labels)
-            print(text, flush=True)
-            return text
-        frame = draw_board(board, last_cell, self.gravity, self.scaling)
-        if mode == "image_realtime_mode":
-            if self.window is None:
-                self.window = RealtimeWindow(self.name)
-            self.window.show(frame)
-        else:
-            self.frames.append(frame)
-        return frame
+    def text(self, board: np.ndarray, last_cell: int, *, colour: bool = False) -> str:
+        """The text board (see :func:`text_board`), the winning line coloured with ``colour``."""
+        style = self.style
+        won = winning_cells(board, style.win_length) if colour else frozenset()
+        return text_board(
+            board, last_cell, style.row_labels, style.col_labels, colour=colour, won=won
+        )
+
+    def frame(self, board: np.ndarray, last_cell: int, caption: tuple[str, ...]) -> np.ndarray:
+        """The picture `[Hpx, Wpx, 3]` uint8 (see :func:`drawing.draw_board`)."""
+        return draw_board(board, last_cell, self.style, caption)
+
+    def window_failed(self) -> bool:
+        """True once the window could not be opened (no display): drawing for it is wasted."""
+        return self.window is not None and self.window.failed
+
+    def show(self, frame: np.ndarray, mode: str) -> None:
+        """Shows ``frame`` in the window, opened on first use (``mode`` names it in a warning)."""
+        if self.window is None:
+            self.window = RealtimeWindow(self.name, mode)
+        self.window.show(frame)
 
     def gif_path(self, folder: str, episode: int, suffix: str | None) -> str:
         """The path of episode ``episode``'s GIF in ``folder``.

@@ -57,3 +57,35 @@ def test_reset_seed_replays_and_wrappers_work():
         runs.append(returns)
         vec.close()
     assert runs[0] == runs[1] and runs[0]
+
+
+def test_gymnasium_vector_wrappers_stack_on_make_vec():
+    """A smoke run of gymnasium's own vector wrappers, stacked on the pool: observations
+    filtered, flattened and normalised, rewards clipped and normalised, infos as lists, episode
+    statistics; the flattened mask still gives legal moves, and the recorded returns are the
+    clipped rewards summed."""
+    from gymnasium.wrappers import vector as wrappers
+
+    n = 3
+    base = make_vec("lzero/TicTacToe-v0", n)
+    flat = wrappers.FlattenObservation(
+        wrappers.FilterObservation(base, ["action_mask", "observation"])
+    )
+    stats = wrappers.RecordEpisodeStatistics(wrappers.ClipReward(flat, -0.5, 0.5))
+    env = wrappers.DictInfoToList(wrappers.NormalizeReward(stats))
+    assert env.single_observation_space.shape == (9 + 27,)
+    obs, infos = env.reset(seed=3)
+    assert obs.shape == (n, 36) and isinstance(infos, list) and len(infos) == n
+    returns = []
+    for _ in range(30):
+        mask = obs[:, :9]  # action_mask comes first in the flattened Dict
+        obs, reward, term, trunc, infos = env.step(first_legal(mask))
+        assert np.isfinite(reward).all()
+        returns += [float(info["episode"]["r"]) for info in infos if "episode" in info]
+    # TicTacToe against the bot returns -1, 0 or +1 once, at the end: clipped to +-0.5.
+    assert returns and set(returns) <= {-0.5, 0.0, 0.5}
+    normalised = wrappers.NormalizeObservation(flat)
+    obs, _ = normalised.reset(seed=0)
+    obs, *_ = normalised.step(first_legal(np.ones((n, 9))))
+    assert obs.shape == (n, 36) and np.isfinite(obs).all()
+    env.close()

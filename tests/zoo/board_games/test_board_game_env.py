@@ -206,7 +206,7 @@ def test_action_forms_are_equivalent():
             r"unknown bot type 'minimax'.*'mcts', 'perfect', 'random', 'rule'",
         ),
         ({"bot_action_type": "alpha_beta"}, r"bot type 'alpha_beta'"),
-        ({"render_mode": "human"}, r"unknown render mode 'human'.*image_savefile_mode"),
+        ({"render_mode": "window"}, r"unknown render mode 'window'.*image_savefile_mode"),
         ({"battle_mod": "self_play_mode"}, r"unknown key 'battle_mod'; did you mean 'battle_mode'"),
         (
             {"prob_random_agent": 1.5},

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lzero.errors import ConfigError, ReplayWriteWarning
-from zoo.board_games import human_input, render
+from zoo.board_games import drawing, human_input, render
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
 from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
 from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
@@ -36,19 +36,22 @@ def test_text_board_has_labels_and_marks_last_move(capsys):
 def test_frames_show_stones_and_last_move():
     board = np.zeros((6, 7), np.int8)
     board[5, 0], board[5, 1] = 1, 2
-    frame = render.draw_board(board, 5 * 7 + 1, gravity=True, screen_scaling=4)
+    style = drawing.BoardStyle(True, False, list("654321"), list("1234567"), 4, screen_scaling=4)
+    frame = drawing.draw_board(board, 5 * 7 + 1, style)
     assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
-    size = render.cell_pixels(6, 7, 4)
-    assert frame.shape[:2] == (6 * size, 7 * size)
+    at = drawing.layout((6, 7), style)
+    size = drawing.cell_pixels(6, 7, 4)
+    assert frame.shape[:2] == (at.height, at.width) and at.size == size
 
-    def colour(r, c, dy=0):
-        return tuple(frame[r * size + size // 2 + dy, c * size + size // 2 + int(size * 0.3)])
+    def colour(r, c, dy=0, dx=0):
+        return tuple(frame[at.top + r * size + size // 2 + dy, at.left + c * size + size // 2 + dx])
 
-    red, yellow, empty = colour(5, 0), colour(5, 1, dy=-int(size * 0.3)), colour(0, 0)
-    assert len({red, yellow, empty}) == 3
-    assert tuple(frame[5 * size + size // 2, size + size // 2]) == render._LAST  # the marker
-    plain = render.draw_board(board, -1, gravity=True, screen_scaling=4)
-    assert tuple(plain[5 * size + size // 2, size + size // 2]) != render._LAST
+    assert colour(5, 0) == drawing.PIECES[1] and colour(5, 1) == drawing.PIECES[2]
+    assert colour(0, 0) not in (drawing.PIECES[1], drawing.PIECES[2])
+    ring = int(size * 0.47) - 1  # on the marker's ring, at the disc's edge
+    assert colour(5, 1, dx=ring) == drawing.LAST and colour(5, 0, dx=ring) != drawing.LAST
+    plain = drawing.draw_board(board, -1, style)
+    assert not (plain == np.array(drawing.LAST, np.uint8)).all(axis=-1).any()
 
 
 def test_gif_per_game_unique_names_frames_freed(tmp_path):

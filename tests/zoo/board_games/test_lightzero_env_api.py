@@ -88,11 +88,31 @@ def test_render_none_does_nothing_where_lightzero_does_nothing(cls, capsys):
     assert capsys.readouterr().out == ""
 
 
-def test_render_human_works_for_every_game(capsys):
+def test_render_human_is_a_window_or_a_one_time_notice(capsys):
+    """gymnasium's 'human': a window; without a display (SDL_VIDEODRIVER=dummy here) one
+    warning and nothing else, however often it is asked."""
     env = GomokuEnv({"board_size": 9})
     env.reset()
-    env.render("human")
-    assert capsys.readouterr().out
+    with pytest.warns(UserWarning, match="human: no display found.*'ansi'") as caught:
+        assert env.render("human") is None
+        assert env.render("human") is None
+    assert len(caught) == 1 and capsys.readouterr().out == ""
+    env = Connect4Env({"render_mode": "human", "battle_mode": "self_play_mode"})
+    with pytest.warns(UserWarning, match="human: no display found") as caught:
+        env.reset()
+        env.step(3)
+        env.step(3)
+    assert len(caught) == 1
+
+
+@pytest.mark.parametrize(("mode", "kind"), [("rgb_array", np.ndarray), ("ansi", str)])
+def test_gymnasium_render_modes_in_the_config_render_when_asked(mode, kind, capsys, tmp_path):
+    env = TicTacToeEnv({"render_mode": mode, "battle_mode": "self_play_mode"})
+    env.reset()
+    env.step(4)
+    assert isinstance(env.render(), kind)  # no mode: the config's
+    assert env._recorder.frames == [] and capsys.readouterr().out == ""  # nothing by itself
+    assert env.render("state_realtime_mode") is not None and "[X]" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("mode", ["play_with_bot_mode", "eval_mode"])

@@ -20,7 +20,8 @@ class TicTacToeEnv(BoardGameEnv):
     move_style = "cell"
     perfect_moves = staticmethod(alpha_beta_moves)
     bot_types = ("rule", "alpha_beta", "perfect", "mcts", "random")
-    default_render_mode = "human"  # LightZero's TicTacToe render() prints the board
+    default_render_mode = "state_realtime_mode"  # LightZero's TicTacToe render() prints
+    piece_letters = True
     config = dict(
         BoardGameEnv.config,
         env_id="TicTacToe",

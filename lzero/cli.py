@@ -15,14 +15,25 @@ import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
 
+from lzero import __version__
 from lzero.envs import ENV_REGISTRY, check_env
 from lzero.errors import LZeroError
+from lzero.utils.replay_io import check_gif_target, gif_folder, place_replay
 
 COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
 #: Interactive subcommands, for which Ctrl-C is a normal way to leave (exit code 0).
 INTERACTIVE_COMMANDS = ("play", "arena")
 #: Subcommands of the library itself, as "module:function" adders.
 BUILTIN_COMMANDS = ("lzero.cli_train:add_train_subcommand", "lzero.cli_train:add_eval_subcommand")
+
+
+class DefaultsHelp(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that shows each option's default, except None and False (nothing to show)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        if action.default is None or action.default is False:
+            return action.help or ""
+        return super()._get_help_string(action)
 
 
 def _cmd_envs(args: argparse.Namespace) -> int:
@@ -32,11 +43,15 @@ def _cmd_envs(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    if args.gif is not None:
+        check_gif_target(args.gif)  # before anything is built or played
     env = ENV_REGISTRY.build(args.env, {})
     env.seed(args.seed, dynamic_seed=False)
     if args.check:
         check_env(env, seed=args.seed)
         print(f"check_env: {args.env} keeps the BaseEnv contract")
+    if args.gif is not None:
+        env.enable_save_replay(gif_folder(args.gif))
     obs = env.reset()
     steps, ret, done = 0, 0.0, False
     while not done:
@@ -46,6 +61,22 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     env.close()
     keys = sorted(obs) if isinstance(obs, dict) else f"array {obs.shape}"
     print(f"{args.env}: one random episode of {steps} steps, return {ret:+.3f}; obs: {keys}")
+    return 0 if args.gif is None else _place_demo_gif(env, timestep.info, args.gif)
+
+
+def _place_demo_gif(env, info: dict, gif: str) -> int:
+    """Moves the episode's replay to ``gif`` if that names a file; prints where it is, or why
+    it is not there (exit code 1)."""
+    path = info.get("replay_path") or getattr(env, "last_replay_file", None)
+    if path is None:
+        error = info.get("replay_error") or getattr(env, "last_replay_error", None)
+        print(f"error: --gif: the episode was not saved: {error}", file=sys.stderr)
+        return 1
+    path, problem = place_replay(path, gif)
+    if problem:
+        print(f"error: --gif: the episode was {problem}", file=sys.stderr)
+        return 1
+    print(f"Episode saved as {path}")
     return 0
 
 
@@ -57,13 +88,17 @@ def _load_adder(spec: str):
 def build_parser() -> argparse.ArgumentParser:
     """Returns the parser with every available subcommand registered."""
     parser = argparse.ArgumentParser(prog="lzero", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     p = sub.add_parser("envs", help="list the registered envs")
     p.set_defaults(func=_cmd_envs)
-    p = sub.add_parser("demo", help="run one random episode of a registered env")
+    p = sub.add_parser(
+        "demo", formatter_class=DefaultsHelp, help="run one random episode of a registered env"
+    )
     p.add_argument("env", help="a name from `lzero envs`")
     p.add_argument("--seed", type=int, default=0, help="static seed of the episode")
     p.add_argument("--check", action="store_true", help="run check_env on it first")
+    p.add_argument("--gif", default=None, help="save the episode as a GIF: a .gif file or a folder")
     p.set_defaults(func=_cmd_demo)
     adders = list(BUILTIN_COMMANDS)
     adders += [ep.value for ep in entry_points(group=COMMAND_ENTRY_POINT_GROUP)]

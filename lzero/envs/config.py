@@ -38,12 +38,26 @@ def closest_key(key: str, valid: list[str] | tuple[str, ...] | set[str]) -> str 
     return matches[0] if matches else None
 
 
-def unknown_name_message(kind: str, name: str, valid) -> str:
-    """Formats "unknown <kind> 'name'; did you mean 'x'? valid: [...]" for error messages."""
+def unknown_name_message(kind: str, name: str, valid, *, listing: str | None = None) -> str:
+    """Formats "unknown <kind> 'name'; did you mean 'x'? valid: [...]" for error messages.
+
+    With ``listing`` (where to see every name, e.g. "`lzero envs` lists them") or more than
+    :data:`MAX_LISTED` valid names, only the close matches are named, then ``listing``: a
+    message naming a hundred gymnasium ids helps nobody.
+    """
     valid = sorted(str(v) for v in valid)
-    hint = closest_key(name, valid)
-    did_you_mean = f"; did you mean {hint!r}?" if hint else "."
-    return f"unknown {kind} {name!r}{did_you_mean} Valid {kind}s: {valid}"
+    if listing is None and len(valid) <= MAX_LISTED:
+        hint = closest_key(name, valid)
+        did_you_mean = f"; did you mean {hint!r}?" if hint else "."
+        return f"unknown {kind} {name!r}{did_you_mean} Valid {kind}s: {valid}"
+    lower = {v.lower(): v for v in valid}  # 'CartPole-v1' is close to 'cartpole_lightzero'
+    close = [lower[v] for v in difflib.get_close_matches(str(name).lower(), lower, 5, 0.5)]
+    found = f"; close matches: {close}." if close else "; nothing close."
+    return f"unknown {kind} {name!r}{found} {listing or f'There are {len(valid)} {kind}s.'}"
+
+
+#: Above this many valid names, an unknown name's message names only the close ones.
+MAX_LISTED = 30
 
 
 def merge_config(

@@ -23,10 +23,14 @@ class Registry:
         kind: what is registered, for error messages (``'env'``).
         entry_point_group: entry-point group scanned for ``name = module`` declarations of
             names not registered yet; None disables the lookup.
+        listing: where to see every name; an unknown name's error then names only the close
+            ones and this (see ``unknown_name_message``).
     """
 
-    def __init__(self, kind: str, entry_point_group: str | None = None) -> None:
-        self._kind = kind
+    def __init__(
+        self, kind: str, entry_point_group: str | None = None, *, listing: str | None = None
+    ) -> None:
+        self._kind, self._listing = kind, listing
         self._group = entry_point_group
         self._items: dict[str, Any] = {}
 
@@ -60,7 +64,8 @@ class Registry:
         if name not in self._items and name in self._declared():
             importlib.import_module(self._declared()[name])
         if name not in self._items:
-            raise KeyError(unknown_name_message(self._kind, name, self.names()))
+            message = unknown_name_message(self._kind, name, self.names(), listing=self._listing)
+            raise KeyError(message)
         return self._items[name]
 
     def build(self, name: str, *args: Any, **kwargs: Any) -> Any:
@@ -79,7 +84,9 @@ def _qualname(obj: Any) -> str:
     return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
 
 
-ENV_REGISTRY = Registry("env", ENTRY_POINT_GROUP)
+ENV_REGISTRY = Registry(
+    "env", ENTRY_POINT_GROUP, listing="`lzero envs` (or ENV_REGISTRY.names()) lists them all."
+)
 ENV_WRAPPER_REGISTRY = Registry("env wrapper")
 
 

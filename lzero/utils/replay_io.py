@@ -90,3 +90,49 @@ def _free_quietly(err: BaseException) -> None:
 
 def _ignore(unraisable: Any) -> None:
     pass
+
+
+def names_file(gif: str) -> bool:
+    """True if ``gif`` names a GIF file rather than a folder."""
+    return gif.lower().endswith(".gif")
+
+
+def check_gif_target(gif: str) -> None:
+    """Refuses a ``--gif`` that is neither a ``.gif`` file nor a folder, before any game.
+
+    Raises:
+        ConfigError: ``gif`` ends in ``.gif`` but is a directory, or ends in another suffix
+            (``x.png``) and is not an existing folder; says what is allowed.
+    """
+    if names_file(gif):
+        if os.path.isdir(gif):
+            raise ConfigError(f"--gif: expected a .gif file to write, got {gif!r}, a directory")
+        return
+    suffix = os.path.splitext(os.path.basename(os.path.normpath(gif)))[1]
+    if suffix and not os.path.isdir(gif):
+        raise ConfigError(
+            f"--gif: expected a file ending in .gif or a folder, got {gif!r} (a {suffix} file; "
+            "GIF is the only format saved, and a new folder's name has no suffix)"
+        )
+
+
+def gif_folder(gif: str) -> str:
+    """The folder the env records into for ``--gif``."""
+    return os.path.dirname(os.path.abspath(gif)) if names_file(gif) else gif
+
+
+def place_replay(path: str, gif: str, target: str | None = None) -> tuple[str, str | None]:
+    """Moves the replay an env wrote at ``path`` to ``target`` (default ``gif``) when ``gif``
+    names a file (``--gif``); a folder keeps the env's own name.
+
+    Returns:
+        ``(where the replay is, None)``, or ``(path, why it is not at target)``.
+    """
+    if not names_file(gif):
+        return path, None
+    target = target or gif
+    try:
+        os.replace(path, target)
+    except OSError as err:  # e.g. ``gif`` became a directory meanwhile
+        return path, f"not saved as {target} ({err.strerror}), but as {path}"
+    return target, None

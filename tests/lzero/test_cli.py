@@ -36,7 +36,7 @@ def test_bad_argument_fails():
 
 def test_unknown_env_is_an_error_with_the_closest_name(capsys):
     assert main(["demo", "conect4"]) == 2
-    assert "did you mean 'connect4'" in capsys.readouterr().err
+    assert "close matches: ['connect4']" in capsys.readouterr().err
 
 
 def test_envs_lists_registered(capsys):

@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import os
 import sys
 import warnings
 
-from lzero.cli import quiet_on_closed_stdout
+from lzero.cli import DefaultsHelp, quiet_on_closed_stdout
 from lzero.errors import LZeroError, ReplayWriteWarning
+from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
 from zoo.board_games.env_support import bot_move
 from zoo.board_games.solve_cli import add_solve_subcommand
 
@@ -45,53 +45,12 @@ def make_env(args: argparse.Namespace):
             raise ValueError(f"--board-size: expected only with gomoku, got it with {game}")
         cfg["board_size"] = board_size
     if gif is not None:
-        if _names_file(gif) and os.path.isdir(gif):
-            raise ValueError(f"--gif: expected a .gif file to write, got {gif!r}, a directory")
+        check_gif_target(gif)
         cfg["render_mode"] = "image_savefile_mode"
-        cfg["replay_path"] = _gif_folder(gif)
+        cfg["replay_path"] = gif_folder(gif)
     env = getattr(importlib.import_module(module), name)(cfg)
     env.seed(args.seed)
     return env
-
-
-def _names_file(gif: str) -> bool:
-    return gif.lower().endswith(".gif")
-
-
-def _gif_folder(gif: str) -> str:
-    return os.path.dirname(os.path.abspath(gif)) if _names_file(gif) else gif
-
-
-def _place_gif(env, gif: str | None) -> str | None:
-    """Moves the GIF the env just wrote to ``gif`` when that names a file.
-
-    Returns:
-        None, or why the game is not saved at ``gif`` (one line for the end of the command).
-    """
-    if gif is None:
-        return None
-    path, err = env.last_replay_file, env.last_replay_error
-    env.last_replay_file = env.last_replay_error = None
-    if path is None:
-        reason = getattr(err, "strerror", None) or err or "nothing was recorded"
-        where = f"as {gif}" if _names_file(gif) else f"in {gif}"
-        return f"--gif: the game was not saved {where}: {reason}"
-    if _names_file(gif):
-        try:
-            os.replace(path, gif)
-        except OSError as err:  # e.g. ``gif`` became a directory during the game
-            return f"--gif: the game was not saved as {gif} ({err.strerror}), but as {path}"
-        path = gif
-    print(f"Game saved as {path}")
-    return None
-
-
-def _gif_failed(problem: str | None) -> int:
-    """Prints ``problem`` (from :func:`_place_gif`) as an error; returns the exit code."""
-    if problem is None:
-        return 0
-    print(f"error: {problem}", file=sys.stderr)
-    return 1
 
 
 def bot_spec(text: str) -> str:
@@ -146,10 +105,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         agents: dict = {}
         _check_bot(env, args.bot, agents, args.agent_simulations)
         human = 1 if args.first == "human" else 2
+        you, bot = "you", f"{args.bot} bot"
+        env.replay_players = (you, bot) if human == 1 else (bot, you)
         env.reset()
         print(
             f"{args.game}: you are {'X (first)' if human == 1 else 'O (second)'} "
-            f"against the {args.bot} bot."
+            f"against the {args.bot} bot. Type help for how to move, quit to leave."
         )
         env.render("state_realtime_mode")
         while True:
@@ -169,9 +130,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 0
     winner = env.get_done_winner()[1]
     print("Draw." if winner == -1 else "You win!" if winner == human else "The bot wins.")
-    problem = _place_gif(env, args.gif)
+    problem = place_gif(env, args.gif)
     env.close()
-    return _gif_failed(problem)
+    return gif_failed(problem)
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -202,18 +163,20 @@ def cmd_arena(args: argparse.Namespace) -> int:
     for bot, name in ((1, args.bot1), (2, args.bot2)):
         w, d, loss = record[bot]
         print(f"bot{bot} {name:>10}: wins {w}  draws {d}  losses {loss}")
-    return _gif_failed(problems[0] if problems else None)
+    return gif_failed(problems[0] if problems else None)
 
 
 def _play_series(
     env, args: argparse.Namespace, record: dict, problems: list[str], agents: dict
 ) -> None:
     """Plays ``args.games`` games, adding each result to ``record`` as it ends and a failure to
-    save the first game's GIF to ``problems``."""
+    save a game's GIF (the first, or each with ``--gif-all``) to ``problems``."""
     for game in range(args.games):
         colour_of = {1: 1, 2: 2} if game % 2 == 0 else {1: 2, 2: 1}  # bot -> player id
         kind_of = {colour_of[1]: args.bot1, colour_of[2]: args.bot2}
-        if game == 1:
+        names = {colour_of[1]: f"bot1 {args.bot1}", colour_of[2]: f"bot2 {args.bot2}"}
+        env.replay_players = (names[1], names[2])  # X's, then O's
+        if game == 1 and not args.gif_all:
             env.render_mode = None  # only the first game is recorded
         env.reset()
         done = False
@@ -223,8 +186,10 @@ def _play_series(
         for bot in (1, 2):
             outcome = 1 if winner == -1 else 0 if winner == colour_of[bot] else 2
             record[bot][outcome] += 1
-        if game == 0 and (problem := _place_gif(env, args.gif)):
-            problems.append(problem)
+        if game == 0 or args.gif_all:
+            target = numbered(args.gif, game + 1) if args.gif_all and args.gif else None
+            if problem := place_gif(env, args.gif, target):
+                problems.append(problem)
 
 
 def _run(func):
@@ -247,18 +212,20 @@ def _run(func):
 
 def add_play_subcommands(subparsers) -> None:
     """Registers ``play``, ``arena`` and ``solve`` on an argparse subparsers object."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = argparse.ArgumentParser(add_help=False, formatter_class=DefaultsHelp)
     common.add_argument("game", choices=sorted(GAMES))
-    common.add_argument("--board-size", type=int, default=None, help="gomoku only: 5 to 19")
+    common.add_argument(
+        "--board-size", type=int, default=None, help="gomoku only: 5 to 19 (default: 15)"
+    )
     common.add_argument("--seed", type=int, default=0, help="seed of the bots")
     common.add_argument(
         "--mcts-simulations",
         type=int,
         default=MCTS_SIMULATIONS,
-        help=f"simulations per move of mcts bots (default {MCTS_SIMULATIONS})",
+        help="simulations per move of mcts bots",
     )
     common.add_argument(
-        "--gif", default=None, help="save the game as a GIF (a .gif file or a folder)"
+        "--gif", default=None, help="save the game as a GIF: a .gif file, or a folder"
     )
     common.add_argument(
         "--agent-simulations",
@@ -266,7 +233,12 @@ def add_play_subcommands(subparsers) -> None:
         default=None,
         help="simulations per move of agent:PATH bots (default: the checkpoint's; 0: raw network)",
     )
-    p = subparsers.add_parser("play", parents=[common], help="play a board game against a bot")
+    p = subparsers.add_parser(
+        "play",
+        parents=[common],
+        formatter_class=DefaultsHelp,
+        help="play a board game against a bot",
+    )
     p.add_argument(
         "--bot",
         type=bot_spec,
@@ -276,10 +248,17 @@ def add_play_subcommands(subparsers) -> None:
     )
     p.add_argument("--first", choices=("human", "bot"), default="human", help="who moves first")
     p.set_defaults(func=_run(cmd_play))
-    p = subparsers.add_parser("arena", parents=[common], help="let two bots play a series")
+    p = subparsers.add_parser(
+        "arena", parents=[common], formatter_class=DefaultsHelp, help="let two bots play a series"
+    )
     p.add_argument("--bot1", type=bot_spec, default="rule", help="a bot name or agent:PATH")
     p.add_argument("--bot2", type=bot_spec, default="random", help="a bot name or agent:PATH")
-    p.add_argument("--games", type=int, default=10)
+    p.add_argument("--games", type=int, default=10, help="games in the series")
+    p.add_argument(
+        "--gif-all",
+        action="store_true",
+        help="save every game, not only the first (NAME.gif as NAME-1.gif, NAME-2.gif, ...)",
+    )
     p.set_defaults(func=_run(cmd_arena))
     add_solve_subcommand(subparsers, _run)
 

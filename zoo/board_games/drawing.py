@@ -158,7 +158,7 @@ class Layout(NamedTuple):
 #: wide as the widest usual caption: the frame is at least that wide. Every frame of a game
 #: has the same size, whatever its caption; a longer line is cut.
 CAPTION_LINES = 2
-_WIDE_CAPTION = "X: alpha_beta, O: alpha_beta"
+_WIDE_CAPTION = "X: bot1 alpha_beta, O: bot2 random"
 
 
 def layout(shape: tuple[int, int], style: BoardStyle) -> Layout:

@@ -14,6 +14,23 @@ import sys
 import numpy as np
 
 MOVE_STYLES = ("cell", "column", "coordinate")
+#: Words that leave the game at the prompt (besides Ctrl-C and Ctrl-D), and that ask for help.
+QUIT_WORDS = ("quit", "exit", "q")
+HELP_WORDS = ("help", "h", "?")
+#: Typed text longer than this is cut short when it is echoed in an error.
+ECHO_LIMIT = 24
+
+
+class QuitGame(EOFError):
+    """The person typed ``quit`` at the move prompt: handled as the end of input is."""
+
+
+def shown(text: str) -> str:
+    """``repr`` of the typed ``text``, stripped and cut to ``ECHO_LIMIT`` characters."""
+    text = text.strip()
+    if len(text) <= ECHO_LIMIT:
+        return repr(text)
+    return repr(text[:ECHO_LIMIT]) + f"... ({len(text)} characters)"
 
 
 def axis_labels(style: str, height: int, width: int) -> tuple[list[str], list[str]]:
@@ -53,7 +70,7 @@ def parse_move(text: str, style: str, height: int, width: int) -> int:
         ValueError: the text is not a move of this style on this board; says what was expected.
     """
     raw = text.strip().lower()
-    expected = f"expected {move_hint(style, height, width)}, got {text.strip()!r}"
+    expected = f"expected {move_hint(style, height, width)}, got {shown(text)}"
     if style in ("cell", "column"):
         if not raw.isdecimal():  # isdigit() would let '\u00b2' through to int()
             raise ValueError(expected)
@@ -84,23 +101,34 @@ def ask_move(
 ) -> int:
     """Asks at the terminal until a legal move is typed (``mask[action] == 1``); returns it.
 
-    The prompt is short; invalid text or an illegal move prints the reason, with the full
-    description of what to type, and asks again.
+    The prompt is short and says how to leave. ``help`` prints what to type and how to leave;
+    invalid text or an illegal move prints the reason, with the full description of what to
+    type (long input cut short), and asks again.
 
     Raises:
         EOFError, KeyboardInterrupt: input ended or was interrupted (the CLI exits cleanly).
+        QuitGame: ``quit`` (or ``exit``, ``q``) was typed; an ``EOFError``, handled alike.
     """
     hint = short_hint(style, height, width)
     while True:
-        text = input(f"Player {player} ({symbol}), enter {hint}: ")
+        text = input(f"Player {player} ({symbol}), enter {hint}, or quit: ")
         if not sys.stdin.isatty():
-            print(text)  # echo piped input so the transcript reads like a session
+            print(text if len(text) <= 2 * ECHO_LIMIT else text[: 2 * ECHO_LIMIT] + "...")
+        word = text.strip().lower()
+        if word in QUIT_WORDS:
+            raise QuitGame(word)
+        if word in HELP_WORDS:
+            print(
+                f"Type {move_hint(style, height, width)} and press Enter. "
+                "Type quit, or press Ctrl-D or Ctrl-C, to leave the game."
+            )
+            continue
         try:
             action = parse_move(text, style, height, width)
         except ValueError as err:
-            print(f"Invalid move: {err}")
+            print(f"Invalid move: {err} (help: what to type, quit: leave)")
             continue
         if not mask[action]:
-            print(f"Invalid move: {text.strip()!r} is not legal now (occupied or full)")
+            print(f"Invalid move: {shown(text)} is not legal now (occupied or full)")
             continue
         return action

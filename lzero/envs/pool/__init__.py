@@ -81,7 +81,8 @@ def _resolve(task_id: str, env_kwargs: dict, max_episode_steps):
     if task_id in gymnasium.registry:
         limit = max_episode_steps or gymnasium.spec(task_id).max_episode_steps
         return "gymnasium", functools.partial(make_gymnasium_env, task_id, dict(env_kwargs)), limit
-    raise KeyError(unknown_name_message("task id", task_id, list_all_envs()))
+    listing = "lzero.envs.list_all_envs() lists them all."
+    raise KeyError(unknown_name_message("task id", task_id, list_all_envs(), listing=listing))
 
 
 def make(

@@ -63,3 +63,23 @@ def test_create_env_errors():
 
 def test_global_registry_declares_the_board_games():
     assert {"connect4", "gomoku", "tictactoe"} <= set(ENV_REGISTRY.names())
+
+
+def test_a_long_list_of_names_is_not_printed(walk_env_cls):
+    from lzero.envs import make
+
+    with pytest.raises(KeyError) as info:
+        make("CartPol-v1")  # every gymnasium id is a task id here
+    message = info.value.args[0]
+    assert message.startswith("unknown task id 'CartPol-v1'; close matches: ['CartPole-v1'")
+    assert message.endswith("lzero.envs.list_all_envs() lists them all.")
+    assert "FrozenLake-v1" not in message and len(message) < 300
+    reg = Registry("env", listing="see `lzero envs`.")
+    reg.register("connect4")(walk_env_cls)
+    reg.register("gomoku")(walk_env_cls)
+    with pytest.raises(
+        KeyError, match=r"^\"unknown env 'tetris'; nothing close. see `lzero envs`.\"$"
+    ):
+        reg.get("tetris")
+    with pytest.raises(KeyError, match=r"unknown env 'Gomoku'; close matches: \['gomoku'\]. see"):
+        reg.get("Gomoku")

@@ -249,3 +249,102 @@ def test_mcts_bot_is_strong_by_default():
         proc = run(arena + extra)
         assert proc.returncode == 0, proc.stderr
         assert re.search(rf"bot1 +mcts: {record}", proc.stdout)
+
+
+def test_quit_and_help_at_the_prompt():
+    proc = run(["play", "tictactoe", "--bot", "random"], "help\n5\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Type help for how to move, quit to leave." in out
+    assert "enter a cell 1-9 (left to right, top to bottom), or quit: " in out
+    assert "Type a cell 1-9 (left to right, top to bottom) and press Enter." in out
+    assert "Type quit, or press Ctrl-D or Ctrl-C, to leave the game." in out
+    assert out.count("Bot plays") == 1 and "Game abandoned." in out
+    assert "Traceback" not in proc.stderr and "Invalid move" not in out
+
+
+def test_a_long_bad_input_is_echoed_cut_short():
+    junk = "x" * 5000
+    proc = run(["play", "connect4"], junk + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert f"got {'x' * 24!r}... (5000 characters)" in proc.stdout
+    assert max(len(line) for line in proc.stdout.splitlines()) < 200
+
+
+def test_gif_with_another_suffix_is_an_error_not_a_folder(tmp_path):
+    target = tmp_path / "x.png"
+    proc = run(["play", "tictactoe", "--gif", str(target)], "5\n")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "--gif: expected a file ending in .gif or a folder, got" in proc.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_help_shows_the_defaults():
+    for command, defaults in (
+        ("play", ["(default: rule)", "(default: human)", "(default: 2000)"]),
+        ("arena", ["(default: 10)", "(default: random)", "(default: 0)"]),
+    ):
+        proc = run([command, "--help"])
+        assert proc.returncode == 0
+        text = " ".join(proc.stdout.split())  # argparse wraps lines
+        for default in defaults:
+            assert default in text, (command, default)
+
+
+def test_arena_gif_all_keeps_every_game(tmp_path):
+    gif = tmp_path / "series.gif"
+    proc = run(
+        ["arena", "tictactoe", "--bot2", "rule", "--games", "3", "--gif", str(gif), "--gif-all"]
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(os.listdir(tmp_path)) == [f"series-{g}.gif" for g in (1, 2, 3)]
+    for g in (1, 2, 3):
+        assert f"Game saved as {tmp_path / f'series-{g}.gif'}" in proc.stdout
+
+
+def test_arena_names_which_bot_played_which_colour(monkeypatch):
+    from zoo.board_games import cli
+
+    seen = []
+    args = cli.argparse.Namespace(
+        game="tictactoe", board_size=None, gif=None, mcts_simulations=10, seed=0,
+        bot1="rule", bot2="random", games=2, gif_all=False, agent_simulations=None,
+    )  # fmt: skip
+    env = cli.make_env(args)
+    original = env.reset
+
+    def reset(*a, **k):
+        seen.append(env.replay_players)
+        return original(*a, **k)
+
+    monkeypatch.setattr(env, "reset", reset)
+    cli._play_series(env, args, {1: [0, 0, 0], 2: [0, 0, 0]}, [], {})
+    assert seen == [("bot1 rule", "bot2 random"), ("bot2 random", "bot1 rule")]
+    assert env.caption()[1] == "X: bot2 random, O: bot1 rule"
+
+
+def test_lzero_version_and_demo_gif(tmp_path):
+    lzero = [sys.executable, "-m", "lzero.cli"]
+    proc = run(["--version"], cmd=lzero)
+    assert proc.returncode == 0 and re.fullmatch(r"lzero \S+\n", proc.stdout)
+    gif = tmp_path / "demo.gif"
+    for name in ("tictactoe", "cartpole_lightzero"):
+        proc = run(["demo", name, "--gif", str(gif)], cmd=lzero)
+        assert proc.returncode == 0, proc.stderr
+        assert f"Episode saved as {gif}" in proc.stdout and os.listdir(tmp_path) == ["demo.gif"]
+        gif.unlink()
+    proc = run(["demo", "tictactoe", "--gif", str(tmp_path / "demo.mp4")], cmd=lzero)
+    assert proc.returncode == 2 and "expected a file ending in .gif or a folder" in proc.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_unknown_env_name_lists_the_close_matches_only():
+    lzero = [sys.executable, "-m", "lzero.cli"]
+    proc = run(["demo", "CartPole-v1"], cmd=lzero)
+    assert proc.returncode == 2 and proc.stdout == ""
+    err = proc.stderr.strip()
+    assert err == (
+        "lzero demo: error: unknown env 'CartPole-v1'; close matches: ['cartpole_lightzero']. "
+        "`lzero envs` (or ENV_REGISTRY.names()) lists them all."
+    )
+    assert "connect4" not in err and "Acrobot" not in err

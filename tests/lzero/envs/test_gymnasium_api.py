@@ -103,6 +103,12 @@ def test_render_modes():
     env.reset(seed=0)
     env.step(3)
     assert "X" in env.render()
+    env = make("lzero/Connect4-v0", render_mode="human")  # no display here: one notice
+    with pytest.warns(UserWarning, match=NO_DISPLAY) as caught:
+        env.reset(seed=0)
+        env.step(3)
+        assert env.render() is None
+    assert len(caught) == 1
     with pytest.raises(
         ValueError, match=r"expected render_mode in \['human', 'rgb_array', 'ansi'\]"
     ):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -23,6 +23,23 @@ def borrowed(typingctx, arr):
     return arr(arr), codegen
 
 
+@intrinsic
+def address_as_pointer(typingctx, address):
+    """The integer ``address`` as a ``void*``, for ``numba.carray(ptr, shape, dtype)``: how a
+    kernel built as a closure reaches mutable arrays that are not among its arguments (numba
+    freezes captured arrays into read-only constants). Relies on the arrays' owner keeping
+    them alive, unmoved, for as long as the kernel may run (the Connect4 perfect bot's tables
+    live in a module-level solver; tests/lzero/envs/pool/test_board_pool.py guards its use).
+    """
+    if not isinstance(address, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return types.voidptr(address), codegen
+
+
 def inlined(fn):
     """``fn``'s Python function jitted with ``inline="always"`` (``fn`` itself if it has none),
     for numba callers that should not pay a call (nor its reference counting) per use.
@@ -33,4 +50,4 @@ def inlined(fn):
     return fn if py_func is None else njit(inline="always")(py_func)
 
 
-__all__ = ["borrowed", "inlined"]
+__all__ = ["address_as_pointer", "borrowed", "inlined"]

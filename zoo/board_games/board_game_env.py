@@ -61,6 +61,8 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
     rule_bot = None  # njit (board [H, W] int8, player, rng_state) -> action
     #: (board [H, W], player) -> bool [A]: the moves the perfect bot picks from (at random)
     perfect_moves = None
+    #: () -> njit (board, player, rng_state) -> action: the perfect bot for the numba pool
+    pool_perfect_bot = None
     move_style = "cell"
     bot_types: tuple = ("rule", "mcts", "random")
     #: LightZero's older bot names, accepted so its configs port unchanged.

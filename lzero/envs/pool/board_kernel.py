@@ -53,7 +53,8 @@ def make_stepper(fns: tuple, params: tuple):
 
     Args:
         fns: ``(apply_action, result_after, legal_mask, rule_bot)``, the game's jitted
-            ``BoardRules`` kernels and its env class's rule bot.
+            ``BoardRules`` kernels and its env class's rule bot (or, for 'perfect', the
+            bot its ``pool_perfect_bot()`` builds, which takes the same arguments).
         params: ``(mode, bot_kind, p_bot_random, p_random_agent, p_expert_agent, scale,
             channel_last, max_steps)`` (``max_steps`` 0: no time limit).
 

@@ -47,15 +47,22 @@ def probe_vectorisable(env_cls: Any, env_kwargs: dict) -> Any:
     for key, ok in (
         ("render_mode", cfg.render_mode is None),
         ("agent_vs_human", not cfg.agent_vs_human),
-        ("bot_action_type", cfg.bot_action_type in _BOTS),
+        ("bot_action_type", cfg.bot_action_type in _bots(env_cls)),
     ):
         if not ok:
             raise ConfigError(
                 f"{key}: expected a setting the vectorised pool runs "
-                f"(no rendering, no human, bot in {sorted(_BOTS)}), "
+                f"(no rendering, no human, bot in {sorted(_bots(env_cls))}), "
                 f"got {env_kwargs.get(key, cfg[key])!r}"
             )
     return probe
+
+
+def _bots(env_cls: Any) -> tuple:
+    """The bots the pool runs for ``env_cls``: rule and random, and 'perfect' where the game
+    hands over a numba perfect bot (``pool_perfect_bot``, a factory: Connect4)."""
+    extra = ("perfect",) if getattr(env_cls, "pool_perfect_bot", None) else ()
+    return (*_BOTS, *extra)
 
 
 class BoardBackend(SteppedAtSubmit):
@@ -82,11 +89,11 @@ class BoardBackend(SteppedAtSubmit):
             rules.apply_action,
             rules.result_after,
             rules.legal_mask,
-            env_cls.rule_bot,
+            env_cls.pool_perfect_bot() if cfg.bot_action_type == "perfect" else env_cls.rule_bot,
         )
         self.params = (
             _MODES[cfg.battle_mode],
-            _BOTS[cfg.bot_action_type],
+            _BOTS.get(cfg.bot_action_type, RULE_BOT),  # 'perfect' takes the rule bot's slot
             float(cfg.prob_random_action_in_bot),
             float(cfg.prob_random_agent),
             float(cfg.prob_expert_agent),

@@ -65,6 +65,10 @@ VARIANTS = [
     + VARIANTS,
 )
 def test_batched_equals_sequential(name, cfg):
+    _batched_equals_sequential(name, cfg, steps=60)
+
+
+def _batched_equals_sequential(name, cfg, *, steps):
     n, seed = 5, 11
     pool = make(name, num_envs=n, seed=seed, **cfg)
     ref = Reference(name, n, seed, cfg)
@@ -73,7 +77,7 @@ def test_batched_equals_sequential(name, cfg):
         _check_row(obs, i, ref.reset(i)[0])
     rng = np.random.default_rng(0)
     episodes = 0
-    for _ in range(60):
+    for _ in range(steps):
         actions = _legal(rng, obs["action_mask"])
         obs, reward, done, info = pool.step(actions)
         assert np.array_equal(info["env_id"], np.arange(n))
@@ -84,6 +88,19 @@ def test_batched_equals_sequential(name, cfg):
             episodes += exp_done
     assert episodes >= n  # auto-reset was exercised
     pool.close()
+
+
+def test_perfect_connect4_bot_batched_equals_sequential():
+    """The pool's perfect bot (numba, the env's solver tables reached by address) plays the
+    env's perfect bot's moves, with the same draws among optimal columns."""
+    pytest.importorskip("bitbully_databases")
+    cfg = dict(battle_mode="play_with_bot_mode", bot_action_type="perfect")
+    _batched_equals_sequential("connect4", dict(cfg, prob_random_action_in_bot=0.3), steps=40)
+
+
+def test_tictactoe_perfect_bot_is_refused_by_the_pool():
+    with pytest.raises(ConfigError, match=r"bot in \['random', 'rule'\]\), got 'perfect'"):
+        make("tictactoe", battle_mode="play_with_bot_mode", bot_action_type="perfect")
 
 
 def test_time_limit_and_auto_reset_follow_envpool():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lzero.envs import ENV_REGISTRY
 from zoo.board_games.board_game_env import BoardGameEnv
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action
-from zoo.board_games.connect4.envs.connect4_perfect import perfect_moves
+from zoo.board_games.connect4.envs.connect4_perfect import perfect_moves, pool_bot
 from zoo.board_games.connect4.envs.connect4_rules import RULES
 
 
@@ -17,6 +17,7 @@ class Connect4Env(BoardGameEnv):
     rules = RULES
     rule_bot = staticmethod(rule_bot_action)
     perfect_moves = staticmethod(perfect_moves)
+    pool_perfect_bot = staticmethod(pool_bot)
     bot_types = ("rule", "perfect", "mcts", "random")
     move_style = "column"
     config = dict(BoardGameEnv.config, env_id="Connect4")

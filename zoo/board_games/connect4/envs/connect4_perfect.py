@@ -1,18 +1,26 @@
 """The perfect Connect4 bot's moves, from the exact solver with the opening book.
 
 The solver and its book (``bitbully-databases``, see :mod:`connect4_book`) are loaded at the
-first move and shared by every env of the process.
+first move and shared by every env of the process, and by the vectorised pool's bot
+(:func:`pool_bot`), which reaches the same tables from inside its numba step.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
+from numba import njit
 
 from lzero.errors import ConfigError
-from zoo.board_games.connect4.envs.connect4_book import BOOK_PLY, INSTALL_HINT, book_available
+from lzero.utils.nbarrays import address_as_pointer
+from lzero.utils.nbrng import randbelow
+from zoo.board_games.connect4.envs.connect4_book import INSTALL_HINT, book_available
+from zoo.board_games.connect4.envs.connect4_moves import perfect_columns
+from zoo.board_games.connect4.envs.connect4_position import WIDTH, board_bits, position_from_board
 from zoo.board_games.connect4.envs.connect4_solver import Connect4Solver
 
 _SOLVER: list[Connect4Solver] = []
+_POOL_BOT: list = []
 
 
 def _solver() -> Connect4Solver:
@@ -26,13 +34,9 @@ def _solver() -> Connect4Solver:
 
 
 def perfect_moves(board: np.ndarray, player: int) -> np.ndarray:
-    """The columns the perfect bot picks from, each keeping the position's exact score.
-
-    With fewer stones than the book's ``BOOK_PLY``, every optimal column (each column's
-    exact score costs little: the searches stop at the book). From ``BOOK_PLY`` stones on,
-    where each column would need a search of its own to the end of the game, the first
-    optimal column in the solver's move order (:meth:`Connect4Solver.best_move`), so that a
-    move takes well under a second.
+    """The columns the perfect bot picks from (at random), each keeping the exact score:
+    every optimal column below the book's 12 stones, the first optimal one in the solver's
+    move order from there on (see :func:`~.connect4_moves.perfect_columns`).
 
     Args:
         board: `[6, 7]` env board (row 0 at the top) of a running game.
@@ -46,11 +50,50 @@ def perfect_moves(board: np.ndarray, player: int) -> np.ndarray:
         ValueError: an impossible or finished position.
     """
     solver = _solver()
-    out = np.zeros(7, dtype=bool)
-    if np.count_nonzero(board) >= BOOK_PLY:
-        out[solver.best_move_board(board, player)] = True
-        return out
-    scores = solver.analyze_board(board, player)
-    best = max(s for s in scores if s is not None)
-    out[[s == best for s in scores]] = True
+    current, mask = position_from_board(board, player)
+    out = np.zeros(WIDTH, dtype=bool)
+    perfect_columns(np.int64(current), np.int64(mask), out, *solver._tables())
     return out
+
+
+def pool_bot():
+    """The perfect bot as the pool's numba ``rule_bot(board, player, rng_state) -> column``:
+    the same columns as :func:`perfect_moves`, the same draw as ``bot_move``'s.
+
+    The kernel reaches the shared solver's tables by address (a closure would freeze them
+    into read-only constants); the module keeps the solver, so they outlive it.
+
+    Raises:
+        ConfigError: the opening book is not installed; says what to install.
+    """
+    if _POOL_BOT:
+        return _POOL_BOT[0]
+    tables = _solver()._tables()
+    addresses = tuple(int(a.ctypes.data) for a in tables[:6])
+    shapes = tuple(a.shape for a in tables[:6])
+    dtypes = tuple(a.dtype.type for a in tables[:6])
+    book_ply = tables[6]
+    (ak, av, am, af, ac, aw), (sk, sv, sm, sf, sc, sw) = addresses, shapes
+    (dk, dv, dm, df, dc, dw) = dtypes
+
+    @njit
+    def bot(board, player, rng_state):
+        keys = numba.carray(address_as_pointer(ak), sk, dk)
+        vals = numba.carray(address_as_pointer(av), sv, dv)
+        moves = numba.carray(address_as_pointer(am), sm, dm)
+        frames = numba.carray(address_as_pointer(af), sf, df)
+        codes = numba.carray(address_as_pointer(ac), sc, dc)
+        values = numba.carray(address_as_pointer(aw), sw, dw)
+        current, mask = board_bits(board, player)
+        picks = np.zeros(WIDTH, dtype=np.bool_)
+        perfect_columns(current, mask, picks, keys, vals, moves, frames, codes, values, book_ply)
+        k = randbelow(rng_state, picks.sum())
+        for col in range(WIDTH):
+            if picks[col]:
+                if k == 0:
+                    return col
+                k -= 1
+        return -1
+
+    _POOL_BOT.append(bot)
+    return bot

@@ -8,6 +8,7 @@ move and all stones. These checks run in Python, once per query; the kernels tru
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 WIDTH = 7
 HEIGHT = 6
@@ -53,6 +54,22 @@ def play_sequence(moves: str) -> tuple[int, int]:
     return current, mask
 
 
+@njit(cache=True)
+def board_bits(board, to_play):
+    """``(current, mask)`` int64 of an env board `[6, 7]` int8 (row 0 at the top), unchecked:
+    the numba half of :func:`position_from_board`, also run by the pool's perfect bot."""
+    current = mask = np.int64(0)
+    for c in range(WIDTH):
+        for r in range(HEIGHT):  # env row HEIGHT - 1 is our bottom row 0
+            v = board[HEIGHT - 1 - r, c]
+            if v:
+                bit = np.int64(1) << (c * (HEIGHT + 1) + r)
+                mask |= bit
+                if v == to_play:
+                    current |= bit
+    return current, mask
+
+
 def position_from_board(board, to_play: int) -> tuple[int, int]:
     """``(current, mask)`` of an env board `[6, 7]` (0 empty, 1 and 2 players; row 0 at the
     top) with ``to_play`` to move.
@@ -83,15 +100,7 @@ def position_from_board(board, to_play: int) -> tuple[int, int]:
             f"board: impossible stone counts: expected player {to_play} (to move) to have as many "
             f"stones as player {3 - to_play} or one fewer, got {mine} and {theirs}"
         )
-    current = mask = 0
-    for c in range(WIDTH):
-        for r in range(HEIGHT):  # env row HEIGHT - 1 is our bottom row 0
-            v = arr[HEIGHT - 1 - r, c]
-            if v:
-                bit = 1 << (c * (HEIGHT + 1) + r)
-                mask |= bit
-                if v == to_play:
-                    current |= bit
+    current, mask = (int(x) for x in board_bits(arr.astype(np.int8), int(to_play)))
     if has_four(current) or has_four(current ^ mask):
         raise ValueError("board: expected a game still running, got four in a row already")
     return current, mask

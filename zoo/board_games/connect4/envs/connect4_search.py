@@ -32,7 +32,7 @@ _LEAF = MISSING  # no value yet (not in the book either): search the children
 
 
 @njit(cache=True)
-def _popcount(m):
+def popcount(m):
     c = 0
     while m:
         m &= m - 1
@@ -61,7 +61,7 @@ def can_win_next(current, mask):
 
 
 @njit(cache=True)
-def _non_losing_moves(current, mask):
+def non_losing_moves(current, mask):
     """Playable cells that do not let the opponent win at once (0: every move loses).
 
     Precondition: the player to move cannot win at once.
@@ -92,7 +92,7 @@ def _store(keys, vals, key, val):
 
 
 @njit(cache=True, inline="always")
-def _order_moves(current, mask, possible, moves, n):
+def order_moves(current, mask, possible, moves, n):
     """Writes the moves of ``possible`` into ``moves[n]``, best last, and returns their count:
     insertion sort by the winning cells a move creates, centre first among equals (the sort
     key sits above bit 49 of each entry)."""
@@ -100,7 +100,7 @@ def _order_moves(current, mask, possible, moves, n):
     for i in range(WIDTH - 1, -1, -1):
         move = possible & (np.int64(63) << (COLUMN_ORDER[i] * (HEIGHT + 1)))
         if move:
-            sc = _popcount(winning_cells(current | move, mask)) * 8 + 6 - i
+            sc = popcount(winning_cells(current | move, mask)) * 8 + 6 - i
             j = count
             while j > 0 and moves[n, j - 1] >> 49 > sc:
                 moves[n, j] = moves[n, j - 1]
@@ -111,7 +111,7 @@ def _order_moves(current, mask, possible, moves, n):
 
 
 @njit(cache=True)
-def _negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, values, book_ply):
+def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, values, book_ply):
     """Pons' negamax, its recursion unrolled onto per-depth buffers (no calls, no allocation).
 
     ``moves`` `[43, 7]` holds each depth's ordered moves, ``frames`` `[43, 5]` each open
@@ -123,7 +123,7 @@ def _negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, v
     while True:
         # Enter the node (current, mask) at depth n: either a value now, or its first child.
         ret = _LEAF
-        possible = _non_losing_moves(current, mask)
+        possible = non_losing_moves(current, mask)
         if possible == 0:
             ret = -((SIZE - n) // 2)
         elif n >= SIZE - 2:
@@ -145,7 +145,7 @@ def _negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, v
             else:
                 alpha, beta = max(alpha, lo), min(beta, hi)
         if ret == _LEAF:
-            count = _order_moves(current, mask, possible, moves, n)
+            count = order_moves(current, mask, possible, moves, n)
             f = frames[n]
             f[0], f[1], f[2], f[3], f[4] = current, mask, alpha, beta, count - 1
             move = moves[n, count - 1] & BOARD_MASK
@@ -177,63 +177,6 @@ def _negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, v
 
 
 @njit(cache=True)
-def keeps_score(current, mask, move, score, keys, vals, moves, frames, codes, values, book_ply):
-    """True if playing ``move`` (one playable cell) from a position of exact score ``score``
-    keeps that score: one null-window probe of the child, not its exact score.
-
-    Precondition: the position is not won and not full; ``score`` is its exact score.
-    """
-    n = _popcount(mask)
-    if winning_cells(current, mask) & move:
-        return (SIZE + 1 - n) // 2 >= score
-    child, child_mask = current ^ mask, mask | move
-    if n + 1 == SIZE:
-        return 0 >= score
-    if can_win_next(child, child_mask):
-        return -((SIZE - n) // 2) >= score
-    r = _negamax(
-        child,
-        child_mask,
-        n + 1,
-        -score,
-        -score + 1,
-        keys,
-        vals,
-        moves,
-        frames,
-        codes,
-        values,
-        book_ply,
-    )
-    return -r >= score
-
-
-@njit(cache=True)
-def first_optimal_move(current, mask, score, keys, vals, moves, frames, codes, values, book_ply):
-    """The first move, in the search's own order, that keeps the exact score ``score``
-    (a cell bit; 0 only if ``score`` was not the position's score).
-
-    Precondition: the position is not won and not full.
-    """
-    playable = (mask + BOTTOM_MASK) & BOARD_MASK
-    wins = winning_cells(current, mask) & playable
-    if wins:
-        return wins & -wins
-    possible = _non_losing_moves(current, mask)
-    if possible == 0:  # every move loses at once: any playable one will do
-        possible = playable
-    n = _popcount(mask)
-    count = _order_moves(current, mask, possible, moves, n)  # row n: the probes use n + 1 up
-    for i in range(count - 1, -1, -1):
-        move = moves[n, i] & BOARD_MASK
-        if keeps_score(
-            current, mask, move, score, keys, vals, moves, frames, codes, values, book_ply
-        ):
-            return move
-    return 0
-
-
-@njit(cache=True)
 def _half_toward_zero(x):
     return x // 2 if x >= 0 else -((-x) // 2)  # C++ x / 2
 
@@ -241,7 +184,7 @@ def _half_toward_zero(x):
 @njit(cache=True)
 def solve_bits(current, mask, keys, vals, moves, frames, codes, values, book_ply):
     """Exact score of a position that is not won and not full; iterative null windows."""
-    n = _popcount(mask)
+    n = popcount(mask)
     if can_win_next(current, mask):
         return (SIZE + 1 - n) // 2
     lo = -((SIZE - n) // 2)
@@ -252,7 +195,7 @@ def solve_bits(current, mask, keys, vals, moves, frames, codes, values, book_ply
             med = _half_toward_zero(lo)
         elif med >= 0 and _half_toward_zero(hi) > med:
             med = _half_toward_zero(hi)
-        r = _negamax(
+        r = negamax(
             current, mask, n, med, med + 1, keys, vals, moves, frames, codes, values, book_ply
         )
         if r <= med:

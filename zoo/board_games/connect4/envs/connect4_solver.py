@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from zoo.board_games.connect4.envs.connect4_book import BOOK_PLY, load_book
+from zoo.board_games.connect4.envs.connect4_moves import FULL, column_scores, first_optimal_move
 from zoo.board_games.connect4.envs.connect4_position import (
     BOARD_MASK,
     HEIGHT,
@@ -35,9 +36,7 @@ from zoo.board_games.connect4.envs.connect4_search import (
     MAX_SCORE,
     MIN_SCORE,
     MIN_TABLE_SIZE,
-    first_optimal_move,
     solve_bits,
-    winning_cells,
 )
 
 __all__ = [
@@ -95,31 +94,24 @@ class Connect4Solver:
         self._keys[:] = 0
         self._vals[:] = 0
 
+    def _tables(self) -> tuple:
+        """The search's buffers and book, as the kernels take them."""
+        return (self._keys, self._vals, self._moves, self._frames, *self._book)
+
     def _solve(self, current: int, mask: int) -> int:
-        args = (self._keys, self._vals, self._moves, self._frames, *self._book)
-        return int(solve_bits(np.int64(current), np.int64(mask), *args))
+        return int(solve_bits(np.int64(current), np.int64(mask), *self._tables()))
 
     def _analyze(self, current: int, mask: int) -> list[int | None]:
-        n = bin(mask).count("1")
-        out: list[int | None] = []
-        for col in range(WIDTH):
-            move = _column_move(mask, col)
-            if not move:
-                out.append(None)
-            elif int(winning_cells(np.int64(current), np.int64(mask))) & move:
-                out.append((SIZE + 1 - n) // 2)
-            elif n + 1 == SIZE:
-                out.append(0)
-            else:
-                out.append(-self._solve(current ^ mask, mask | move))
-        return out
+        out = np.empty(WIDTH, dtype=np.int64)
+        column_scores(np.int64(current), np.int64(mask), out, *self._tables())
+        return [None if s == FULL else int(s) for s in out]
 
     def _best_move(self, current: int, mask: int) -> int:
         if mask == BOARD_MASK:
             raise ValueError("expected a position with a playable column, got a full board")
         score = self._solve(current, mask)
-        args = (self._keys, self._vals, self._moves, self._frames, *self._book)
-        move = int(first_optimal_move(np.int64(current), np.int64(mask), np.int64(score), *args))
+        c, m, sc = np.int64(current), np.int64(mask), np.int64(score)
+        move = int(first_optimal_move(c, m, sc, *self._tables()))
         if not move:
             raise RuntimeError(f"no move keeps the score {score}: solver bug")
         return (move.bit_length() - 1) // (HEIGHT + 1)
@@ -169,13 +161,6 @@ class Connect4Solver:
     def best_move_board(self, board: np.ndarray, to_play: int) -> int:
         """:meth:`best_move` of an env board, a column 0-6."""
         return self._best_move(*position_from_board(board, to_play))
-
-
-def _column_move(mask: int, col: int) -> int:
-    """The cell bit a stone in ``col`` lands on, 0 if the column is full."""
-    if mask & (1 << (col * (HEIGHT + 1) + HEIGHT - 1)):
-        return 0
-    return (mask + (1 << (col * (HEIGHT + 1)))) & (63 << (col * (HEIGHT + 1)))
 
 
 _NO_CODES = np.zeros(0, dtype=np.int64)

@@ -57,3 +57,16 @@ def test_reference_env_agrees_with_ours_on_game_ends(game):
             assert ref_done == done and ref_reward == reward[0]
         ends.add(info["eval_episode_return"])
     assert len(ends) > 1 or game == "gomoku"  # wins of both sides or draws, not one ending
+
+
+def test_step_floor_profile_runs(capsys):
+    spec = importlib.util.spec_from_file_location(
+        "floor", BENCH.with_name("bench_board_step_floor.py")
+    )
+    floor = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(floor)
+    floor.main(["--games", "tictactoe"])
+    lines = capsys.readouterr().out.splitlines()
+    rows = {line[10:].strip(): float(line[:10]) for line in lines if line.startswith("  ")}
+    assert {"env.step", "minimal step (no bookkeeping)", "kernel call"} <= set(rows)
+    assert all(ns > 0 for ns in rows.values())

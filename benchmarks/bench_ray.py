@@ -5,9 +5,9 @@
    env, shared memory: its fastest setting). Rounds alternate between the two so that a change
    of load hits both; the median round is printed with the load average.
 2. AlphaZero self-play positions per second on Connect4 (8 games at once): the in-process
-   collector (torch on every core) against ``RayAlphaZeroCollector`` with 1 actor holding every
-   core and 2 actors holding half each (same search and model), each timed over whole collect
-   phases after a warm-up phase. The Ray collector starts each actor's next phase as soon as
+   collector against ``RayAlphaZeroCollector`` with 1 and 2 actors (same search and model,
+   ``--threads`` torch threads each), each timed over whole collect phases after a warm-up
+   phase. The Ray collector starts each actor's next phase as soon as
    one is in, so its rate is the actors' steady rate.
 
 Usage: python benchmarks/bench_ray.py [--steps 300] [--rounds 3] [--phases 3]
@@ -90,24 +90,22 @@ def bench_self_play(args) -> None:
     from lzero.worker.alphazero_collector import make_alphazero_collector
     from zoo.board_games.connect4.config import connect4_alphazero_sp_mode_config as sp
 
-    cores = os.cpu_count()
-    torch.set_num_threads(cores)  # the in-process collector uses every core, as do the actors
+    threads = args.threads  # torch threads of the in-process collector and of each actor
+    torch.set_num_threads(threads)
 
     def config(**manager):
         main = copy.deepcopy(sp.main_config)
         main.env.update(collector_env_num=8, manager=manager)
-        main.policy.update(torch_num_threads=cores, mcts=dict(num_simulations=args.simulations))
+        main.policy.update(torch_num_threads=threads, mcts=dict(num_simulations=args.simulations))
         return compile_alphazero_config([main, copy.deepcopy(sp.create_config)])
 
     settings = {
         "in-process collector": config(),
-        f"Ray, 1 actor x {cores} CPUs": config(type="ray", actor_num=1, num_cpus_per_actor=cores),
-        f"Ray, 2 actors x {cores // 2} CPU": config(
-            type="ray", actor_num=2, num_cpus_per_actor=cores // 2
-        ),
+        "Ray, 1 actor": config(type="ray", actor_num=1, num_cpus_per_actor=threads),
+        "Ray, 2 actors": config(type="ray", actor_num=2, num_cpus_per_actor=threads),
     }
     print(f"\nAlphaZero self-play, Connect4, 8 games, {args.simulations} simulations a move, "
-          f"model {dict(sp.main_config.policy.model)}:")  # fmt: skip
+          f"model {dict(sp.main_config.policy.model)}, {threads} torch thread(s) each:")  # fmt: skip
     for label, cfg in settings.items():
         game = BoardGame.from_env(create_env(cfg.create, cfg.env))
         policy = AlphaZeroPolicy(cfg.policy, game, seed=0)
@@ -128,6 +126,8 @@ def main() -> None:
     parser.add_argument("--actors", type=int, default=2)
     parser.add_argument("--phases", type=int, default=3)
     parser.add_argument("--simulations", type=int, default=25)
+    # 1: on a loaded 2-core machine torch's 2-thread forward was 40x slower than 1 thread's
+    parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     import ray
 

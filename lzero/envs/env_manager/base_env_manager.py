@@ -88,8 +88,8 @@ class BaseEnvManager(EnvAttributeForwarding):
         context=DEFAULT_CONTEXT,
         # (bool) Pass array observations through shared memory instead of pickling them.
         shared_memory=True,
-        # (float) DI-engine's seconds to wait for a worker to connect back to the manager;
-        # our workers are pipes made before they start, so no effect here.
+        # (float | None) DI-engine's seconds SubprocessEnvManager waits for a worker's answer
+        # to a reset (the shorter of this and reset_timeout applies there).
         connect_timeout=60.0,
     )
     _handle_cls: type = InProcessEnv

@@ -23,7 +23,8 @@ class SubprocessEnvManager(BaseEnvManager):
     Args:
         env_fn: one factory per env; picklable when ``context`` is 'spawn' or 'forkserver'.
         cfg: overrides of :attr:`BaseEnvManager.config` (``step_timeout``, ``reset_timeout``,
-            ``context`` and ``shared_memory`` apply here); unknown keys raise ``ConfigError``.
+            ``connect_timeout``, ``context`` and ``shared_memory`` apply here); unknown keys
+            raise ``ConfigError``.
     """
 
     _handle_cls = WorkerProcess
@@ -33,6 +34,15 @@ class SubprocessEnvManager(BaseEnvManager):
         methods = mp.get_all_start_methods()
         if self._cfg.context not in methods:
             raise ValueError(f"context: expected one of {methods}, got {self._cfg.context!r}")
+
+    def _deadline(self, key: str) -> float | None:
+        # DI-engine's subprocess managers wait at most connect_timeout for a worker's answer
+        # to a reset (reset_timeout is its in-env watchdog), so a reset waits the shorter.
+        deadline = super()._deadline(key)
+        if key != "reset_timeout" or self._cfg.connect_timeout is None:
+            return deadline
+        connect = super()._deadline("connect_timeout")
+        return connect if deadline is None else min(deadline, connect)
 
     @property
     def worker_pids(self) -> list[int]:

@@ -239,8 +239,18 @@ def test_bad_construction_is_rejected():
         BaseEnvManager(_factories(2)).seed([1])
 
 
-def test_di_engines_connect_timeout_is_accepted():
-    # DI-engine's subprocess manager waits that long for a worker to connect; ours are pipes.
-    cfg = dict(shared_memory=False, connect_timeout=60)
-    with BaseEnvManager(_factories(1), cfg) as manager:
+class HangingReset(CounterEnv):
+    def reset(self):
+        time.sleep(600)
+
+
+def test_di_engines_connect_timeout_bounds_a_subprocess_reset():
+    # DI-engine's subprocess manager waits connect_timeout for a worker's reset answer.
+    cfg = dict(shared_memory=False, connect_timeout=0.5, reset_timeout=300, max_retry=1)
+    manager = SubprocessEnvManager([HangingReset], cfg)
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="still fail after 1 restarts"):
         manager.launch()
+    assert time.monotonic() - start < 30 and not manager.launched
+    with BaseEnvManager(_factories(1), dict(connect_timeout=0.5)) as manager:
+        manager.launch()  # accepted, and nothing to wait for in one process

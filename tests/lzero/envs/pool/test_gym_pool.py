@@ -189,7 +189,9 @@ def test_bad_input_is_rejected_without_changing_any_env():
 
 
 def test_bad_make_arguments():
-    with pytest.raises(KeyError, match="did you mean 'CartPole-v1'"):
+    with pytest.raises(
+        KeyError, match=r"unknown task id 'CartPole-v9'; close matches: \['CartPole-v1'"
+    ):
         make("CartPole-v9")
     with pytest.raises(ValueError, match=r"env_type: expected one of \['gym_legacy', .*got 'dmm'"):
         make("CartPole-v1", env_type="dmm")

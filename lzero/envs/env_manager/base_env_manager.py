@@ -137,11 +137,7 @@ class BaseEnvManager(EnvAttributeForwarding):
         if reset_param is None:
             reset_param = {i: {} for i in range(self.env_num)}
         self._check_ids(reset_param, range(self.env_num), "reset_param")
-        try:
-            self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
-        except BaseException:
-            self.close()  # as DI-engine: a failed launch leaves a closed manager to launch again
-            raise
+        self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
 
     def seed(self, seed: int | list[int], dynamic_seed: bool = True) -> None:
         """Seeds env ``i`` with ``seed + i`` (or ``seed[i]``) at its next reset.
@@ -358,6 +354,7 @@ class BaseEnvManager(EnvAttributeForwarding):
             for env_id in errors:
                 self._restart(env_id)
             todo = {i: todo[i] for i in errors}
+        self.close()  # as DI-engine: a manager that gave up is closed, to be launched again
         raise RuntimeError(
             f"reset: envs {sorted(errors)} still fail after {self._cfg.max_retry} restarts; "
             f"last error: {next(iter(errors.values()))}"

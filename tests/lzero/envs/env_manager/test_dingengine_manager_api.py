@@ -89,12 +89,17 @@ class ResetFails(Short):
 
 
 @pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
-def test_a_failed_launch_closes_the_manager_so_it_can_launch_again(manager_cls):
+def test_a_launch_or_reset_that_gives_up_closes_the_manager(manager_cls):
     manager = manager_cls([ResetFails, ResetFails], {"max_retry": 1})
     with pytest.raises(RuntimeError, match="(?s)still fail after 1 restarts.*reset refused"):
         manager.launch(reset_param={0: {"stat": "error"}, 1: {}})
     assert not manager.launched  # no worker left running
     manager.launch(reset_param={0: {}, 1: {}})
+    assert sorted(manager.ready_obs) == [0, 1]
+    with pytest.raises(RuntimeError, match="(?s)still fail after 1 restarts.*reset refused"):
+        manager.reset({1: {"stat": "error"}})  # a reset that gives up closes it too
+    assert not manager.launched
+    manager.launch()
     assert sorted(manager.ready_obs) == [0, 1]
     manager.close()
 

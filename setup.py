@@ -30,6 +30,8 @@ setup(
     long_description_content_type="text/markdown",
     python_requires=">=3.10",
     packages=find_packages(include=["lzero", "lzero.*", "zoo", "zoo.*"]),
+    # PEP 561: lzero's annotations are for type checkers too.
+    package_data={"lzero": ["py.typed"]},
     install_requires=[
         "numpy>=1.24",
         "gymnasium>=1.0",

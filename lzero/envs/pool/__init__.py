@@ -249,11 +249,12 @@ def _spec_and_backend(
 
 
 __all__ = [
-    "ArraySpec",
-    *(["DMEnvPool"] if DMEnvPool is not None else []),
-    "EnvPool",
+    # envpool's public order (its typing test reads it as a subsequence).
     "EnvSpec",
+    "EnvPool",
+    *(["DMEnvPool"] if DMEnvPool is not None else []),
     "GymnasiumEnvPool",
+    "ArraySpec",
     "__version__",
     "list_all_envs",
     "make",

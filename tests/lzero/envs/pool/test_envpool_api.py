@@ -224,3 +224,17 @@ def test_gymnasium_pools_are_gymnasium_envs_and_take_envpools_box2d_v2_ids():
     pool.close()
     with pytest.raises(KeyError, match="unknown task id 'LunarLander-v9'"):
         make_gym("LunarLander-v9")
+
+
+def test_typing_marker_and_public_names_as_envpool_has_them():
+    """envpool ships a PEP 561 marker and lists EnvSpec, EnvPool, (DMEnvPool,) GymnasiumEnvPool
+    in that order in __all__; its typing test reads both."""
+    from pathlib import Path
+
+    import lzero
+    import lzero.envs.pool as pool
+
+    assert (Path(lzero.__file__).parent / "py.typed").is_file()
+    names = [n for n in pool.__all__ if n.endswith(("EnvSpec", "EnvPool"))]
+    expected = ["EnvSpec", "EnvPool", "DMEnvPool", "GymnasiumEnvPool"]
+    assert names == [n for n in expected if n in names] and len(names) >= 3

@@ -83,3 +83,23 @@ def test_best_move_keeps_the_score_past_the_book():
         solver.reset()
         assert scores[solver.best_move(moves) - 1] == max(s for s in scores if s is not None)
         checked += 1
+
+
+def test_one_stone_past_the_book_scores_as_without_it():
+    """13-stone positions start their search from a lower bound read from the book (their
+    12-stone parents' scores): same scores as the solver without the book."""
+    import random
+
+    with_book, without = Connect4Solver(opening_book=True), Connect4Solver()
+    rng = random.Random(11)
+    checked = 0
+    while checked < 5:
+        moves = ""
+        try:
+            for _ in range(13):
+                moves += rng.choice("1234567")
+                play_sequence(moves)
+        except ValueError:
+            continue
+        assert with_book.solve(moves) == without.solve(moves), moves
+        checked += 1

@@ -182,6 +182,24 @@ def _half_toward_zero(x):
 
 
 @njit(cache=True)
+def _book_parents_bound(current, mask, codes, values, book_ply):
+    """A lower bound on the score of a position one stone past the book: a parent (the
+    position without one of the last mover's top stones) scores at least minus this
+    position's score, and the book holds the parents' exact scores. Exact whenever the last
+    move was optimal, as in a game against a sensible opponent."""
+    last = current ^ mask  # the stones of the player who just moved
+    bound = np.int64(-SIZE)
+    for col in range(WIDTH):
+        column = mask & (np.int64(63) << (col * (HEIGHT + 1)))
+        top = column ^ (column >> 1)  # the column's highest stone (stones are contiguous)
+        if top & last:
+            s = book_score(codes, values, last ^ top, mask ^ top, book_ply)
+            if s != MISSING:
+                bound = max(bound, -s)
+    return bound
+
+
+@njit(cache=True)
 def solve_bits(current, mask, keys, vals, moves, frames, codes, values, book_ply):
     """Exact score of a position that is not won and not full; iterative null windows."""
     n = popcount(mask)
@@ -189,6 +207,8 @@ def solve_bits(current, mask, keys, vals, moves, frames, codes, values, book_ply
         return (SIZE + 1 - n) // 2
     lo = -((SIZE - n) // 2)
     hi = (SIZE + 1 - n) // 2
+    if book_ply >= 0 and n == book_ply + 1:
+        lo = max(lo, _book_parents_bound(current, mask, codes, values, book_ply))
     while lo < hi:  # narrow [lo, hi] by null-window searches, first near 0 (Pons, part 9)
         med = lo + (hi - lo) // 2
         if med <= 0 and _half_toward_zero(lo) < med:

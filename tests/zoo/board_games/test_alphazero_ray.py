@@ -54,7 +54,7 @@ def _dead(pid, wait=15.0):
 
 
 def test_distributed_run_survives_a_killed_actor_and_writes_checkpoints(tmp_path, monkeypatch):
-    phases, pids = [], {}
+    phases, pids, synced = [], {}, []
     collect = RayAlphaZeroCollector.collect
 
     def collect_and_kill(self, n_episode):
@@ -64,6 +64,13 @@ def test_distributed_run_survives_a_killed_actor_and_writes_checkpoints(tmp_path
         data = collect(self, n_episode)
         assert len(data["value"]) == len(data["planes"]) >= 5 * data["episodes"]  # 5+ moves
         phases.append(data["actors"])
+        if len(phases) in (1, 4):  # actor 1's model is the driver's (no update since the
+            # broadcast that started this collect; the call waits for its running phase)
+            driver = self.policy.model.state_dict()
+            mine = ray.get(
+                self.actors[1].__ray_call__.remote(lambda a: a.policy.model.state_dict())
+            )
+            synced.append(all(torch.equal(driver[k], mine[k]) for k in driver))
         if [1] in phases and data["actors"] == [0, 1] and "after" not in pids:
             pids["after"] = self.actor_pids
         return data
@@ -84,6 +91,7 @@ def test_distributed_run_survives_a_killed_actor_and_writes_checkpoints(tmp_path
     ckpt = tmp_path / "run" / "ckpt"
     assert (ckpt / "ckpt_last.pth.tar").is_file() and (ckpt / "iteration_2.pth.tar").is_file()
     assert policy.train_iter == 2 * len(phases)  # update_per_collect=2 after every phase
+    assert synced == [True, True]  # the weights reached the actor, also after learning
 
 
 def test_ray_keys_are_checked():

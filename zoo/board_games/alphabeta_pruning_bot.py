@@ -7,7 +7,7 @@ LightZero builds the bot from an env class and its config and asks it for moves:
 
 It searches the whole game tree (``depth=999``) with scores +1 (the player to move wins),
 0 (draw or depth cut-off, LightZero's estimate) and -1. Here a game with exact scores of its
-own (``perfect_values``: TicTacToe's negamax, Connect4's solver) answers a full-depth query
+own (``perfect_moves``: TicTacToe's negamax, Connect4's solver) answers a full-depth query
 from them; any other game, or a shallower ``depth``, is searched by a plain negamax with
 alpha-beta pruning over the game's rules kernels (Knuth and Moore, "An analysis of alpha-beta
 pruning", 1975). Exhaustive search is practical on TicTacToe and on nearly full boards only,
@@ -44,7 +44,7 @@ class AlphaBetaPruningBot:
             raise TypeError(f"expected a board-game env or its class, got {type(env).__name__}")
         self.name = bot_name
         self.rules = rules
-        self._perfect_values = getattr(env, "perfect_values", None)
+        self._perfect_moves = getattr(env, "perfect_moves", None)
 
     def get_best_action(self, board: Any, player_index: int, depth: int = 999) -> int:
         """The best move for player ``player_index + 1`` on ``board``.
@@ -55,7 +55,8 @@ class AlphaBetaPruningBot:
             depth: plies searched; below it a position scores 0 (a draw), as in LightZero.
 
         Returns:
-            The action; among equally scored moves, the lowest.
+            The action; among equally scored moves, the lowest (Connect4 from 12 stones on:
+            the one its perfect bot plays, the solver's first optimal column).
 
         Raises:
             ValueError: a player index other than 0 or 1, a depth below 1, or a board that
@@ -77,8 +78,8 @@ class AlphaBetaPruningBot:
         if empty == 0:
             raise ValueError("board: expected a running game, got a full board")
         player = player_index + 1
-        if self._perfect_values is not None and depth >= empty:
-            return int(np.argmax(self._perfect_values(board, player)))
+        if self._perfect_moves is not None and depth >= empty:
+            return int(np.argmax(self._perfect_moves(board, player)))  # the lowest of them
         return _negamax(rules, board, player, moves, depth, -2, 2)[1]
 
 

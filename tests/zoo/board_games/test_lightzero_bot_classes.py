@@ -220,3 +220,19 @@ def test_lightzero_env_classes_come_from_their_envs_packages():
     env.reset()
     assert env.step(env.random_action()).reward.shape == (1,)
     env.close()
+
+
+def test_alpha_beta_bot_answers_connect4_from_the_solver():
+    """A full-depth query on a Connect4 board with 26 empty cells is answered by the exact
+    solver (the env's perfect_moves; a plain negamax would not finish): an optimal column."""
+    pytest.importorskip("bitbully_databases")
+    from zoo.board_games.connect4.envs.connect4_solver import analyze
+
+    moves = "4444445523335533"  # 16 stones, player 1 to move
+    board = np.zeros((6, 7), np.int8)
+    for i, ch in enumerate(moves):
+        col = int(ch) - 1
+        board[int(np.flatnonzero(board[:, col] == 0)[-1]), col] = 1 + i % 2
+    scores = analyze(moves)
+    action = AlphaBetaPruningBot(Connect4Env, None).get_best_action(board, 0)
+    assert scores[action] == max(s for s in scores if s is not None)

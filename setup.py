@@ -56,6 +56,8 @@ setup(
             "bitbully-databases>=0.0.2",
             "pettingzoo>=1.24",
             "ray>=2.10",
+            # make_dm's tests (envpool's dm_env API) run in CI rather than skip.
+            "dm-env>=1.6",
         ],
         # RayEnvManager and distributed self-play (manager type 'ray'); tested with ray 2.60
         # on Python 3.11, the CPU wheel.

@@ -38,15 +38,18 @@ def closest_key(key: str, valid: list[str] | tuple[str, ...] | set[str]) -> str 
     return matches[0] if matches else None
 
 
-def unknown_name_message(kind: str, name: str, valid, *, listing: str | None = None) -> str:
+def unknown_name_message(
+    kind: str, name: str, valid, *, listing: str | None = None, full: bool = False
+) -> str:
     """Formats "unknown <kind> 'name'; did you mean 'x'? valid: [...]" for error messages.
 
     With ``listing`` (where to see every name, e.g. "`lzero envs` lists them") or more than
     :data:`MAX_LISTED` valid names, only the close matches are named, then ``listing``: a
-    message naming a hundred gymnasium ids helps nobody.
+    message naming a hundred gymnasium ids helps nobody. ``full`` keeps the first form
+    whatever the count: a config's keys are the dict the user is editing.
     """
     valid = sorted(str(v) for v in valid)
-    if listing is None and len(valid) <= MAX_LISTED:
+    if full or (listing is None and len(valid) <= MAX_LISTED):
         hint = closest_key(name, valid)
         did_you_mean = f"; did you mean {hint!r}?" if hint else "."
         return f"unknown {kind} {name!r}{did_you_mean} Valid {kind}s: {valid}"
@@ -85,7 +88,9 @@ def merge_config(
         raise ConfigError(f"{where}: expected a dict, got {type(user).__name__}")
     for key, value in (user or {}).items():
         if key not in default:
-            raise ConfigError(f"{where}: " + unknown_name_message("key", key, default.keys()))
+            raise ConfigError(
+                f"{where}: " + unknown_name_message("key", key, default.keys(), full=True)
+            )
         sub = default[key]
         if key not in open_keys and isinstance(sub, Mapping) and sub and isinstance(value, Mapping):
             merge_config(sub, value, where=f"{where}.{key}")

@@ -59,10 +59,12 @@ class AlphaZeroCollector:
             limit = policy.cfg.num_sampling_moves
             if limit is not None:
                 temperature[self.moves >= limit] = 0.0
-            actions = np.where(
-                temperature > 0,
-                sample_actions(result.visits, max(float(temperature.max()), 1e-9), self.rng),
-                result.visits.argmax(axis=1),
+            greedy = result.visits.argmax(axis=1)
+            t = float(temperature.max())  # every game past num_sampling_moves: no draw at all
+            actions = (
+                np.where(temperature > 0, sample_actions(result.visits, t, self.rng), greedy)
+                if t > 0
+                else greedy
             )
             pi = visit_policy(result.visits, 1.0).astype(np.float32)
             planes = game.planes(boards, to_play)

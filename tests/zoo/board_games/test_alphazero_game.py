@@ -183,3 +183,35 @@ def test_collected_outcomes_follow_the_mode(mode):
             assert data["returns"][game] == (z[a] if mover[0] == 1 else -z[a])
         else:
             assert (mover == 1).all() and (z[a:b] == data["returns"][game]).all()
+
+
+def test_moves_past_num_sampling_moves_are_greedy_without_overflow():
+    """Past ``num_sampling_moves`` every game plays its most visited move; no visit count is
+    raised to a huge power on the way (numpy would warn of an overflow)."""
+    import warnings
+
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    policy = tiny_policy()
+    policy.cfg.num_sampling_moves = 0
+    chosen = []
+    search = policy.search.search
+
+    def record(*args, **kwargs):
+        result = search(*args, **kwargs)
+        chosen.append(result.visits.copy())
+        return result
+
+    policy.search.search = record
+    collector = AlphaZeroCollector(policy, "tictactoe", {"battle_mode": "self_play_mode"}, 2, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        data = collector.collect(2)
+    collector.close()
+    # the two games' first moves (stored in the order the games ended) are the most visited
+    # moves of the first search, one per env
+    assert data["episodes"] >= 2
+    boards = data["planes"][:, :2].sum(axis=1)  # stones of both players, [positions, 3, 3]
+    second = [k + 1 for k in np.flatnonzero(boards.sum(axis=(1, 2)) == 0)[:2]]
+    played = sorted(int(boards[k].reshape(-1).argmax()) for k in second)
+    assert played == sorted(chosen[0].argmax(axis=1).tolist())

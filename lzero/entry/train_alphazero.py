@@ -221,6 +221,9 @@ def train_alphazero(
     except KeyboardInterrupt:
         reason = "interrupted"
         raise
+    except Exception as err:  # the stop line names the failure; the error itself propagates
+        reason = f"failed: {type(err).__name__}"
+        raise
     finally:
         save("ckpt_last.pth.tar")
         log.plot()

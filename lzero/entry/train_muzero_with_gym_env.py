@@ -86,9 +86,7 @@ def train_muzero_with_gym_env(
         raise ConfigError(
             f"exp_name: expected a directory it can create, got {str(exp)!r} ({err.strerror})"
         ) from err
-    collector_env = make_env_manager(cfg, cfg.env.collector_env_num, is_train=True)
-    collector_env.seed(seed)
-    collector_env.launch()
+    collector = make_collector(cfg, policy, seed)
     evaluator_env = None
     try:
         if is_board(cfg):
@@ -101,12 +99,34 @@ def train_muzero_with_gym_env(
             evaluator_env.launch()
             evaluator = MuZeroEvaluator(evaluator_env, policy)
         return _train_loop(
-            cfg, policy, collector_env, evaluator, exp, seed, max_train_iter, max_env_step, resumed
+            cfg, policy, collector, evaluator, exp, seed, max_train_iter, max_env_step, resumed
         )
     finally:
-        collector_env.close()
+        collector.close()
         if evaluator_env is not None:
             evaluator_env.close()
+
+
+def make_collector(cfg, policy: MuZeroPolicy, seed: int):
+    """The collector of a compiled config: self-play in Ray actors
+    (``main_config.env.manager.self_play_actors``), else a :class:`MuZeroCollector` over a
+    launched env manager in this process. ``close()`` ends either."""
+    if cfg.env.manager.get("self_play_actors"):
+        from lzero.worker.ray_muzero_collector import RayMuZeroCollector
+
+        return RayMuZeroCollector(policy, cfg, seed)
+    pc = cfg.policy
+    manager = make_env_manager(cfg, cfg.env.collector_env_num, is_train=True)
+    manager.seed(seed)
+    manager.launch()
+    return MuZeroCollector(
+        manager,
+        policy,
+        segment_length=pc.game_segment_length,
+        pad=pc.num_unroll_steps + pc.td_steps,
+        rng=np.random.default_rng(seed),
+        two_player=is_board(cfg) and cfg.env.get("battle_mode") == "self_play_mode",
+    )
 
 
 def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
@@ -132,7 +152,7 @@ def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
 
 
 def _train_loop(
-    cfg, policy, collector_env, evaluator, exp, seed, max_train_iter, max_env_step, resumed
+    cfg, policy, collector, evaluator, exp, seed, max_train_iter, max_env_step, resumed
 ):
     pc = cfg.policy
     buffer = MuZeroGameBuffer(
@@ -144,15 +164,6 @@ def _train_loop(
         observation_shape=observation_size(cfg),
         action_space_size=pc.model.action_space_size,
         seed=seed,
-    )
-    rng = np.random.default_rng(seed)
-    collector = MuZeroCollector(
-        collector_env,
-        policy,
-        segment_length=pc.game_segment_length,
-        pad=pc.num_unroll_steps + pc.td_steps,
-        rng=rng,
-        two_player=is_board(cfg) and cfg.env.get("battle_mode") == "self_play_mode",
     )
     bots = list(getattr(evaluator, "bots", ()))
     log = TrainLog(
@@ -249,6 +260,9 @@ def _train_loop(
             write_row()
     except KeyboardInterrupt:
         reason = "interrupted"
+        raise
+    except Exception as err:  # the stop line names the failure; the error itself propagates
+        reason = f"failed: {type(err).__name__}"
         raise
     finally:
         log.close()

@@ -130,6 +130,10 @@ class MuZeroCollector:
             "return_mean": float(np.mean(returns)) if returns else float("nan"),
         }
 
+    def close(self) -> None:
+        """Closes the env manager."""
+        self.env.close()
+
 
 class MuZeroEvaluator:
     """Plays greedy searches (no noise, most-visited action) for a number of episodes.

@@ -69,3 +69,20 @@ def test_last_line_says_why_training_stopped(tmp_path, capsys):
         .splitlines()[-1]
         .startswith("stopped (stop value 1.0 reached at env step 0)")
     )
+
+
+def test_a_failure_is_named_in_the_last_line_and_still_raised(tmp_path, capsys, monkeypatch):
+    """An error inside the loop propagates; the stop line names it instead of a budget."""
+    from lzero.worker import MuZeroCollector
+
+    def broken(self, n_episode, *, max_steps=None):
+        raise RuntimeError("collector broke")
+
+    monkeypatch.setattr(MuZeroCollector, "collect", broken)
+    main = copy.deepcopy(TINY_MAIN)
+    main["exp_name"] = str(tmp_path / "run")
+    with pytest.raises(RuntimeError, match="collector broke"):
+        train_muzero_with_gym_env([main, copy.deepcopy(TINY_CREATE)], seed=0, max_env_step=30)
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("stopped (failed: RuntimeError) after 0 iterations, 0 env steps")
+    assert (tmp_path / "run" / "ckpt" / "ckpt_last.pth.tar").is_file()

@@ -9,6 +9,11 @@
    ``--threads`` torch threads each), each timed over whole collect phases after a warm-up
    phase. The Ray collector starts each actor's next phase as soon as
    one is in, so its rate is the actors' steady rate.
+3. The same for MuZero self-play on Connect4 (8 envs): ``MuZeroCollector`` in process against
+   ``RayMuZeroCollector`` (``self_play_actors=True``) with 1 and 2 actors.
+
+Ray starts its workers at niceness 15: run this on an otherwise idle machine, or the actors
+get only what other work leaves.
 
 Usage: python benchmarks/bench_ray.py [--steps 300] [--rounds 3] [--phases 3]
 """
@@ -119,6 +124,43 @@ def bench_self_play(args) -> None:
         print(f"  {label:22s} {rate:8.0f} positions/s  ({args.phases} phases, {load()})")
 
 
+def bench_muzero_self_play(args) -> None:
+    import torch
+
+    from lzero.entry.config import compile_config
+    from lzero.entry.train_muzero_with_gym_env import make_collector
+    from lzero.policy.muzero import MuZeroPolicy
+    from zoo.board_games.connect4.config import connect4_muzero_sp_mode_config as sp
+
+    threads = args.threads
+    torch.set_num_threads(threads)
+
+    def config(**manager):
+        main = copy.deepcopy(sp.main_config)
+        main.env.update(collector_env_num=8, manager=manager)
+        main.policy.update(torch_num_threads=threads, num_simulations=args.simulations)
+        return compile_config([main, copy.deepcopy(sp.create_config)])
+
+    ray_keys = dict(type="ray", self_play_actors=True, num_cpus_per_actor=threads)
+    settings = {
+        "in-process collector": config(),
+        "Ray, 1 actor": config(actor_num=1, **ray_keys),
+        "Ray, 2 actors": config(actor_num=2, **ray_keys),
+    }
+    print(f"\nMuZero self-play, Connect4, 8 envs, {args.simulations} simulations a move, "
+          f"{threads} torch thread(s) each:")  # fmt: skip
+    for label, cfg in settings.items():
+        torch.manual_seed(0)
+        collector = make_collector(cfg, MuZeroPolicy(cfg.policy), 0)
+        collector.collect(8)  # warm-up: actors started, kernels loaded
+        start, steps = time.perf_counter(), 0
+        for _ in range(args.phases):
+            steps += collector.collect(8)[1]["env_steps"]
+        rate = steps / (time.perf_counter() - start)
+        collector.close()
+        print(f"  {label:22s} {rate:8.0f} positions/s  ({args.phases} phases, {load()})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300)
@@ -136,6 +178,7 @@ def main() -> None:
     try:
         bench_env_managers(args)
         bench_self_play(args)
+        bench_muzero_self_play(args)
     finally:
         ray.shutdown()
 

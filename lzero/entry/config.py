@@ -21,7 +21,8 @@ ENV_CONFIG = dict(
     n_evaluator_episode=3,  # (int) episodes per evaluation
     stop_value=int(1e10),  # (float) stop training once the mean eval return reaches this
     manager=dict(),  # (dict) the env manager's cfg (its keys: BaseEnvManager.config, and
-    # RayEnvManager.config for 'ray'), plus an optional type naming the manager
+    # RayEnvManager.config for 'ray'), plus an optional type naming the manager; with type
+    # 'ray', self_play_actors=True runs self-play in Ray actors (SELF_PLAY_MANAGER_CONFIG)
 )
 
 MAIN_CONFIG = dict(
@@ -39,7 +40,8 @@ BOARD_TRAINER_CONFIG = dict(
     stop_value=1,  # (float) stop once the mean eval return against the first bot (wins minus
     # losses per game) reaches this
     manager=dict(),  # (dict) the env manager's cfg (its keys: BaseEnvManager.config, and
-    # RayEnvManager.config for 'ray'), plus an optional type naming the manager
+    # RayEnvManager.config for 'ray'), plus an optional type naming the manager; with type
+    # 'ray', self_play_actors=True runs self-play in Ray actors (SELF_PLAY_MANAGER_CONFIG)
 )
 
 CREATE_CONFIG = dict(
@@ -89,7 +91,7 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             where="main_config.env",
         )  # fmt: skip
         main.policy, main.env_manager, main.create_env = policy, create.env_manager, create.env
-        return main
+        return _with_self_play(main)
     main = merge_config(
         {k: v for k, v in MAIN_CONFIG.items() if k != "policy"}, main_user, where="main_config"
     )
@@ -114,6 +116,18 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     main.policy = policy
     main.env_manager = create.env_manager
     main.create_env = create.env
+    return _with_self_play(main)
+
+
+def _with_self_play(main: EasyDict) -> EasyDict:
+    """``main`` with its manager config completed and checked when self-play runs in Ray
+    actors (``self_play_actors``; see :mod:`lzero.worker.ray_muzero_collector`)."""
+    from lzero.worker.ray_muzero_collector import self_play_manager
+
+    kind = manager_type(main.env.get("manager") or {}, main.env_manager, "main_config.env")
+    m = self_play_manager(main, kind)
+    if m is not None:
+        main.env.manager = m
     return main
 
 

@@ -47,7 +47,8 @@ def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
 
     factory = env_factory(cfg, is_train=is_train)
     manager = get_env_manager_cls(manager_type(cfg.env.manager, cfg.env_manager, "main_config.env"))
-    return manager([factory] * env_num, {k: v for k, v in cfg.env.manager.items() if k != "type"})
+    own = ("type", "self_play_actors", "weight_sync_freq")  # the trainer's, not the manager's
+    return manager([factory] * env_num, {k: v for k, v in cfg.env.manager.items() if k not in own})
 
 
 def check_env_config(cfg: Mapping) -> None:

@@ -1,13 +1,11 @@
 """Distributed AlphaZero self-play on TicTacToe: Ray actors play, the driver learns and writes
 checkpoints; a killed actor is reported, replaced, and the others go on.
 
-One local Ray serves the module (starting one costs seconds)."""
+One local Ray (the ``local_ray`` fixture) serves the module."""
 
 from __future__ import annotations
 
 import copy
-import os
-import time
 
 import pytest
 
@@ -21,12 +19,7 @@ from zoo.board_games.tictactoe.config import tictactoe_alphazero_sp_mode_config 
 
 CREATE = copy.deepcopy(sp.create_config)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="error")
-    yield
-    ray.shutdown()
+pytestmark = pytest.mark.usefixtures("local_ray")
 
 
 def ray_main(exp_name, actor_num=2, **manager):
@@ -42,18 +35,9 @@ def ray_main(exp_name, actor_num=2, **manager):
     return main
 
 
-def _dead(pid, wait=15.0):
-    end = time.monotonic() + wait
-    while time.monotonic() < end:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    return False
-
-
-def test_distributed_run_survives_a_killed_actor_and_writes_checkpoints(tmp_path, monkeypatch):
+def test_distributed_run_survives_a_killed_actor_and_writes_checkpoints(
+    tmp_path, monkeypatch, exits
+):
     phases, pids, synced = [], {}, []
     collect = RayAlphaZeroCollector.collect
 
@@ -85,8 +69,8 @@ def test_distributed_run_survives_a_killed_actor_and_writes_checkpoints(tmp_path
     lost = phases.index([1])
     assert phases[0] == [0, 1] and lost in (1, 2) and [0, 1] in phases[lost + 1 :]
     before, after = pids["before"], pids["after"]
-    assert after[1] == before[1] and after[0] != before[0] and _dead(before[0])
-    assert all(_dead(pid) for pid in after)  # the run's end closed its actors
+    assert after[1] == before[1] and after[0] != before[0] and exits(before[0])
+    assert all(exits(pid) for pid in after)  # the run's end closed its actors
     assert ray.is_initialized()  # the test's Ray: used, not shut down by the run
     ckpt = tmp_path / "run" / "ckpt"
     assert (ckpt / "ckpt_last.pth.tar").is_file() and (ckpt / "iteration_2.pth.tar").is_file()

@@ -6,9 +6,7 @@ One local Ray serves the whole module (starting one costs seconds)."""
 from __future__ import annotations
 
 import functools
-import os
 import sys
-import time
 import warnings
 
 import manager_test_envs
@@ -24,12 +22,9 @@ ray = pytest.importorskip("ray")  # installed by the test extra; the absence tes
 
 
 @pytest.fixture(scope="module", autouse=True)
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="error")
+def ray_with_test_envs(local_ray):
     # The actors unpickle the test envs by value: this directory is not on their path.
-    ray.cloudpickle.register_pickle_by_value(manager_test_envs)
-    yield
-    ray.shutdown()
+    local_ray.cloudpickle.register_pickle_by_value(manager_test_envs)
 
 
 def _factories(n, **cfg):
@@ -58,21 +53,6 @@ def _episodes(manager, seed, *, kill=None):
     return record, batches
 
 
-def _dead(pid, wait=15.0):
-    """Whether process ``pid`` exits within ``wait`` seconds (ray.kill is asynchronous)."""
-    end = time.monotonic() + wait
-    while time.monotonic() < end:
-        try:
-            os.kill(pid, 0)
-            with open(f"/proc/{pid}/stat") as f:  # a zombie is dead too
-                if f.read().split(")")[-1].split()[0] == "Z":
-                    return True
-        except (ProcessLookupError, FileNotFoundError):
-            return True
-        time.sleep(0.1)
-    return False
-
-
 @pytest.mark.parametrize("cfg", [dict(actor_num=2), dict(actor_num=2, wait_num=1)])
 def test_same_episodes_as_base_manager(cfg):
     reference, _ = _episodes(BaseEnvManager(_factories(5), dict(episode_num=2)), seed=7)
@@ -83,7 +63,7 @@ def test_same_episodes_as_base_manager(cfg):
     assert all(len(steps) == 8 for steps in record.values())  # two episodes of 4 steps
 
 
-def test_killed_actor_is_reported_and_replaced_while_other_envs_keep_their_episodes():
+def test_killed_actor_is_reported_and_replaced_while_other_envs_keep_their_episodes(exits):
     reference = BaseEnvManager(_factories(4))
     manager = RayEnvManager(_factories(4), dict(actor_num=2))
     for m in (reference, manager):
@@ -104,11 +84,11 @@ def test_killed_actor_is_reported_and_replaced_while_other_envs_keep_their_episo
     for i in (2, 3):  # the other actor's envs went on with their episodes
         assert timesteps[i].obs["observation"].tolist() == expected[i].obs["observation"].tolist()
     new = manager.actor_pids
-    assert new[1] == old[1] and new[0] != old[0] and _dead(old[0])
+    assert new[1] == old[1] and new[0] != old[0] and exits(old[0])
     assert sorted(manager.ready_obs) == [0, 1, 2, 3]  # the replaced envs started new episodes
     manager.step({i: 1 for i in manager.ready_obs})
     manager.close()
-    assert all(_dead(pid) for pid in new)  # close() leaves no actor process behind
+    assert all(exits(pid) for pid in new)  # close() leaves no actor process behind
 
 
 def test_raising_env_is_rebuilt_alone_and_hung_actor_is_replaced():

@@ -1,0 +1,40 @@
+"""Fixtures shared by the Ray tests (env manager, AlphaZero and MuZero self-play)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """A local Ray for one test module (2 CPUs, no dashboard; starting one costs seconds),
+    shut down after it. Yields the ``ray`` module."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="error")
+    yield ray
+    ray.shutdown()
+
+
+def _exits(pid: int, wait: float = 15.0) -> bool:
+    """Whether process ``pid`` exits (or is a zombie) within ``wait`` seconds; ``ray.kill``
+    is asynchronous."""
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        try:
+            os.kill(pid, 0)
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().split(")")[-1].split()[0] == "Z":
+                    return True
+        except (ProcessLookupError, FileNotFoundError):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def exits():
+    """``exits(pid, wait=15.0)``: whether the process ends within ``wait`` seconds."""
+    return _exits

@@ -280,8 +280,10 @@ def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
             # Every other move into four new arrays (step_into), as the env does while the
             # caller holds its buffers; else into the buffer, read through its views.
             into = t % 2 == 1
-            new = np.empty((3, 6, 7), np.float32), np.empty((6, 7), np.int8)
-            new += np.empty(7, np.int8), np.empty(1, np.float32)
+            # Filled with a sentinel, not np.empty: garbage float bytes can be NaN, and NaN
+            # never equals itself, so the "nothing changes" check below would fail at random.
+            new = np.full((3, 6, 7), -3, np.float32), np.full((6, 7), -3, np.int8)
+            new += np.full(7, -3, np.int8), np.full(1, -3, np.float32)
             kernel, args = (step_into, new) if into else (step, (out,))
             obs, board_out, mask_out, reward = new if into else views
             before = [x.copy() for x in (fused_board, mask, *args)]

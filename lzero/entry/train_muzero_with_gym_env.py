@@ -10,7 +10,8 @@ The loop alternates (as LightZero's ``train_muzero``): evaluate every ``eval_fre
 iterations (greedy search, ``n_evaluator_episode`` episodes; a new best is saved as
 ``ckpt/ckpt_best.pth.tar``), collect ``n_episode`` episodes with exploratory search into the
 replay buffer, then take ``update_per_collect`` gradient steps (or ``replay_ratio`` steps per
-collected env step). It stops at ``stop_value``, ``max_env_step`` or ``max_train_iter``.
+collected env step). It stops at ``stop_value``, ``max_env_step``, ``max_train_iter`` or
+``max_time_s``.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def train_muzero_with_gym_env(
     max_train_iter: int = int(1e10),
     max_env_step: int = int(1e10),
     resume: str | Path | None = None,
+    max_time_s: float | None = None,
 ) -> MuZeroPolicy:
     """Trains MuZero on the board game or gym task of the config (see the module docstring).
 
@@ -63,6 +65,8 @@ def train_muzero_with_gym_env(
             its networks, optimizer, train iteration, env step and best eval return; the
             outputs stay there and ``progress.csv`` is appended to. The replay buffer is not
             saved, so it refills from fresh self-play.
+        max_time_s: wall-clock budget in seconds, checked between collect phases (a resumed
+            run's time included), as ``train_alphazero`` has it.
 
     Returns:
         The trained policy. Checkpoints go to ``<exp_name>/ckpt/``, the log to
@@ -99,7 +103,16 @@ def train_muzero_with_gym_env(
             evaluator_env.launch()
             evaluator = MuZeroEvaluator(evaluator_env, policy)
         return _train_loop(
-            cfg, policy, collector, evaluator, exp, seed, max_train_iter, max_env_step, resumed
+            cfg,
+            policy,
+            collector,
+            evaluator,
+            exp,
+            seed,
+            max_train_iter,
+            max_env_step,
+            resumed,
+            max_time_s,
         )
     finally:
         collector.close()
@@ -152,7 +165,16 @@ def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
 
 
 def _train_loop(
-    cfg, policy, collector, evaluator, exp, seed, max_train_iter, max_env_step, resumed
+    cfg,
+    policy,
+    collector,
+    evaluator,
+    exp,
+    seed,
+    max_train_iter,
+    max_env_step,
+    resumed,
+    max_time_s,
 ):
     pc = cfg.policy
     buffer = MuZeroGameBuffer(
@@ -233,6 +255,9 @@ def _train_loop(
                 break
             if policy.train_iter >= max_train_iter:
                 reason = "max_train_iter spent"
+                break
+            if max_time_s is not None and time.time() - start >= max_time_s:
+                reason = f"max_time_s {max_time_s:g} spent"
                 break
             segments, stats = collector.collect(
                 pc.n_episode, max_steps=max_env_step - collector.env_steps

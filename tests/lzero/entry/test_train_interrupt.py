@@ -69,6 +69,15 @@ def test_last_line_says_why_training_stopped(tmp_path, capsys):
         .splitlines()[-1]
         .startswith("stopped (stop value 1.0 reached at env step 0)")
     )
+    # A wall-clock budget already spent stops before the first collect, however many env steps
+    # are left (the first run above collected 30 with the same config).
+    main["env"]["stop_value"] = 1e9
+    main["exp_name"] = str(tmp_path / "run3")
+    train_muzero_with_gym_env(
+        [main, copy.deepcopy(TINY_CREATE)], seed=0, max_env_step=30, max_time_s=0
+    )
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("stopped (max_time_s 0 spent) after 0 iterations, 0 env steps")
 
 
 def test_a_failure_is_named_in_the_last_line_and_still_raised(tmp_path, capsys, monkeypatch):

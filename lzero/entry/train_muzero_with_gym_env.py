@@ -260,7 +260,9 @@ def _train_loop(
                 reason = f"max_time_s {max_time_s:g} spent"
                 break
             segments, stats = collector.collect(
-                pc.n_episode, max_steps=max_env_step - collector.env_steps
+                pc.n_episode,
+                max_steps=max_env_step - collector.env_steps,
+                epsilon=policy.collect_epsilon(collector.env_steps),
             )
             buffer.push(segments)
             n_updates = pc.update_per_collect or max(1, int(stats["env_steps"] * pc.replay_ratio))

@@ -15,7 +15,7 @@ import torch
 
 from lzero.mcts.latent_search import MuZeroMCTS, select_action
 from lzero.model import MuZeroModel, MuZeroModelMLP
-from lzero.policy.muzero_config import policy_config
+from lzero.policy.muzero_config import collect_epsilon, policy_config
 from lzero.policy.scaling_transform import scalar_to_support, support_to_scalar
 
 
@@ -89,6 +89,10 @@ class MuZeroPolicy:
         frac = self.train_iter / self.cfg.threshold_training_steps_for_final_temperature
         return 1.0 if frac < 0.5 else 0.5 if frac < 0.75 else 0.25
 
+    def collect_epsilon(self, env_step: int) -> float | None:
+        """The epsilon of ``cfg.eps`` at ``env_step`` for :meth:`search`; None when it is off."""
+        return collect_epsilon(self.cfg.eps, env_step)
+
     @torch.no_grad()
     def search(
         self,
@@ -98,6 +102,7 @@ class MuZeroPolicy:
         rng: np.random.Generator | None,
         explore: bool,
         to_play: np.ndarray | None = None,
+        epsilon: float | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Searches from a batch of observations and picks actions.
 
@@ -108,6 +113,9 @@ class MuZeroPolicy:
                 one-player task.
             rng: generator for root noise and action sampling (used when ``explore``).
             explore: add root noise and sample with the temperature; else act greedily.
+            epsilon: with ``explore``, LightZero's epsilon-greedy collection instead of the
+                temperature: the most visited action, or with probability ``epsilon`` a
+                uniformly random legal one (see :meth:`collect_epsilon`).
 
         Returns:
             `[B]` actions, `[B, A]` normalised visit counts, `[B]` root values.
@@ -141,9 +149,11 @@ class MuZeroPolicy:
             noise=noise,
             to_play=to_play,
         )
-        actions = select_action(
-            res.visit_counts, self.temperature(), rng, deterministic=not explore
-        )
+        greedy = not explore or epsilon is not None
+        actions = select_action(res.visit_counts, self.temperature(), rng, deterministic=greedy)
+        if explore and epsilon is not None:
+            for b in np.flatnonzero(rng.random(batch) < epsilon):
+                actions[b] = rng.choice(np.flatnonzero(action_mask[b]))
         dist = res.visit_counts / res.visit_counts.sum(axis=1, keepdims=True)
         return actions, dist.astype(np.float32), res.root_value
 

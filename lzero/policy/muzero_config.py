@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from easydict import EasyDict
 
 from lzero.envs.config import check_positive_ints, merge_config
@@ -64,6 +66,14 @@ MUZERO_POLICY_CONFIG = dict(
     manual_temperature_decay=False,  # (bool) decay temperature 1 -> 0.5 -> 0.25 over training
     fixed_temperature_value=0.25,  # (float) visit-count temperature when not decaying
     threshold_training_steps_for_final_temperature=int(1e5),  # (int) iterations of the decay
+    eps=dict(  # LightZero's epsilon-greedy collection (off by default)
+        eps_greedy_exploration_in_collect=False,  # (bool) collect the most visited action, or a
+        # uniformly random legal one with probability eps (root noise stays on)
+        type="linear",  # (str) 'linear' or 'exp' decay of eps over collected env steps
+        start=1.0,  # (float) eps at env step 0
+        end=0.05,  # (float) eps it decays to
+        decay=int(1e5),  # (int) env steps of the linear decay; the time constant of 'exp'
+    ),
     env_type="not_board_games",  # (str) 'not_board_games' or 'board_games' (two players in the
     # tree when the env is in self_play_mode: rewards for the mover, values for the player to move)
     action_type="fixed_action_space",  # (str) LightZero's; no effect (the mask is the env's)
@@ -125,6 +135,31 @@ def _check_choices(cfg: EasyDict) -> None:
             )
 
 
+def _check_eps(eps: EasyDict) -> None:
+    if eps.type not in ("linear", "exp"):
+        raise ConfigError(
+            f"policy config: expected eps.type in ['linear', 'exp'], got {eps.type!r}"
+        )
+    for key in ("start", "end"):
+        if not (_is_number(eps[key], (int, float)) and 0.0 <= eps[key] <= 1.0):
+            raise ConfigError(f"policy config: expected 0 <= eps.{key} <= 1, got {eps[key]!r}")
+    if not (_is_number(eps.decay, (int, float)) and eps.decay > 0):
+        raise ConfigError(f"policy config: expected eps.decay > 0 env steps, got {eps.decay!r}")
+
+
+def collect_epsilon(eps: EasyDict, env_step: int) -> float | None:
+    """LightZero's (DI-engine's) epsilon schedule at ``env_step``; None when it is off.
+
+    ``'linear'``: from ``start`` down to ``end`` over ``decay`` env steps, then ``end``.
+    ``'exp'``: ``end + (start - end) * exp(-env_step / decay)``.
+    """
+    if not eps.eps_greedy_exploration_in_collect:
+        return None
+    if eps.type == "exp":
+        return eps.end + (eps.start - eps.end) * math.exp(-env_step / eps.decay)
+    return eps.end + (eps.start - eps.end) * max(0.0, 1.0 - env_step / eps.decay)
+
+
 def policy_config(user: dict | None) -> EasyDict:
     """Merges ``user`` over :data:`MUZERO_POLICY_CONFIG`, rejecting unknown or contradictory keys.
 
@@ -177,6 +212,7 @@ def policy_config(user: dict | None) -> EasyDict:
         if not ok:
             kind = "a positive" if lowest is None else "a non-negative"
             raise ConfigError(f"policy config: expected {key} to be {kind} number, got {value!r}")
+    _check_eps(cfg.eps)
     if not 0.0 < cfg.discount_factor <= 1.0:
         raise ConfigError(
             f"policy config: expected 0 < discount_factor <= 1, got {cfg.discount_factor}"

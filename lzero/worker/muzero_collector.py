@@ -79,11 +79,12 @@ class MuZeroCollector:
         self.env_steps = 0
 
     def collect(
-        self, n_episode: int, *, max_steps: int | None = None
+        self, n_episode: int, *, max_steps: int | None = None, epsilon: float | None = None
     ) -> tuple[list[GameSegment], dict[str, float]]:
         """Steps the envs until ``n_episode`` episodes have ended, or until ``max_steps`` env
         steps (a budget: the envs step together, so it is exceeded by at most the number of
-        envs less one); episodes still running carry over to the next call.
+        envs less one); episodes still running carry over to the next call. ``epsilon``:
+        epsilon-greedy actions for this phase (``MuZeroPolicy.search``), None for sampling.
 
         Returns:
             The finished segments, and stats: ``env_steps`` of this phase, ``episodes``,
@@ -103,7 +104,7 @@ class MuZeroCollector:
                     )
                     self.returns[i] = 0.0
             actions, dist, values = self.policy.search(
-                o, m, rng=self.rng, explore=True, to_play=to_play
+                o, m, rng=self.rng, explore=True, to_play=to_play, epsilon=epsilon
             )
             timesteps = self.env.step({i: int(a) for i, a in zip(ids, actions)})
             for n, i in enumerate(ids):

@@ -105,11 +105,16 @@ class MuZeroSelfPlayActor(SelfPlayActorBase):
         )
 
     def collect(
-        self, n_episode: int, max_steps: int | None, weights: list, train_iter: int
+        self,
+        n_episode: int,
+        max_steps: int | None,
+        weights: list,
+        train_iter: int,
+        epsilon: float | None = None,
     ) -> tuple[list, dict]:
         """Loads ``weights`` if newer, then runs :meth:`MuZeroCollector.collect`."""
         self.sync(weights, train_iter)
-        return self.collector.collect(n_episode, max_steps=max_steps)
+        return self.collector.collect(n_episode, max_steps=max_steps, epsilon=epsilon)
 
 
 class RayMuZeroCollector(RaySelfPlay):
@@ -135,6 +140,7 @@ class RayMuZeroCollector(RaySelfPlay):
         self.env_steps = 0
         self._limit: int | None = None  # env-step count at which collecting stops
         self._promised: dict[int, int] = {}  # actor -> step budget of its running phase
+        self._epsilon: float | None = None  # of the phases being started
 
     def _start(self, a: int, share: int) -> Any | None:
         budget = None
@@ -144,7 +150,9 @@ class RayMuZeroCollector(RaySelfPlay):
                 return None
             budget = math.ceil(left / (len(self.actors) - len(self._promised)))
             self._promised[a] = budget
-        return self.actors[a].collect.remote(share, budget, self._weights, self.policy.train_iter)
+        return self.actors[a].collect.remote(
+            share, budget, self._weights, self.policy.train_iter, self._epsilon
+        )
 
     def _received(self, a: int, result: tuple[list, dict]) -> None:
         self._promised.pop(a, None)
@@ -154,12 +162,15 @@ class RayMuZeroCollector(RaySelfPlay):
         self._promised.pop(a, None)
 
     def collect(
-        self, n_episode: int, *, max_steps: int | None = None
+        self, n_episode: int, *, max_steps: int | None = None, epsilon: float | None = None
     ) -> tuple[list, dict[str, Any]]:
         """One phase of every live actor, about ``n_episode`` episodes in all, within
         ``max_steps`` env steps in all (exceeded by fewer than ``collector_env_num``); in
-        :meth:`MuZeroCollector.collect`'s format, plus ``actors`` (the ids that sent data)."""
+        :meth:`MuZeroCollector.collect`'s format, plus ``actors`` (the ids that sent data).
+        ``epsilon`` goes to the phases this call starts; a phase starts as the one before it
+        comes in, so, like the weights, it reaches the data a phase later."""
         self._limit = None if max_steps is None else self.env_steps + max_steps
+        self._epsilon = epsilon
         share = math.ceil(n_episode / len(self.actors))
         parts = self._phases(lambda a: self._start(a, share), self._received)
         segments = [s for a in sorted(parts) for s in parts[a][0]]

@@ -84,7 +84,7 @@ def test_a_failure_is_named_in_the_last_line_and_still_raised(tmp_path, capsys, 
     """An error inside the loop propagates; the stop line names it instead of a budget."""
     from lzero.worker import MuZeroCollector
 
-    def broken(self, n_episode, *, max_steps=None):
+    def broken(self, n_episode, **kwargs):
         raise RuntimeError("collector broke")
 
     monkeypatch.setattr(MuZeroCollector, "collect", broken)

@@ -286,3 +286,26 @@ def test_eval_checks_the_replay_folder_before_playing(tmp_path, monkeypatch):
             replay_path=str(tmp_path / "a_file" / "gifs"),
         )
     assert played == []
+
+
+def test_each_collect_phase_gets_the_epsilon_of_its_starting_env_step(tmp_path, monkeypatch):
+    """LightZero's epsilon-greedy collection: the schedule is read at the env step where each
+    collect phase starts (as LightZero's train_muzero does); off, no epsilon is passed."""
+    from lzero.worker import MuZeroCollector
+
+    seen = []
+    collect = MuZeroCollector.collect
+
+    def recording(self, n_episode, **kwargs):
+        seen.append((self.env_steps, kwargs["epsilon"]))
+        return collect(self, n_episode, **kwargs)
+
+    monkeypatch.setattr(MuZeroCollector, "collect", recording)
+    eps = dict(eps_greedy_exploration_in_collect=True, type="linear", start=0.9, end=0.1, decay=150)
+    train_muzero_with_gym_env(tiny(tmp_path, eps=eps), seed=0, max_env_step=200)
+    assert len(seen) >= 2 and seen[0] == (0, 0.9) and seen[-1][1] < 0.9
+    for step, epsilon in seen:
+        assert epsilon == pytest.approx(0.1 + 0.8 * max(0.0, 1 - step / 150))
+    seen.clear()
+    train_muzero_with_gym_env(tiny(tmp_path, "off"), seed=0, max_env_step=30)
+    assert seen and all(epsilon is None for _, epsilon in seen)

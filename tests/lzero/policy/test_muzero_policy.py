@@ -76,6 +76,52 @@ def test_search_respects_mask_and_returns_distributions():
         assert (dist[mask == 0] == 0).all() and values.shape == (4,)
 
 
+# LightZero's MountainCar MuZero config (zoo/classic_control/mountain_car/config/
+# mtcar_muzero_config.py) turns epsilon-greedy collection on with these keys.
+MOUNTAIN_CAR_EPS = dict(
+    eps_greedy_exploration_in_collect=True, type="linear", start=1.0, end=0.05, decay=int(1e5)
+)
+
+
+@pytest.mark.parametrize(
+    "eps, steps, expected",
+    [
+        # DI-engine's get_epsilon_greedy_fn, worked by hand.
+        (MOUNTAIN_CAR_EPS, [0, 50_000, 100_000, 300_000], [1.0, 0.525, 0.05, 0.05]),
+        (
+            {**MOUNTAIN_CAR_EPS, "type": "exp", "start": 0.5, "end": 0.1, "decay": 1000},
+            [0, 1000, 2000],
+            [0.5, 0.1 + 0.4 / np.e, 0.1 + 0.4 / np.e**2],
+        ),
+        ({**MOUNTAIN_CAR_EPS, "eps_greedy_exploration_in_collect": False}, [0, 10], [None, None]),
+    ],
+)
+def test_collect_epsilon_follows_lightzeros_schedule(eps, steps, expected):
+    policy = MuZeroPolicy({**SMALL, "eps": eps})
+    got = [policy.collect_epsilon(s) for s in steps]
+    if expected[0] is None:
+        assert got == expected
+    else:
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_epsilon_greedy_search_takes_the_most_visited_or_a_uniform_legal_action():
+    """epsilon 0: always the most visited action; epsilon 1: uniform over the legal ones
+    (never an illegal one); the visit distribution (the policy target) is the search's
+    either way."""
+    torch.manual_seed(0)
+    policy = MuZeroPolicy({**SMALL, "model": {**SMALL["model"], "action_space_size": 4}})
+    obs = np.random.default_rng(0).normal(size=(1, 3)).astype(np.float32)
+    obs = np.repeat(obs, 400, axis=0)
+    mask = np.tile(np.array([1, 0, 1, 1], np.int8), (400, 1))
+    a0, dist0, _ = policy.search(obs, mask, rng=np.random.default_rng(1), explore=True, epsilon=0)
+    assert np.array_equal(a0, dist0.argmax(1))
+    a1, dist1, _ = policy.search(obs, mask, rng=np.random.default_rng(1), explore=True, epsilon=1)
+    counts = np.bincount(a1, minlength=4)
+    assert counts[1] == 0 and (np.abs(counts[[0, 2, 3]] - 400 / 3) < 45).all(), counts
+    np.testing.assert_allclose(dist1, dist0)  # same rng seed: same root noise, same search
+
+
 def test_checkpoint_round_trips_with_weights_only(tmp_path):
     torch.manual_seed(0)
     a = MuZeroPolicy(SMALL)
@@ -143,6 +189,10 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
             {"model": {"model_type": "conv", "observation_shape": [3, 3, 3], "image_channel": 4}},
             r"expected model.image_channel = observation_shape\[0\] = 3, got 4",
         ),
+        ({"eps": {"type": "cosine"}}, r"expected eps.type in \['linear', 'exp'\], got 'cosine'"),
+        ({"eps": {"end": 1.5}}, r"expected 0 <= eps.end <= 1, got 1.5"),
+        ({"eps": {"decay": 0}}, r"expected eps.decay > 0 env steps, got 0"),
+        ({"eps": {"eps_greedy": True}}, r"eps_greedy"),  # a misspelt key is unknown
     ],
 )
 def test_config_errors(user, match):

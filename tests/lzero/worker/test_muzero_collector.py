@@ -46,7 +46,7 @@ class CountEnv(BaseEnv):
 class FirstActionPolicy:
     """Stands in for MuZeroPolicy.search: action 0, uniform visit distribution, value 0."""
 
-    def search(self, obs, mask, rng=None, explore=True, to_play=None):
+    def search(self, obs, mask, rng=None, explore=True, to_play=None, epsilon=None):
         n = len(obs)
         return np.zeros(n, np.int64), np.full((n, 2), 0.5, np.float32), np.zeros(n, np.float32)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -47,11 +48,11 @@ def test_distributed_run_survives_a_killed_actor_and_writes_checkpoints(
     phases, pids, synced = [], {}, []
     collect = RayMuZeroCollector.collect
 
-    def collect_and_kill(self, n_episode, *, max_steps=None):
+    def collect_and_kill(self, n_episode, *, max_steps=None, **kwargs):
         if len(phases) == 1:  # after the first phase actor 0 dies, as in a crash
             pids["before"] = self.actor_pids
             ray.kill(self.actors[0])
-        segments, stats = collect(self, n_episode, max_steps=max_steps)
+        segments, stats = collect(self, n_episode, max_steps=max_steps, **kwargs)
         if max_steps >= 4 * 9:  # no budget cut: each actor that answered played its 2 games
             # (of 5 to 9 moves), and the segments hold every step but those of running games
             games = 2 * len(stats["actors"])
@@ -93,8 +94,8 @@ def test_the_env_step_budget_holds_within_one_collect(tmp_path):
     state = {}
     collect = RayMuZeroCollector.collect
 
-    def record(self, n_episode, *, max_steps=None):
-        out = collect(self, n_episode, max_steps=max_steps)
+    def record(self, n_episode, *, max_steps=None, **kwargs):
+        out = collect(self, n_episode, max_steps=max_steps, **kwargs)
         state["steps"] = self.env_steps
         return out
 
@@ -124,12 +125,22 @@ def test_actor_envs_play_the_seeds_of_the_in_process_manager(tmp_path):
                 ]
             )
             segments, _ = collector.collect(4)
-            return seeds, [s.action.tolist() for s in segments]
+            # Epsilon reaches the actors. A phase starts as the one before it comes in, and
+            # episodes carry over from phase to phase, so each epsilon is asked for three
+            # times and the third phase is checked.
+            greedy = []
+            for epsilon in (0.0, 0.0, 0.0, 1.0, 1.0, 1.0):
+                phase, _ = collector.collect(4, epsilon=epsilon)
+                greedy.append(
+                    np.mean(np.concatenate([s.action == s.policy.argmax(1) for s in phase]))
+                )
+            return seeds, [s.action.tolist() for s in segments], greedy
         finally:
             collector.close()
 
-    seeds, first = run()
+    seeds, first, greedy = run()
     assert seeds == [[7, 8], [9, 10]]
+    assert greedy[2] == 1.0 and greedy[5] < 0.7, greedy  # most visited; uniform legal moves
     assert run()[1] == first
 
 

@@ -280,16 +280,17 @@ def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
             # Every other move into four new arrays (step_into), as the env does while the
             # caller holds its buffers; else into the buffer, read through its views.
             into = t % 2 == 1
-            # Filled with a sentinel, not np.empty: garbage float bytes can be NaN, and NaN
-            # never equals itself, so the "nothing changes" check below would fail at random.
             new = np.full((3, 6, 7), -3, np.float32), np.full((6, 7), -3, np.int8)
             new += np.full(7, -3, np.int8), np.full(1, -3, np.float32)
             kernel, args = (step_into, new) if into else (step, (out,))
             obs, board_out, mask_out, reward = new if into else views
-            before = [x.copy() for x in (fused_board, mask, *args)]
+            # "Nothing changes" is compared byte for byte: the output buffer is np.empty, and
+            # its unwritten padding (or the int8 parts read as float32) can hold NaN bit
+            # patterns, which never equal themselves under np.array_equal.
+            before = [x.tobytes() for x in (fused_board, mask, *args)]
             for illegal in (taken, 7):  # a full column (or -1), out of range: nothing changes
                 assert kernel(fused_board, mask, illegal, player, t, consts, *args) == -1
-                assert all(np.array_equal(x, y) for x, y in zip(before, (fused_board, mask, *args)))
+                assert before == [x.tobytes() for x in (fused_board, mask, *args)]
             code = kernel(fused_board, mask, action, player, t, consts, *args)
             assert code == cell * 4 + result and np.array_equal(board, fused_board)
             rules.legal_mask(board, expect_mask := np.empty(7, np.int8))

@@ -51,6 +51,22 @@ def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
     return manager([factory] * env_num, {k: v for k, v in cfg.env.manager.items() if k not in own})
 
 
+def make_muzero_collector(cfg: Mapping, manager, policy: MuZeroPolicy, seed: int):
+    """A :class:`~lzero.worker.MuZeroCollector` over a launched ``manager`` with the config's
+    segment length, pad and player count; ``seed`` seeds its search noise and sampling."""
+    from lzero.worker.muzero_collector import MuZeroCollector
+
+    pc = cfg.policy
+    return MuZeroCollector(
+        manager,
+        policy,
+        segment_length=pc.game_segment_length,
+        pad=pc.num_unroll_steps + pc.td_steps,
+        rng=np.random.default_rng(seed),
+        two_player=is_board(cfg) and cfg.env.get("battle_mode") == "self_play_mode",
+    )
+
+
 def check_env_config(cfg: Mapping) -> None:
     """Builds and resets one env in this process, then checks its spaces against the model.
 

@@ -30,6 +30,7 @@ from lzero.entry.muzero_setup import (
     is_board,
     load_checkpoint,
     make_env_manager,
+    make_muzero_collector,
     observation_size,
     save_checkpoint,
     seed_everything,
@@ -38,7 +39,7 @@ from lzero.entry.train_log import COLUMNS, Progress, TrainLog
 from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
-from lzero.worker import MuZeroCollector, MuZeroEvaluator
+from lzero.worker import MuZeroEvaluator
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
 
@@ -102,18 +103,8 @@ def train_muzero_with_gym_env(
             evaluator_env.seed(seed + 1000, dynamic_seed=True)
             evaluator_env.launch()
             evaluator = MuZeroEvaluator(evaluator_env, policy)
-        return _train_loop(
-            cfg,
-            policy,
-            collector,
-            evaluator,
-            exp,
-            seed,
-            max_train_iter,
-            max_env_step,
-            resumed,
-            max_time_s,
-        )
+        limits = (max_train_iter, max_env_step, max_time_s)
+        return _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed)
     finally:
         collector.close()
         if evaluator_env is not None:
@@ -128,18 +119,10 @@ def make_collector(cfg, policy: MuZeroPolicy, seed: int):
         from lzero.worker.ray_muzero_collector import RayMuZeroCollector
 
         return RayMuZeroCollector(policy, cfg, seed)
-    pc = cfg.policy
     manager = make_env_manager(cfg, cfg.env.collector_env_num, is_train=True)
     manager.seed(seed)
     manager.launch()
-    return MuZeroCollector(
-        manager,
-        policy,
-        segment_length=pc.game_segment_length,
-        pad=pc.num_unroll_steps + pc.td_steps,
-        rng=np.random.default_rng(seed),
-        two_player=is_board(cfg) and cfg.env.get("battle_mode") == "self_play_mode",
-    )
+    return make_muzero_collector(cfg, manager, policy, seed)
 
 
 def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
@@ -164,18 +147,8 @@ def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
     }
 
 
-def _train_loop(
-    cfg,
-    policy,
-    collector,
-    evaluator,
-    exp,
-    seed,
-    max_train_iter,
-    max_env_step,
-    resumed,
-    max_time_s,
-):
+def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
+    max_train_iter, max_env_step, max_time_s = limits
     pc = cfg.policy
     buffer = MuZeroGameBuffer(
         replay_buffer_size=pc.replay_buffer_size,

@@ -14,7 +14,6 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 from easydict import EasyDict
 
 from lzero.envs.config import check_positive_ints, merge_config
@@ -80,9 +79,8 @@ class MuZeroSelfPlayActor(SelfPlayActorBase):
     def __init__(self, cfg: Mapping, env_ids: list[int], seed: int) -> None:
         import torch
 
-        from lzero.entry.muzero_setup import env_factory, is_board
+        from lzero.entry.muzero_setup import env_factory, make_muzero_collector
         from lzero.policy.muzero import MuZeroPolicy
-        from lzero.worker.muzero_collector import MuZeroCollector
 
         m = cfg.env.manager
         torch.manual_seed(seed + env_ids[0])
@@ -94,15 +92,7 @@ class MuZeroSelfPlayActor(SelfPlayActorBase):
         )
         manager.seed([seed + i for i in env_ids])
         manager.launch()
-        pc = cfg.policy
-        self.collector = MuZeroCollector(
-            manager,
-            self.policy,
-            segment_length=pc.game_segment_length,
-            pad=pc.num_unroll_steps + pc.td_steps,
-            rng=np.random.default_rng(seed + env_ids[0]),
-            two_player=is_board(cfg) and cfg.env.get("battle_mode") == "self_play_mode",
-        )
+        self.collector = make_muzero_collector(cfg, manager, self.policy, seed + env_ids[0])
 
     def collect(
         self,

@@ -169,11 +169,19 @@ class MuZeroPolicy:
         t = {k: torch.as_tensor(v) for k, v in batch.items()}
         k_steps = t["action"].shape[1]
         with torch.no_grad():
-            boot = self.target_model.initial_inference(
-                t["bootstrap_obs"].flatten(0, 1)
-            ).value_logits
-            boot_v = support_to_scalar(boot, s).view(t["bootstrap_coef"].shape)
-            target_value = t["value_prefix"] + t["bootstrap_coef"] * boot_v
+            # The target network runs only on the observations whose value is bootstrapped:
+            # a board game whose n-step horizon spans the game has none (its value target is
+            # the outcome), and evaluating all B * (K + 1) of them took a third of a Connect4
+            # update. Only those rows enter the batch-norm statistics of the target network
+            # (kept in training mode, as LightZero keeps it).
+            coef = t["bootstrap_coef"]
+            boot_v = torch.zeros_like(coef)
+            rows = coef.flatten().nonzero().squeeze(1)
+            if rows.numel():
+                obs = t["bootstrap_obs"].flatten(0, 1)[rows]
+                boot = self.target_model.initial_inference(obs).value_logits
+                boot_v.view(-1)[rows] = support_to_scalar(boot, s)
+            target_value = t["value_prefix"] + coef * boot_v
             value_support = scalar_to_support(target_value, s)
             reward_support = scalar_to_support(t["target_reward"], s)
         self.model.train()

@@ -250,3 +250,48 @@ def test_conv_policy_on_board_planes_learns_a_fixed_batch_and_searches_two_playe
     )
     assert set(actions.tolist()) <= {0, 4, 8} and values.shape == (3,)
     np.testing.assert_allclose(dist.sum(1), 1.0, rtol=1e-6)
+
+
+def test_only_bootstrapped_observations_reach_the_target_network():
+    """The n-step value target reads the target network only where its coefficient is not 0:
+    observations past an episode's end (NaN here) cannot change the update, and the target
+    network is handed exactly the bootstrapped rows."""
+    import copy
+
+    batch = filled_buffer().sample(32)
+    coef = batch["bootstrap_coef"].reshape(-1)
+    assert 0 < np.count_nonzero(coef) < coef.size  # both kinds of rows in this batch
+    poisoned = dict(batch, bootstrap_obs=batch["bootstrap_obs"].copy())
+    poisoned["bootstrap_obs"][batch["bootstrap_coef"] == 0] = np.nan
+    torch.manual_seed(0)
+    policy = MuZeroPolicy(SMALL)
+    twin = copy.deepcopy(policy)
+    seen = []
+    inference = twin.target_model.initial_inference
+    twin.target_model.initial_inference = lambda obs: seen.append(obs.clone()) or inference(obs)
+    clean, dirty = policy.learn(batch), twin.learn(poisoned)
+    assert np.isfinite(dirty["total_loss"]) and dirty == clean
+    flat = batch["bootstrap_obs"].reshape(coef.size, -1)
+    np.testing.assert_array_equal(torch.cat(seen).numpy(), flat[coef != 0])
+
+
+def test_board_game_value_targets_need_no_target_network():
+    """With the n-step horizon spanning the game (the zoo's board configs), every value target
+    is the game's outcome: the target network is not run at all."""
+    policy = MuZeroPolicy(LIGHTZERO_TICTACTOE)
+    rng = np.random.default_rng(1)
+    buf = MuZeroGameBuffer(
+        replay_buffer_size=100, segment_length=5, num_unroll_steps=3, td_steps=9,
+        discount_factor=1.0, observation_shape=27, action_space_size=9, seed=1,
+    )  # fmt: skip
+    for _ in range(4):
+        rec = EpisodeRecorder(rng.random(27), segment_length=5, pad=12)
+        for t in range(5):
+            rec.append(int(rng.integers(9)), float(t == 4), rng.random(27), np.full(9, 1 / 9), 0.0)
+            buf.push(rec.ready_segments())
+        buf.push(rec.final_segments(truncated=False))
+    batch = buf.sample(8)
+    assert not batch["bootstrap_coef"].any()
+    calls = []
+    policy.target_model.initial_inference = lambda obs: calls.append(obs) or 1 / 0
+    assert np.isfinite(policy.learn(batch)["value_loss"]) and calls == []

@@ -242,7 +242,8 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
             n_updates = min(n_updates, max_train_iter - policy.train_iter)
             if len(buffer) == 0:  # a step budget can end a collect before any segment is cut
                 n_updates = 0
-            losses = [policy.learn(buffer.sample(pc.batch_size)) for _ in range(n_updates)]
+            with policy.learning_threads():
+                losses = [policy.learn(buffer.sample(pc.batch_size)) for _ in range(n_updates)]
             row.update(
                 {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
             )

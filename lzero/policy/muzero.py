@@ -8,7 +8,9 @@ unrolled latent is halved, and unrolled steps weigh ``1 / num_unroll_steps``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Iterator
 
 import numpy as np
 import torch
@@ -158,6 +160,20 @@ class MuZeroPolicy:
         return actions, dist.astype(np.float32), res.root_value
 
     # ------------------------------------------------------------------ learning
+    @contextlib.contextmanager
+    def learning_threads(self) -> Iterator[None]:
+        """Runs the block (a collect's updates) on ``learn_torch_num_threads`` torch threads,
+        then goes back to ``torch_num_threads`` for the search."""
+        n, base = self.cfg.learn_torch_num_threads, self.cfg.torch_num_threads
+        if n is None or n == base:
+            yield
+            return
+        torch.set_num_threads(n)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(base)
+
     def learn(self, batch: dict[str, np.ndarray]) -> dict[str, float]:
         """One gradient step on a batch from :meth:`MuZeroGameBuffer.sample`.
 

@@ -40,6 +40,8 @@ MUZERO_POLICY_CONFIG = dict(
     ),
     cuda=False,  # (bool) must be False: this build trains on CPU
     torch_num_threads=1,  # (int) torch intra-op threads; small MLPs are fastest on one
+    learn_torch_num_threads=None,  # (int|None) torch threads while a collect's updates run
+    # (switched per phase, not per update: a switch costs milliseconds); None: torch_num_threads
     num_simulations=25,  # (int) search simulations per move
     batch_size=256,  # (int) samples per gradient step
     update_per_collect=None,  # (int|None) gradient steps per collect; None uses replay_ratio
@@ -192,9 +194,16 @@ def policy_config(user: dict | None) -> EasyDict:
             "eval_freq",
             "target_update_freq",
             "save_ckpt_freq",
+            "torch_num_threads",
         ),
         where="policy config",
     )
+    lt = cfg.learn_torch_num_threads
+    if lt is not None and (not _is_number(lt, int) or lt < 1):
+        raise ConfigError(
+            "policy config: expected learn_torch_num_threads to be a positive int or None, "
+            f"got {lt!r}"
+        )
     if cfg.update_per_collect is None and cfg.replay_ratio is None:
         raise ConfigError(
             "policy config: expected one of update_per_collect and replay_ratio, got neither"

@@ -309,3 +309,24 @@ def test_each_collect_phase_gets_the_epsilon_of_its_starting_env_step(tmp_path, 
     seen.clear()
     train_muzero_with_gym_env(tiny(tmp_path, "off"), seed=0, max_env_step=30)
     assert seen and all(epsilon is None for _, epsilon in seen)
+
+
+def test_updates_run_on_the_learning_threads_and_the_search_on_the_others(tmp_path, monkeypatch):
+    from lzero.policy import MuZeroPolicy
+    from lzero.worker import MuZeroCollector
+
+    threads = {"learn": set(), "collect": set()}
+    learn, collect = MuZeroPolicy.learn, MuZeroCollector.collect
+
+    def learning(self, batch):
+        threads["learn"].add(torch.get_num_threads())
+        return learn(self, batch)
+
+    def collecting(self, n_episode, **kwargs):
+        threads["collect"].add(torch.get_num_threads())
+        return collect(self, n_episode, **kwargs)
+
+    monkeypatch.setattr(MuZeroPolicy, "learn", learning)
+    monkeypatch.setattr(MuZeroCollector, "collect", collecting)
+    train_muzero_with_gym_env(tiny(tmp_path, learn_torch_num_threads=2), seed=0, max_env_step=60)
+    assert threads == {"learn": {2}, "collect": {1}}

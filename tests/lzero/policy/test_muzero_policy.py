@@ -193,6 +193,11 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ({"eps": {"end": 1.5}}, r"expected 0 <= eps.end <= 1, got 1.5"),
         ({"eps": {"decay": 0}}, r"expected eps.decay > 0 env steps, got 0"),
         ({"eps": {"eps_greedy": True}}, r"eps_greedy"),  # a misspelt key is unknown
+        ({"torch_num_threads": 0}, "expected torch_num_threads to be a positive int, got 0"),
+        (
+            {"learn_torch_num_threads": 1.5},
+            "expected learn_torch_num_threads to be a positive int or None, got 1.5",
+        ),
     ],
 )
 def test_config_errors(user, match):
@@ -295,3 +300,14 @@ def test_board_game_value_targets_need_no_target_network():
     calls = []
     policy.target_model.initial_inference = lambda obs: calls.append(obs) or 1 / 0
     assert np.isfinite(policy.learn(batch)["value_loss"]) and calls == []
+
+
+def test_learning_threads_hold_for_the_block_only():
+    policy = MuZeroPolicy(dict(SMALL, learn_torch_num_threads=2))
+    assert torch.get_num_threads() == 1
+    with policy.learning_threads():
+        assert torch.get_num_threads() == 2
+    assert torch.get_num_threads() == 1
+    with pytest.raises(KeyError), policy.learning_threads():
+        raise KeyError("an update failed")
+    assert torch.get_num_threads() == 1  # back for the search after a failure too

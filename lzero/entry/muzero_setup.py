@@ -76,9 +76,35 @@ def check_env_config(cfg: Mapping) -> None:
     Raises:
         ConfigError: the env rejects its config, or its spaces disagree with the model.
     """
+    if cfg.policy.symmetry_augmentation:
+        kind = "board game" if is_board(cfg) else "gym task"
+        if kind != "board game" or cfg.policy.model.model_type != "conv":
+            raise ConfigError(
+                "policy.symmetry_augmentation: expected a board game with model_type 'conv', "
+                f"got a {kind} with model_type {cfg.policy.model.model_type!r}"
+            )
+        if cfg.env.get("channel_last"):
+            raise ConfigError(
+                "policy.symmetry_augmentation: expected env.channel_last False (planes "
+                "[C, H, W]), got True"
+            )
     env = env_factory(cfg, is_train=False)()
     try:
         check_spaces(cfg, {0: env.reset()})
+    finally:
+        env.close()
+
+
+def board_symmetries(cfg: Mapping) -> tuple[np.ndarray, np.ndarray] | None:
+    """The cell and action permutations of the board's symmetries for the replay buffer when
+    ``policy.symmetry_augmentation`` is on (checked by :func:`check_env_config`), else None."""
+    if not cfg.policy.symmetry_augmentation:
+        return None
+    from lzero.policy.board_game import BoardGame
+
+    env = env_factory(cfg, is_train=False)()
+    try:
+        return BoardGame.from_env(env).symmetry_permutations()
     finally:
         env.close()
 

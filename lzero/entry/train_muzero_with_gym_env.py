@@ -25,6 +25,7 @@ import torch
 
 from lzero.entry.config import compile_config
 from lzero.entry.muzero_setup import (
+    board_symmetries,
     check_env_config,
     check_seed,
     is_board,
@@ -159,6 +160,7 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         observation_shape=observation_size(cfg),
         action_space_size=pc.model.action_space_size,
         seed=seed,
+        symmetries=board_symmetries(cfg),
     )
     bots = list(getattr(evaluator, "bots", ()))
     log = TrainLog(

@@ -89,3 +89,18 @@ class BoardGame(NamedTuple):
         if flip:
             planes, grid = planes[..., ::-1], grid[..., ::-1]
         return np.ascontiguousarray(planes), np.ascontiguousarray(grid).reshape(b, -1)
+
+    def symmetry_permutations(self) -> tuple[np.ndarray, np.ndarray]:
+        """The symmetries as index maps: ``cells`` `[S, H * W]` and ``actions`` `[S, A]` int64,
+        where symmetry ``k`` takes a plane's flat cell ``j`` from cell ``cells[k, j]`` and a
+        policy's action ``j`` from action ``actions[k, j]`` (what :meth:`symmetry` does, for
+        callers that transform whole trajectories by fancy indexing)."""
+        hw = self.height * self.width
+        planes = np.arange(hw, dtype=np.float64).reshape(1, 1, self.height, self.width)
+        policy = np.arange(self.action_size, dtype=np.float64)[None]
+        cells = np.empty((self.num_symmetries, hw), np.int64)
+        actions = np.empty((self.num_symmetries, self.action_size), np.int64)
+        for k in range(self.num_symmetries):
+            p, a = self.symmetry(planes, policy, k)
+            cells[k], actions[k] = p.reshape(-1), a[0]
+        return cells, actions

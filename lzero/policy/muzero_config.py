@@ -79,7 +79,9 @@ MUZERO_POLICY_CONFIG = dict(
     env_type="not_board_games",  # (str) 'not_board_games' or 'board_games' (two players in the
     # tree when the env is in self_play_mode: rewards for the mover, values for the player to move)
     action_type="fixed_action_space",  # (str) LightZero's; no effect (the mask is the env's)
-    use_augmentation=False,  # (bool) must be False: no augmentation here
+    use_augmentation=False,  # (bool) must be False: no image augmentation here
+    symmetry_augmentation=False,  # (bool) ours, as AlphaZero's: board games with a conv model
+    # sample each unroll under a random symmetry of the board (observations, actions, policies)
     reanalyze_ratio=0.0,  # (float) LightZero's reanalysis share; no effect here: targets come
     # from the search at collection time (reanalysis is not implemented)
     optim_type="Adam",  # (str) 'Adam' or 'AdamW' (Adam with the weight decay above)
@@ -101,6 +103,7 @@ _CHOICES = (
     ("env_type", ("not_board_games", "board_games")),
     ("optim_type", ("Adam", "AdamW")),
     ("use_augmentation", (False,)),
+    ("symmetry_augmentation", (False, True)),
     ("lr_piecewise_constant_decay", (False,)),
     ("model.frame_stack_num", (1,)),
     ("model.downsample", (False,)),

@@ -31,6 +31,10 @@ class MuZeroGameBuffer:
         observation_shape: ``O``.
         action_space_size: ``A``.
         seed: seed of the sampling generator.
+        symmetries: ``(cells, actions)`` of
+            :meth:`~lzero.policy.board_game.BoardGame.symmetry_permutations` to draw every
+            sample under a uniformly random symmetry of the board (observations `[C, H, W]`
+            flattened); None: as stored.
     """
 
     def __init__(
@@ -44,6 +48,7 @@ class MuZeroGameBuffer:
         observation_shape: int,
         action_space_size: int,
         seed: int = 0,
+        symmetries: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
         self.k, self.n, self.gamma = int(num_unroll_steps), int(td_steps), float(discount_factor)
         self.n_actions = int(action_space_size)
@@ -61,6 +66,7 @@ class MuZeroGameBuffer:
         self.two_player = np.zeros(slots, bool)
         self._next = 0
         self.rng = np.random.default_rng(seed)
+        self.symmetries = symmetries
 
     def __len__(self) -> int:
         """Number of sampleable transitions stored."""
@@ -134,7 +140,7 @@ class MuZeroGameBuffer:
         boot = np.minimum(j + self.n, steps)
         can_boot = in_ep & ((j + self.n < steps) | self.bootstrap_end[seg][:, None])
         coef = np.where(can_boot, gamma ** (boot - j).astype(np.float64), 0.0)
-        return {
+        batch = {
             "obs": self.obs[seg, pos],
             "action": action,
             "target_reward": target_reward.astype(np.float32),
@@ -144,3 +150,26 @@ class MuZeroGameBuffer:
             "bootstrap_obs": self.obs[col, boot],
             "bootstrap_coef": coef.astype(np.float32),
         }
+        if self.symmetries is not None:
+            self._transform(batch, self.rng.integers(0, len(self.symmetries[0]), batch_size))
+        return batch
+
+    def _transform(self, batch: dict[str, np.ndarray], sym: np.ndarray) -> None:
+        """Puts sample ``b`` of ``batch`` under symmetry ``sym[b]``: its observations, the
+        actions of its unroll and its policy targets together, so the unrolled trajectory is
+        the transformed game's."""
+        cells, actions = self.symmetries
+        hw = cells.shape[1]
+        inverse = np.argsort(actions, axis=1)  # action a of the stored game is inverse[k, a]
+        rows = np.arange(len(sym))
+        for key in ("obs", "bootstrap_obs"):
+            x = batch[key]
+            planes = x.reshape(*x.shape[:-1], -1, hw)  # [B, (K + 1,) C, H * W]
+            idx = cells[sym].reshape(len(sym), *([1] * (planes.ndim - 2)), hw)
+            batch[key] = np.take_along_axis(planes, idx, axis=-1).reshape(x.shape)
+        batch["action"] = inverse[sym[:, None], batch["action"]]
+        batch["target_policy"] = batch["target_policy"][
+            rows[:, None, None],
+            np.arange(batch["target_policy"].shape[1])[:, None],
+            actions[sym][:, None, :],
+        ]

@@ -87,3 +87,27 @@ def test_env_type_and_policy_env_type_must_agree(tmp_path):
     main.policy.env_type = "not_board_games"
     with pytest.raises(ConfigError, match="expected 'board_games' for the board game"):
         train_muzero([main, create], seed=0, max_env_step=10)
+
+
+def test_symmetry_augmentation_needs_planes_channels_first(tmp_path):
+    main, create = tiny(tmp_path)
+    main.policy.symmetry_augmentation = True
+    main.env.channel_last = True
+    with pytest.raises(ConfigError, match=r"expected env.channel_last False \(planes"):
+        train_muzero([main, create], seed=0, max_env_step=10)
+    assert not (tmp_path / "exp" / "progress.csv").exists()
+
+
+def test_a_run_with_symmetry_augmentation_trains_and_is_reproducible(tmp_path):
+    rows = []
+    for name in ("a", "b"):
+        main, create = tiny(tmp_path)
+        main.exp_name = str(tmp_path / name)
+        main.policy.symmetry_augmentation = True
+        train_muzero([main, create], seed=0, max_env_step=60)
+        with open(tmp_path / name / "progress.csv") as f:
+            rows.append(
+                [{k: v for k, v in r.items() if k != "wall_time"} for r in csv.DictReader(f)]
+            )
+    assert rows[0] and rows[0] == rows[1]
+    assert any(r["total_loss"] for r in rows[0])

@@ -137,6 +137,11 @@ def test_eval_entry_loads_checkpoint_and_saves_gif(tmp_path):
             lambda m, c: m["policy"]["model"].update(action_space_size=3),
             r"action_space_size: expected 2 \(the env's",
         ),
+        (
+            lambda m, c: m["policy"].update(symmetry_augmentation=True),
+            "symmetry_augmentation: expected a board game with model_type 'conv', got a gym "
+            "task with model_type 'mlp'",
+        ),
     ],
 )
 def test_bad_configs_fail_before_training(tmp_path, patch, match):

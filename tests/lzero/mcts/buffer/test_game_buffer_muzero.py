@@ -142,3 +142,83 @@ def test_ring_overwrites_oldest_and_empty_buffer_errors():
         buf.push(rec.final_segments(truncated=False))
     assert len(buf) == 4
     assert set(buf.sample(100)["obs"][:, 0]) == {1.0, 2.0}
+
+
+def _numpy_symmetries(name):
+    """The board's symmetries as numpy operations on `[..., H, W]`, written independently of
+    BoardGame's tables: the 8 of the square for TicTacToe, the mirror for Connect4."""
+    if name == "connect4":
+        return [lambda x: x, lambda x: x[..., ::-1]]
+    rots = [lambda x, r=r: np.rot90(x, r, axes=(-2, -1)) for r in range(4)]
+    return rots + [lambda x, f=f: f(x)[..., ::-1] for f in rots]
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4"])
+def test_symmetric_samples_are_the_stored_games_on_a_transformed_board(name):
+    """Each augmented sample is its stored game on a transformed board: the observation
+    planes and the bootstrap observations transformed, the unrolled actions moved to their
+    transformed cells (columns), the policy targets carried along; all symmetries occur."""
+    from lzero.envs import ENV_REGISTRY
+    from lzero.policy.board_game import BoardGame
+
+    env = ENV_REGISTRY.build(name)
+    game = BoardGame.from_env(env)
+    h, w, n_act = game.height, game.width, game.action_size
+    rng = np.random.default_rng(3)
+    segments = []
+    for episode in range(12):
+        env.seed(episode)
+        obs = env.reset()
+        rec = EpisodeRecorder(obs["observation"].ravel(), segment_length=9, pad=6)
+        done = False
+        while not done:
+            legal = np.flatnonzero(obs["action_mask"])
+            policy = np.zeros(n_act, np.float32)
+            policy[legal] = rng.dirichlet(np.ones(len(legal)))
+            a = int(rng.choice(legal))
+            player = int(obs["to_play"])
+            ts = env.step(a)
+            obs, done = ts.obs, ts.done
+            rec.append(
+                a,
+                float(np.asarray(ts.reward).item()),
+                obs["observation"].ravel(),
+                policy,
+                0.0,
+                player,
+            )
+            segments += rec.ready_segments()
+        segments += rec.final_segments(truncated=False)
+    kwargs = dict(
+        replay_buffer_size=1000, segment_length=9, num_unroll_steps=3, td_steps=3,
+        discount_factor=1.0, observation_shape=3 * h * w, action_space_size=n_act, seed=5,
+    )  # fmt: skip
+    plain = MuZeroGameBuffer(**kwargs)
+    augmented = MuZeroGameBuffer(**kwargs, symmetries=game.symmetry_permutations())
+    plain.push(segments)
+    augmented.push(segments)
+    # The symmetry is drawn after everything else, so one call draws the same samples.
+    p, q = plain.sample(300), augmented.sample(300)
+    cell_of = np.arange(n_act).reshape(1, w) if name == "connect4" else np.arange(9).reshape(3, 3)
+    used = set()
+    for b in range(300):
+        matches = []
+        for k, f in enumerate(_numpy_symmetries(name)):
+            moved = f(cell_of).ravel()  # the transformed board's action j is stored action moved[j]
+            image = np.argsort(moved)  # stored action a is the transformed board's image[a]
+            ok = (
+                np.array_equal(f(p["obs"][b].reshape(3, h, w)).ravel(), q["obs"][b])
+                and np.array_equal(
+                    f(p["bootstrap_obs"][b].reshape(-1, 3, h, w)).reshape(4, -1),
+                    q["bootstrap_obs"][b],
+                )
+                and np.array_equal(image[p["action"][b]], q["action"][b])
+                and np.array_equal(p["target_policy"][b][:, moved], q["target_policy"][b])
+            )
+            if ok:
+                matches.append(k)
+        assert matches, f"sample {b} is no symmetry of its stored game"
+        used.update(matches if len(matches) == 1 else [])
+        for key in ("target_reward", "policy_mask", "value_prefix", "bootstrap_coef"):
+            np.testing.assert_array_equal(p[key][b], q[key][b])
+    assert used == set(range(game.num_symmetries))

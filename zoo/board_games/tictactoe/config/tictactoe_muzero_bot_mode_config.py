@@ -23,6 +23,10 @@ SETTINGS = dict(
 main_config, create_config = muzero_board_config(
     **SETTINGS, exp_name="data_muzero/tictactoe_muzero_bot_mode_seed0"
 )
+# Each sampled unroll on one of the 8 symmetric boards. With it, seeds 0 and 2 beat the rule bot
+# in every eval game after 832 and 2,920 env steps (27 and 90 s); without it, only seed 0 did
+# within 10 minutes. Seed 1 still settles for draws either way.
+main_config.policy.symmetry_augmentation = True
 
 if __name__ == "__main__":
     from lzero.cli_train import run_as_main

@@ -201,21 +201,16 @@ def policy_config(user: dict | None) -> EasyDict:
         ),
         where="policy config",
     )
-    lt = cfg.learn_torch_num_threads
-    if lt is not None and (not _is_number(lt, int) or lt < 1):
-        raise ConfigError(
-            "policy config: expected learn_torch_num_threads to be a positive int or None, "
-            f"got {lt!r}"
-        )
     if cfg.update_per_collect is None and cfg.replay_ratio is None:
         raise ConfigError(
             "policy config: expected one of update_per_collect and replay_ratio, got neither"
         )
-    upc = cfg.update_per_collect
-    if upc is not None and (not _is_number(upc, int) or upc < 1):
-        raise ConfigError(
-            f"policy config: expected update_per_collect to be a positive int or None, got {upc!r}"
-        )
+    for key in ("update_per_collect", "learn_torch_num_threads"):
+        value = cfg[key]
+        if value is not None and (not _is_number(value, int) or value < 1):
+            raise ConfigError(
+                f"policy config: expected {key} to be a positive int or None, got {value!r}"
+            )
     for key, lowest in (("replay_ratio", None), ("learning_rate", None), ("weight_decay", 0.0)):
         value = cfg[key]
         if value is None and key == "replay_ratio":

@@ -67,6 +67,8 @@ class MuZeroGameBuffer:
         self._next = 0
         self.rng = np.random.default_rng(seed)
         self.symmetries = symmetries
+        if symmetries is not None:  # action a of a stored game is action inverse[k, a] under k
+            self._inverse_actions = np.argsort(symmetries[1], axis=1)
 
     def __len__(self) -> int:
         """Number of sampleable transitions stored."""
@@ -160,14 +162,13 @@ class MuZeroGameBuffer:
         the transformed game's."""
         cells, actions = self.symmetries
         hw = cells.shape[1]
-        inverse = np.argsort(actions, axis=1)  # action a of the stored game is inverse[k, a]
         rows = np.arange(len(sym))
         for key in ("obs", "bootstrap_obs"):
             x = batch[key]
             planes = x.reshape(*x.shape[:-1], -1, hw)  # [B, (K + 1,) C, H * W]
             idx = cells[sym].reshape(len(sym), *([1] * (planes.ndim - 2)), hw)
             batch[key] = np.take_along_axis(planes, idx, axis=-1).reshape(x.shape)
-        batch["action"] = inverse[sym[:, None], batch["action"]]
+        batch["action"] = self._inverse_actions[sym[:, None], batch["action"]]
         batch["target_policy"] = batch["target_policy"][
             rows[:, None, None],
             np.arange(batch["target_policy"].shape[1])[:, None],

@@ -223,23 +223,31 @@ LIGHTZERO_TICTACTOE = dict(
 )  # fmt: skip
 
 
+def random_tictactoe_games(*, seed, games, moves, two_player):
+    """A buffer (segments of 5, 3 unroll steps, a 9-step horizon) of ``games`` random games of
+    ``moves`` moves with TicTacToe's shapes, won by the last mover; and the generator, for more
+    draws."""
+    rng = np.random.default_rng(seed)
+    buf = MuZeroGameBuffer(
+        replay_buffer_size=1000, segment_length=5, num_unroll_steps=3, td_steps=9,
+        discount_factor=1.0, observation_shape=27, action_space_size=9, seed=seed,
+    )  # fmt: skip
+    for _ in range(games):
+        rec = EpisodeRecorder(rng.random(27), segment_length=5, pad=12)
+        for t in range(moves):
+            a = int(rng.integers(9))
+            to_play = 1 + t % 2 if two_player else -1
+            rec.append(a, float(t == moves - 1), rng.random(27), np.full(9, 1 / 9), 0.0, to_play)
+            buf.push(rec.ready_segments())
+        buf.push(rec.final_segments(truncated=False))
+    return buf, rng
+
+
 def test_conv_policy_on_board_planes_learns_a_fixed_batch_and_searches_two_player():
     torch.manual_seed(0)
     policy = MuZeroPolicy(LIGHTZERO_TICTACTOE)
     assert type(policy.model).__name__ == "MuZeroModel"
-    rng = np.random.default_rng(0)
-    buf = MuZeroGameBuffer(
-        replay_buffer_size=1000, segment_length=5, num_unroll_steps=3, td_steps=9,
-        discount_factor=1.0, observation_shape=27, action_space_size=9, seed=0,
-    )  # fmt: skip
-    for _ in range(8):
-        rec = EpisodeRecorder(rng.random(27), segment_length=5, pad=12)
-        for t in range(7):
-            a = int(rng.integers(9))
-            reward = float(t == 6)  # the last mover wins
-            rec.append(a, reward, rng.random(27), np.full(9, 1 / 9), 0.0, 1 + t % 2)
-            buf.push(rec.ready_segments())
-        buf.push(rec.final_segments(truncated=False))
+    buf, rng = random_tictactoe_games(seed=0, games=8, moves=7, two_player=True)
     batch = buf.sample(16)
     first = policy.learn(batch)
     for _ in range(40):
@@ -284,17 +292,7 @@ def test_board_game_value_targets_need_no_target_network():
     """With the n-step horizon spanning the game (the zoo's board configs), every value target
     is the game's outcome: the target network is not run at all."""
     policy = MuZeroPolicy(LIGHTZERO_TICTACTOE)
-    rng = np.random.default_rng(1)
-    buf = MuZeroGameBuffer(
-        replay_buffer_size=100, segment_length=5, num_unroll_steps=3, td_steps=9,
-        discount_factor=1.0, observation_shape=27, action_space_size=9, seed=1,
-    )  # fmt: skip
-    for _ in range(4):
-        rec = EpisodeRecorder(rng.random(27), segment_length=5, pad=12)
-        for t in range(5):
-            rec.append(int(rng.integers(9)), float(t == 4), rng.random(27), np.full(9, 1 / 9), 0.0)
-            buf.push(rec.ready_segments())
-        buf.push(rec.final_segments(truncated=False))
+    buf, _ = random_tictactoe_games(seed=1, games=4, moves=5, two_player=False)
     batch = buf.sample(8)
     assert not batch["bootstrap_coef"].any()
     calls = []

@@ -74,6 +74,8 @@ def test_killed_actor_is_reported_and_replaced_while_other_envs_keep_their_episo
     assert manager.actor_of_env == {0: 0, 1: 0, 2: 1, 3: 1}
     old = manager.actor_pids
     ray.kill(manager._hub.actors[0])
+    # ray.kill only asks: wait for the process to end, or the step below can still reach it.
+    assert exits(old[0])
     with pytest.warns(
         EnvFailureWarning, match=r"env 0 failed .*Ray actor 0 \(envs \[0, 1\]\) died"
     ):
@@ -84,7 +86,7 @@ def test_killed_actor_is_reported_and_replaced_while_other_envs_keep_their_episo
     for i in (2, 3):  # the other actor's envs went on with their episodes
         assert timesteps[i].obs["observation"].tolist() == expected[i].obs["observation"].tolist()
     new = manager.actor_pids
-    assert new[1] == old[1] and new[0] != old[0] and exits(old[0])
+    assert new[1] == old[1] and new[0] != old[0]
     assert sorted(manager.ready_obs) == [0, 1, 2, 3]  # the replaced envs started new episodes
     manager.step({i: 1 for i in manager.ready_obs})
     manager.close()

@@ -182,3 +182,26 @@ def test_solve_position_takes_the_bitboards_of_play_sequence():
     solver = Connect4Solver(table_size=1 << 18)
     for moves, _, _ in _positions(6, 20, range(26, 36)):
         assert solver.solve_position(*play_sequence(moves)) == solve(moves)
+
+
+def test_a_position_and_its_mirror_share_one_table_key_only_early_in_the_game():
+    from zoo.board_games.connect4.envs.connect4_position import play_sequence
+    from zoo.board_games.connect4.envs.connect4_search import MIRROR_PLY, table_key
+
+    rng = random.Random(5)
+    checked = 0
+    while checked < 300:
+        moves = "".join(rng.choice("1234567") for _ in range(rng.randrange(0, 30)))
+        mirrored = "".join(str(8 - int(c)) for c in moves)  # column c <-> 8 - c
+        try:
+            a, b = play_sequence(moves), play_sequence(mirrored)
+        except ValueError:  # a full column or a finished game: draw again
+            continue
+        n = len(moves)
+        ka = table_key(np.int64(a[0]), np.int64(a[1]), n)
+        kb = table_key(np.int64(b[0]), np.int64(b[1]), n)
+        if n < MIRROR_PLY:
+            assert ka == kb == min(a[0] + a[1], b[0] + b[1])
+        else:
+            assert (ka, kb) == (a[0] + a[1], b[0] + b[1])
+        checked += 1

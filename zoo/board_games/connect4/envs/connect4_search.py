@@ -2,6 +2,12 @@
 negamax with alpha-beta over null windows, a transposition table of partial keys, centre-first
 move ordering by the winning cells a move creates, and early pruning of moves that lose at
 once. Positions are the ``current``/``mask`` bitboards of ``connect4_position``.
+
+Beyond Pons (each measured on beginning-hard positions against bitbully, whose search has the
+same ideas): a position and its mirror share a table entry early in the game, children's table
+entries are probed for a cutoff before any is searched (enhanced transposition cutoff), and
+late in the game moves are ordered by column alone and positions skip the table. The
+thresholds are ``MIRROR_PLY``, ``ETC_PLY``, ``SORT_PLY`` and ``TT_PLY``.
 """
 
 from __future__ import annotations
@@ -28,16 +34,29 @@ DEFAULT_TABLE_SIZE = 8388617
 #: < 2**49 identify it only if p * 2**32 > 2**49 (Chinese remainder theorem).
 MIN_TABLE_SIZE = (1 << 17) + 1
 COLUMN_ORDER = np.array([3, 2, 4, 1, 5, 0, 6], dtype=np.int64)
+#: Below this many stones a position and its mirror share one table entry (both score the
+#: same); later, symmetric transpositions are rare and the mirror costs more than it saves.
+MIRROR_PLY = 22
+#: Below this many stones a node probes its children's table entries before searching them
+#: (enhanced transposition cutoff).
+ETC_PLY = 34
+#: Below this many stones moves are sorted by the winning cells they create; later, by column
+#: only (the count costs more than the nodes it saves).
+SORT_PLY = 32
+#: Positions with this many stones or more skip the table: their subtrees are small, and a
+#: probe is a miss in main memory that costs more than searching them again.
+TT_PLY = 36
+_COL = np.int64((1 << (HEIGHT + 1)) - 1)
 _LEAF = MISSING  # no value yet (not in the book either): search the children
 
 
 @njit(cache=True)
 def popcount(m):
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
+    """Set bits of a non-negative int64 (< 2**63), branch-free (SWAR)."""
+    m = m - ((m >> 1) & 0x5555555555555555)
+    m = (m & 0x3333333333333333) + ((m >> 2) & 0x3333333333333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (m * 0x0101010101010101) >> 56
 
 
 @njit(cache=True)
@@ -76,6 +95,27 @@ def non_losing_moves(current, mask):
     return possible & ~(opp_win >> 1)  # never play right under an opponent's winning cell
 
 
+# _tt_get, _store and popcount are not inline="always" (numba IR inlining): inlined, the pool
+# bot's closure (tables reached through carrays) played other columns than the env's bot, with
+# fresh caches (test_perfect_connect4_bot_batched_equals_sequential). table_key and _etc are
+# inlined: both pass that test, and calls to them cost about a tenth of a solve.
+@njit(cache=True, inline="always")
+def table_key(current, mask, n):
+    """The table key of a position with ``n`` stones: ``current + mask`` (unique: one bit
+    above each column's stones marks its height), or the smaller of it and its mirror's
+    (columns reversed, 7 bits each) below ``MIRROR_PLY`` stones."""
+    key = current + mask
+    if n >= MIRROR_PLY:
+        return key
+    w = HEIGHT + 1
+    m = key & (_COL << (3 * w))
+    for c in range(3):
+        m |= ((key >> ((6 - 2 * c) * w)) & (_COL << (c * w))) | (
+            (key << ((6 - 2 * c) * w)) & (_COL << ((6 - c) * w))
+        )
+    return min(key, m)
+
+
 @njit(cache=True)
 def _tt_get(keys, vals, key):
     i = key % keys.shape[0]
@@ -92,15 +132,35 @@ def _store(keys, vals, key, val):
 
 
 @njit(cache=True, inline="always")
+def _etc(current, mask, n, possible, beta, keys, vals):
+    """Enhanced transposition cutoff: a child whose table entry bounds its score from above
+    by ``u`` proves ours at least ``-u``; ``-u >= beta`` is a cutoff found without searching."""
+    child = current ^ mask
+    while possible:
+        move = possible & -possible
+        possible ^= move
+        val = _tt_get(keys, vals, table_key(child, mask | move, n + 1))
+        if 0 < val <= MAX_SCORE - MIN_SCORE + 1 and -(val + MIN_SCORE - 1) >= beta:
+            return -(val + MIN_SCORE - 1)
+    return _LEAF
+
+
+@njit(cache=True, inline="always")
 def order_moves(current, mask, possible, moves, n):
     """Writes the moves of ``possible`` into ``moves[n]``, best last, and returns their count:
-    insertion sort by the winning cells a move creates, centre first among equals (the sort
-    key sits above bit 49 of each entry)."""
+    insertion sort by the winning cells a move creates, one fewer for a move right under one
+    of our own, centre first among equals (the sort key sits above bit 49 of each entry);
+    from ``SORT_PLY`` stones on, centre first only."""
     count = 0
+    own = winning_cells(current, mask) if n < SORT_PLY else np.int64(0)
     for i in range(WIDTH - 1, -1, -1):
         move = possible & (np.int64(63) << (COLUMN_ORDER[i] * (HEIGHT + 1)))
         if move:
-            sc = popcount(winning_cells(current | move, mask)) * 8 + 6 - i
+            sc = 6 - i
+            if n < SORT_PLY:
+                sc += popcount(winning_cells(current | move, mask)) * 8
+                if own & (move << 1):  # right under our own winning cell: it gets blocked
+                    sc -= 8
             j = count
             while j > 0 and moves[n, j - 1] >> 49 > sc:
                 moves[n, j] = moves[n, j - 1]
@@ -133,7 +193,7 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
         if ret == _LEAF and possible:
             lo = -((SIZE - 2 - n) // 2)  # the opponent cannot win with its next stone
             hi = (SIZE - 1 - n) // 2  # we cannot win with our next stone
-            val = _tt_get(keys, vals, current + mask)
+            val = _tt_get(keys, vals, table_key(current, mask, n)) if n < TT_PLY else 0
             if val > MAX_SCORE - MIN_SCORE + 1:  # a lower bound
                 lo = max(lo, val + 2 * MIN_SCORE - MAX_SCORE - 2)
             elif val:  # an upper bound
@@ -144,6 +204,8 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
                 ret = hi
             else:
                 alpha, beta = max(alpha, lo), min(beta, hi)
+                if n < ETC_PLY:
+                    ret = _etc(current, mask, n, possible, beta, keys, vals)
         if ret == _LEAF:
             count = order_moves(current, mask, possible, moves, n)
             f = frames[n]
@@ -158,14 +220,18 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
             f = frames[n]
             score = -ret
             if score >= f[3]:
-                _store(keys, vals, f[0] + f[1], score + MAX_SCORE - 2 * MIN_SCORE + 2)
+                if n < TT_PLY:
+                    _store(
+                        keys, vals, table_key(f[0], f[1], n), score + MAX_SCORE - 2 * MIN_SCORE + 2
+                    )
                 ret = score
                 continue
             if score > f[2]:
                 f[2] = score
             f[4] -= 1
             if f[4] < 0:
-                _store(keys, vals, f[0] + f[1], f[2] - MIN_SCORE + 1)
+                if n < TT_PLY:
+                    _store(keys, vals, table_key(f[0], f[1], n), f[2] - MIN_SCORE + 1)
                 ret = f[2]
                 continue
             move = moves[n, f[4]] & BOARD_MASK

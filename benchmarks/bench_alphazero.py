@@ -17,6 +17,9 @@ rule bot and 50% against MCTS at 1,000 rollouts, at no more than 200 simulations
 Gomoku 9x9, 60 minutes: at least 90% against the rule bot; outside-forward share at most 25%.
 
 Run: ``python benchmarks/bench_alphazero.py --game tictactoe --seeds 0 1 2 --minutes 3``.
+``--ckpt PATH`` evaluates one saved checkpoint of a run instead (``iteration_N`` checkpoints
+too: a run stopped at N iterations, as the learning rate of these configs does not depend on
+the time budget), reading the run's ``progress.csv`` and ``config.json`` beside ``ckpt/``.
 """
 
 from __future__ import annotations
@@ -113,30 +116,53 @@ def column_mean(rows: list[dict], key: str) -> float:
 
 
 def run_seed(game: str, seed: int, minutes: float, games: int, sims: int | None, out: Path) -> bool:
-    from lzero.agent import load_agent
-    from lzero.entry import eval_alphazero, train_alphazero
+    from lzero.entry import train_alphazero
 
-    module_name, bots = GAMES[game]
+    module_name, _ = GAMES[game]
     module = importlib.import_module(module_name)
     main = copy.deepcopy(module.main_config)
     main.exp_name = str(out / f"{game}_seed{seed}")
     start = time.perf_counter()
     policy = train_alphazero([main, module.create_config], seed=seed, max_time_s=minutes * 60)
     train_s = time.perf_counter() - start
-    with open(Path(main.exp_name) / "progress.csv") as f:
-        rows = list(csv.DictReader(f))
-    env_steps = int(rows[-1]["env_step"])
     ckpt = Path(main.exp_name) / "ckpt" / "ckpt_last.pth.tar"
-    eval_sims = sims or main.policy.get("eval_num_simulations") or main.policy.mcts.num_simulations
-    openings = main.policy.get("eval_opening_moves", 0)
+    line, ok = evaluate(game, seed, ckpt, games, sims)
+    line = f"{game} seed {seed}: {policy.train_iter} iterations, {train_s:.0f} s; " + line
+    print(
+        line + f" -> {'PASS' if ok and train_s <= minutes * 60 * 1.1 + 60 else 'FAIL'}", flush=True
+    )
+    return ok
+
+
+def evaluate(game: str, seed: int, ckpt: Path, games: int, sims: int | None) -> tuple[str, bool]:
+    """The report line of a run's checkpoint ``ckpt`` (its experiment folder holds the
+    ``progress.csv`` and ``config.json`` of the run) and whether it meets the game's bars."""
+    import json
+
+    from lzero.agent import load_agent, read_checkpoint
+    from lzero.entry import eval_alphazero
+
+    _, bots = GAMES[game]
+    exp = ckpt.parent.parent
+    with open(exp / "progress.csv") as f:
+        rows = list(csv.DictReader(f))
+    with open(exp / "config.json") as f:
+        policy_cfg = json.load(f)["policy"]
+    saved = read_checkpoint(ckpt)
+    iteration = int(saved["train_iter"])
+    rows = [r for r in rows if int(r["train_iter"]) <= iteration]
+    eval_sims = (
+        sims or policy_cfg.get("eval_num_simulations") or policy_cfg["mcts"]["num_simulations"]
+    )
+    openings = policy_cfg.get("eval_opening_moves", 0)
     results = eval_alphazero(
         ckpt, bots=bots, num_games=games, num_simulations=eval_sims, seed=10_000 + seed,
         opening_moves=openings,
     )  # fmt: skip
     line = (
-        f"{game} seed {seed}: {env_steps} env steps, {policy.train_iter} iterations, {train_s:.0f} s; "
-        f"self-play {column_mean(rows, 'positions_per_s'):.0f} positions/s at "
-        f"{main.policy.mcts.num_simulations} sims, outside-forward share {column_mean(rows, 'search_share'):.2f}; "
+        f"checkpoint at iteration {iteration}, {saved['env_step']} env steps, "
+        f"{float(saved['wall_time']):.0f} s of training; self-play {column_mean(rows, 'positions_per_s'):.0f} positions/s at "
+        f"{policy_cfg['mcts']['num_simulations']} sims, outside-forward share {column_mean(rows, 'search_share'):.2f}; "
         f"eval at {eval_sims} sims, {games} games per bot, {openings}-move random openings:"
     )
     for bot, r in results.items():
@@ -154,10 +180,7 @@ def run_seed(game: str, seed: int, minutes: float, games: int, sims: int | None,
         else:
             agent = load_agent(ckpt, num_simulations=eval_sims)
             line += f", with search {perfect_move_share(agent, positions, search=True):.1%}"
-    print(
-        line + f" -> {'PASS' if ok and train_s <= minutes * 60 * 1.1 + 60 else 'FAIL'}", flush=True
-    )
-    return ok
+    return line, ok
 
 
 def main() -> None:
@@ -168,12 +191,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="evaluation games per bot")
     parser.add_argument("--simulations", type=int, default=None, help="eval simulations a move")
     parser.add_argument("--out", default="data_bench_alphazero")
+    parser.add_argument(
+        "--ckpt", default=None, help="only evaluate this checkpoint of a run (its first seed's)"
+    )
     args = parser.parse_args()
     print(
-        f"settings: game {args.game}, seeds {args.seeds}, {args.minutes} min per seed, {args.games} games "
+        f"settings: game {args.game}, seeds {args.seeds}, "
+        f"{f'evaluating {args.ckpt}' if args.ckpt else f'{args.minutes} min per seed'}, {args.games} games "
         f"per bot; {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}",
         flush=True,
     )
+    if args.ckpt:
+        line, ok = evaluate(args.game, args.seeds[0], Path(args.ckpt), args.games, args.simulations)
+        print(f"{args.game} seed {args.seeds[0]}: {line} -> {'PASS' if ok else 'FAIL'}")
+        return
     passed = [
         run_seed(args.game, s, args.minutes, args.games, args.simulations, Path(args.out))
         for s in args.seeds

@@ -5,20 +5,22 @@ sorted into Pons' categories by stones played (beginning < 14 <= middle < 28 <= 
 moves left to the end of the game under perfect play (easy < 14 <= medium < 28 <= hard).
 Each position is solved from an empty transposition table by both solvers without opening
 books, timed from a position already built from its move string (bitbully's
-``Board.from_moves``, our ``play_sequence``), the table emptied outside the clock. Emptying a table of tens of MiB evicts the caller's
-own code and data from the CPU caches, which costs a call from Python about 30 us to fetch
-again (a one-node solve: 2 us, 33 us right after any 40 MiB memset) and a C++ loop almost
-nothing; so after emptying its table each solver first answers a position it decides
-without a table lookup (the mover completes four at once), and only the next call is timed
-(Pons' published means per position, C++: 4.6 us, 37 us, 3.2 ms, 255 us, 97 ms, 5.5 s).
+``Board.from_moves``, our ``play_sequence``), the table emptied outside the clock. Emptying
+a table of tens of MiB evicts the caller's own code and data from the CPU caches, which
+costs a call from Python about 30 us to fetch again (a one-node solve: 2 us, 33 us right
+after any 40 MiB memset) and a C++ loop almost nothing; so after emptying its table each
+solver first answers a position it decides without a table lookup (the mover completes four
+at once), and only the next call is timed (Pons' published means per position, C++: 4.6 us,
+37 us, 3.2 ms, 255 us, 97 ms, 5.5 s).
 
     python benchmarks/bench_connect4_solver.py [--per-category 20] [--hard 3] [--seed 0]
         [--pons-src DIR]
 
-``--pons-src`` adds Pons' own C++ solver (a checkout of github.com/PascalPons/connect4, AGPL,
-not shipped here) to the same run: a small driver compiled with his Makefile's flags
-(``g++ -O3 -DNDEBUG``) plays each move string, empties his table, and times ``Solver::solve``
-with ``std::chrono::steady_clock`` inside C++, so no process or Python overhead is counted
+``--pons-src`` adds Pons' own C++ solver (a checkout of github.com/PascalPons/connect4,
+AGPL, not shipped here) to the same run: a small driver compiled with his Makefile's flags
+plus ``-march=native`` (``g++ -O3 -DNDEBUG``; numba compiles ours for this CPU too) plays
+each move string, empties his table, and times ``Solver::solve`` with
+``std::chrono::steady_clock`` inside C++, so no process or Python overhead is counted
 against him. He loads no opening book, like the other two.
 """
 
@@ -126,7 +128,7 @@ class PonsSolver:
         with open(driver, "w") as f:
             f.write(PONS_DRIVER)
         exe = os.path.join(self._dir, "pons")
-        cmd = ["g++", "--std=c++11", "-O3", "-DNDEBUG", f"-I{src}", driver,
+        cmd = ["g++", "--std=c++11", "-O3", "-DNDEBUG", "-march=native", f"-I{src}", driver,
                os.path.join(src, "Solver.cpp"), "-o", exe]  # fmt: skip
         subprocess.run(cmd, check=True)
         self._proc = subprocess.Popen(
@@ -157,9 +159,8 @@ def main() -> None:
     theirs = bitbully.BitBully(None)
     # Decided without the table: the mover completes four in column 1 (see the module doc).
     warm_ours, warm_bb = play_sequence("121212"), bitbully.Board.from_moves([0, 1] * 3)
+    # His table is allocated and emptied (its pages mapped) when the driver starts.
     pons = PonsSolver(args.pons_src) if args.pons_src else None
-    if pons is not None:
-        pons.solve("4")  # page in his table outside the clock, as ours is compiled
     print(f"bitbully {bitbully.__version__} (no book) vs ours (numba, table {ours.table_size})")
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     head = f"{'category':>17} {'n':>3} {'ours':>10} {'bitbully':>10} {'ratio':>6}"

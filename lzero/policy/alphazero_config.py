@@ -73,6 +73,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
         root_noise_weight=0.25,  # (float) weight of the root noise in self-play
         pb_c_base=19652,  # (float) PUCT c2 (AlphaZero's constant)
         pb_c_init=1.25,  # (float) PUCT c1 (AlphaZero's constant)
+        tactics=False,  # (bool) ours: decisive moves in the tree (Teytaud and Teytaud 2010). A
+        # node that can win at once searches only that move, else only its blocks of the
+        # opponent's immediate wins if any; the root also drops moves that let the opponent
+        # win next. Self-play, evaluation and a loaded agent all search this way.
         legal_actions=None,  # LightZero's; no effect (legal moves come from the rules)
         action_space_size=None,  # (int) LightZero's; no effect (model.action_space_size)
         num_of_sampled_actions=2,  # (int) Sampled AlphaZero's; no effect
@@ -166,6 +170,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         where="main_config.policy",
     )  # fmt: skip
     check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
+    if not isinstance(policy.mcts.tactics, bool):
+        raise ConfigError(
+            "main_config.policy.mcts: expected tactics to be True or False, got "
+            f"{policy.mcts.tactics!r}"
+        )
     moves = policy.eval_opening_moves
     if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
         raise ConfigError(

@@ -50,7 +50,35 @@ class RefNode:
         return self.reward - self.w / self.n
 
 
-def reference_search(cells, to_play, sims, rule, c1, c2):
+def wins_at(cells: list[int], a: int, player: int) -> bool:
+    after = list(cells)
+    after[a] = player
+    return ttt_winner(after) == player
+
+
+def tactical_moves(cells: list[int], to_play: int, at_root: bool) -> list[int]:
+    """The moves a node keeps under tactics (Teytaud and Teytaud 2010), in plain Python: the
+    first winning move alone; else, below the root, the blocks of the opponent's immediate
+    wins if any, and at the root, the moves after which the opponent cannot win at once
+    (unless none or all are); else every legal move."""
+    legal = [a for a in range(9) if cells[a] == 0]
+    opponent = 3 - to_play
+    for a in legal:
+        if wins_at(cells, a, to_play):
+            return [a]
+    if not at_root:
+        blocks = [a for a in legal if wins_at(cells, a, opponent)]
+        return blocks or legal
+    safe = []
+    for a in legal:
+        after = list(cells)
+        after[a] = to_play
+        if not any(wins_at(after, r, opponent) for r in range(9) if after[r] == 0):
+            safe.append(a)
+    return safe if 0 < len(safe) < len(legal) else legal
+
+
+def reference_search(cells, to_play, sims, rule, c1, c2, tactics=False):
     """A plain-Python AlphaZero/UCT search over TicTacToe, written from the papers."""
     root = RefNode(list(cells), to_play, 0.0, False)
 
@@ -59,6 +87,8 @@ def reference_search(cells, to_play, sims, rule, c1, c2):
             return 0.0
         priors, value = fake_net(node.cells, node.to_play)
         legal = [a for a in range(9) if node.cells[a] == 0]
+        if tactics:
+            legal = tactical_moves(node.cells, node.to_play, node is root)
         total = sum(priors[a] for a in legal)
         node.prior = {a: priors[a] / total for a in legal}
         return value
@@ -133,6 +163,46 @@ def test_batched_search_equals_plain_python_reference(ttt, rule):
         )
         assert result.visits[b].tolist() == visits
         assert result.value[b] == pytest.approx(value, abs=1e-9)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["puct", "ucb1"]))
+def test_python_evaluator_tactics_equal_the_plain_python_reference(ttt, seed, rule):
+    # Positions of 2-6 stones: most have a win to take or a threat to block somewhere in
+    # the tree, and some at the root.
+    boards, to_play = random_positions(6, 8, seed)
+    search = BatchedSearch(ttt, num_simulations=60, selection=rule, tactics=True, tree_tactics=True)
+    result = search.search(boards, to_play, batch_net)
+    c1 = 1.25 if rule == "puct" else 1.4
+    for b in range(len(boards)):
+        cells = boards[b].ravel().tolist()
+        visits, value = reference_search(cells, int(to_play[b]), 60, rule, c1, 19652.0, True)
+        assert result.visits[b].tolist() == visits
+        assert result.value[b] == pytest.approx(value, abs=1e-9)
+        kept = tactical_moves(cells, int(to_play[b]), at_root=True)
+        assert set(np.flatnonzero(result.visits[b])) <= set(kept)
+
+
+def test_python_evaluator_tactics_take_the_win_and_block(ttt):
+    win = np.array([[1, 1, 0], [2, 2, 0], [0, 0, 0]], np.int8)  # X wins at 2, O would at 5
+    block = np.array([[1, 1, 0], [0, 2, 0], [0, 0, 0]], np.int8)  # O must block at 2
+    asked = []
+
+    def recording(boards, to_play, legal):
+        asked.append(legal.copy())
+        return batch_net(boards, to_play, legal)
+
+    plain = BatchedSearch(ttt, num_simulations=30).search(
+        np.stack([win, block]), np.array([1, 2]), batch_net
+    )
+    assert np.count_nonzero(plain.visits, axis=1).min() > 1  # without tactics: several moves
+    result = BatchedSearch(ttt, num_simulations=30, tactics=True).search(
+        np.stack([win, block]), np.array([1, 2]), recording
+    )
+    assert result.visits[:, 2].tolist() == [30, 30]  # every simulation on the one kept move
+    assert asked[0].sum(axis=1).tolist() == [1, 1]  # the evaluator is told the narrowed moves
 
 
 @settings(
@@ -324,8 +394,11 @@ def test_numba_search_takes_the_win_and_blocks_with_one_simulation(ttt, c4):
 
 
 def test_python_evaluator_refuses_numba_only_settings(ttt):
-    search = BatchedSearch(ttt, num_simulations=5, tactics=True)
+    search = BatchedSearch(ttt, num_simulations=5, radius=1)
     with pytest.raises(ValueError, match="with a Python evaluator"):
         search.search(np.zeros((1, 3, 3), np.int8), np.ones(1), batch_net)
+    search = BatchedSearch(ttt, num_simulations=5)
+    with pytest.raises(ValueError, match="with a Python evaluator"):
+        search.search(np.zeros((1, 3, 3), np.int8), np.ones(1), batch_net, time_limit_s=1.0)
     with pytest.raises(ValueError, match=r"expected radius 0, or radius >= 1 for a placement"):
         BatchedSearch(ttt._replace(placement=False), radius=2)

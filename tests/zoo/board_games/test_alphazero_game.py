@@ -123,12 +123,13 @@ def test_replay_buffer_keeps_the_last_positions():
         AlphaZeroReplayBuffer(0, game)
 
 
-def tiny_policy(seed=0):
+def tiny_policy(seed=0, **mcts):
     cfg = compile_alphazero_config(
         [
             dict(
                 policy=dict(
-                    model=dict(observation_shape=(3, 3, 3), action_space_size=9, num_channels=8)
+                    model=dict(observation_shape=(3, 3, 3), action_space_size=9, num_channels=8),
+                    mcts=mcts,
                 )
             ),
             dict(env=dict(type="tictactoe")),
@@ -148,6 +149,16 @@ def test_one_update_on_a_fixed_batch_lowers_its_loss():
     for _ in range(5):
         last = policy.learn(planes, pi, z)["total_loss"]
     assert last < first
+
+
+@pytest.mark.parametrize("tactics", [False, True])
+def test_the_tactics_setting_reaches_the_search(tactics):
+    """With ``mcts.tactics`` the policy's search plays a win at once even when the untrained
+    network and every simulation would rather look elsewhere."""
+    policy = tiny_policy(tactics=tactics, num_simulations=4)
+    boards = np.array([[[1, 1, 0], [2, 2, 0], [0, 0, 0]]], np.int8)  # X wins at 2
+    visits = policy.search.search(boards, np.array([1]), policy.evaluate).visits[0]
+    assert (visits[2] == 4) == tactics
 
 
 def test_network_priors_are_zero_on_illegal_moves():

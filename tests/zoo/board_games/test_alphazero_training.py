@@ -139,6 +139,10 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
         (lambda m, c: m.env.update(battle_mod="x"), "battle_mod"),
         (lambda m, c: m.policy.update(sampled_algo=True), "sampled_algo=False"),
         (lambda m, c: c.env.update(type=None), "expected a board env type"),
+        (
+            lambda m, c: m.policy.update(mcts=dict(tactics="yes")),
+            "expected tactics to be True or False, got 'yes'",
+        ),
     ],
 )
 def test_bad_configs_fail_before_any_env_starts(tmp_path, change, match):

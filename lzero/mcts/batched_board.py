@@ -15,6 +15,7 @@ from numba import types
 from lzero.mcts.batched_tree import BATCHED_TREE_T, add_child, descend
 from lzero.mcts.game import KERNELS_T, copy_board
 from lzero.mcts.jit import compiled_on_first_call
+from lzero.mcts.rollout import candidate_actions
 from lzero.mcts.tactics import decisive_moves, root_tactics
 
 _BOARDS_T = types.Array(types.int8, 4, "C")
@@ -36,12 +37,13 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
         _I64_1D,
         _BOOL_2D,
         _I64_2D,
+        types.int64,
         types.boolean,
         *KERNELS_T,
     )
 )
 def board_select(
-    tree, boards, num_moves, rule, c1, c2, active, leaves, legal, scratch, tactics,
+    tree, boards, num_moves, rule, c1, c2, active, leaves, legal, scratch, radius, tactics,
     legal_actions, apply_action, result_after,
 ):  # fmt: skip
     """One simulation's descent in each active tree, playing the new edge's move.
@@ -54,11 +56,13 @@ def board_select(
         active: `[B]` bool, the trees to step.
         leaves: `[B]` int64 output, the leaf of each active tree: a new node, or a terminal
             node reached again.
-        legal: `[B, A]` bool output, the legal moves at each new, unfinished leaf (with
-            ``tactics``, only its decisive or anti-decisive moves if it has any:
-            ``lzero.mcts.tactics.decisive_moves``).
-        scratch: `[2, A]` int64 work array.
-        tactics: restrict the new leaves' moves as above.
+        legal: `[B, A]` bool output, the moves to expand at each new, unfinished leaf: its
+            legal moves, those within ``radius`` of a stone if ``radius > 0``
+            (``lzero.mcts.rollout.candidate_actions``), and with ``tactics`` only the
+            decisive or anti-decisive ones if it has any
+            (``lzero.mcts.tactics.decisive_moves``).
+        scratch: `[3, A]` int64 work array.
+        radius, tactics: narrow the new leaves' moves as above.
         legal_actions, apply_action, result_after: the game's kernels.
 
     The edge into a new leaf gets the mover's reward (1 for a win, else 0) and discount -1:
@@ -84,7 +88,7 @@ def board_select(
         leaves[b] = child
         if result == 0:
             legal[b, :] = False
-            n = legal_actions(board, scratch[0])
+            n = candidate_actions(board, radius, scratch, scratch[0], legal_actions)
             if tactics:
                 n = decisive_moves(
                     board, 3 - player, moves, scratch[0], n, scratch[1], apply_action,
@@ -95,29 +99,35 @@ def board_select(
 
 
 @compiled_on_first_call(
-    types.none(_BOARDS_T, _I64_1D, _I64_1D, _BOOL_1D, _BOOL_2D, _I64_2D, *KERNELS_T)
-)
-def root_tactics_legal(
-    boards, to_play, num_moves, active, legal, scratch, legal_actions, apply_action, result_after
+    types.none(
+        _BOARDS_T, _I64_1D, _I64_1D, _BOOL_1D, _BOOL_2D, _I64_2D, types.int64, types.boolean,
+        *KERNELS_T,
+    )
+)  # fmt: skip
+def root_moves(
+    boards, to_play, num_moves, active, legal, scratch, radius, tactics, legal_actions,
+    apply_action, result_after,
 ):  # fmt: skip
-    """Narrows the legal moves ``legal`` `[B, A]` of each active root ``boards[b, 0]`` to the
-    moves ``lzero.mcts.tactics.root_tactics`` keeps: a winning move alone, else the moves
-    after which the opponent cannot win at once (all of them when none or all are such).
+    """Writes into ``legal`` `[B, A]` the moves to expand at each active root ``boards[b, 0]``:
+    its legal moves within ``radius`` of a stone if ``radius > 0``, and with ``tactics`` those
+    ``lzero.mcts.tactics.root_tactics`` keeps among them (a winning move alone, else the moves
+    after which the opponent cannot win at once, all of them when none or all are such).
     ``to_play``, ``num_moves``: `[B]` the mover and the stones of each root; ``scratch``
     `[3, A]` int64 work space. The boards are left as they were."""
     for b in range(active.shape[0]):
         if not active[b]:
             continue
-        n = 0
-        for a in range(legal.shape[1]):
-            if legal[b, a]:
-                scratch[0, n] = a
-                n += 1
-        m = root_tactics(
-            boards[b, 0], to_play[b], num_moves[b], scratch[0], n, scratch[1], scratch[2],
-            legal_actions, apply_action, result_after,
-        )  # fmt: skip
-        if m < n:
-            legal[b, :] = False
-            for i in range(m):
-                legal[b, scratch[0, scratch[1, i]]] = True
+        board = boards[b, 0]
+        n = candidate_actions(board, radius, scratch, scratch[0], legal_actions)
+        m = n
+        if tactics:
+            m = root_tactics(
+                board, to_play[b], num_moves[b], scratch[0], n, scratch[1], scratch[2],
+                legal_actions, apply_action, result_after,
+            )  # fmt: skip
+        else:
+            for i in range(n):
+                scratch[1, i] = i
+        legal[b, :] = False
+        for i in range(m):
+            legal[b, scratch[0, scratch[1, i]]] = True

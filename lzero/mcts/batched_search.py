@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from lzero.mcts import batched_tree as bt
-from lzero.mcts.batched_board import board_select, root_tactics_legal
+from lzero.mcts.batched_board import board_select, root_moves
 from lzero.mcts.batched_loop import prepare_roots, run_simulations
 from lzero.mcts.batched_result import BatchedResult, sample_actions, visit_policy
 from lzero.mcts.game import (
@@ -62,13 +62,13 @@ class BatchedSearch:
         c_uct: UCB1's exploration constant.
         root_dirichlet_alpha, root_noise_weight: Dirichlet noise mixed into the root priors
             when ``search(add_noise=True)``: ``(1 - w) * P + w * Dir(alpha)`` over root moves.
-        tactics, tree_tactics: take a winning root move and avoid root moves that let the
+        radius, tactics, tree_tactics: near-stone candidate radius of placement games (0: all
+            legal moves); take a winning root move and avoid root moves that let the
             opponent win next; below the root, expand to decisive or anti-decisive moves
-            (``lzero.mcts.tactics``). Both kinds of search; with a Python evaluator, the
-            evaluator is handed the narrowed legal moves.
-        radius, evaluate, priors: for searches with a numba evaluator
-            (``search`` without ``evaluator``): near-stone candidate radius of placement games
-            (0: all legal moves); the leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``; default the game's, else
+            (``lzero.mcts.tactics``). Both kinds of search; a Python evaluator is handed the
+            narrowed moves as the legal ones.
+        evaluate, priors: for searches with a numba evaluator
+            (``search`` without ``evaluator``): the leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``; default the game's, else
             random rollouts); the move priors (``lzero.mcts.game.PRIORS_T``; default the
             game's, else uniform).
         seed: seed of the noise; tree ``b``'s rollouts and slot order draw from ``seed + b``.
@@ -218,11 +218,10 @@ class BatchedSearch:
         if evaluator is None:
             self._search_numba(boards, to_play, active, add_noise, sims, time_limit_s)
         else:
-            if self.radius or time_limit_s is not None:
+            if time_limit_s is not None:
                 raise ValueError(
-                    "expected radius=0 and no time_limit_s with a Python evaluator (they "
-                    f"apply to numba evaluators), got radius={self.radius}, "
-                    f"time_limit_s={time_limit_s}"
+                    "expected no time_limit_s with a Python evaluator (it applies to numba "
+                    f"evaluators), got time_limit_s={time_limit_s}"
                 )
             self._search_python(boards, to_play, active, add_noise, sims, evaluator)
         batch, a = boards.shape[0], self.kernels.action_size
@@ -242,20 +241,19 @@ class BatchedSearch:
         moves[:, 0] = np.count_nonzero(boards.reshape(batch, -1), axis=1)
         legal = root_legal(boards, self.kernels.legal_actions, self.kernels.action_size)
         _check_moves(active & legal.any(axis=1), active)
-        if self.tactics:
-            root_tactics_legal(
+        if self.radius or self.tactics:
+            root_moves(
                 store, to_play.astype(np.int64), moves[:, 0].copy(), active, legal, self._scratch,
-                *self.native_kernels,
+                self.radius, self.tactics, *self.native_kernels,
             )  # fmt: skip
         leaves = np.zeros(batch, np.int64)
         self._evaluate(evaluator, leaves, legal, active)
         if add_noise and self.noise_weight > 0:
             self._add_noise(active)
-        scratch = self._scratch[:2]
         for _ in range(sims):
             board_select(
-                tree, store, moves, self.rule, self.c1, self.c2, active, leaves, legal, scratch,
-                self.tree_tactics, *self.native_kernels,
+                tree, store, moves, self.rule, self.c1, self.c2, active, leaves, legal,
+                self._scratch, self.radius, self.tree_tactics, *self.native_kernels,
             )  # fmt: skip
             self._evaluate(evaluator, leaves, legal, active)
 

@@ -68,7 +68,8 @@ def mark_near_stones(board, radius, mark):
 
 @njit(cache=True, inline="always")
 def candidate_actions(board, radius, scratch, out, legal_actions):
-    """Writes the candidate moves (legal, near a stone if ``radius > 0``) into ``out``.
+    """Writes the candidate moves (legal, near a stone if ``radius > 0`` and any such cell
+    is empty) into ``out``.
 
     Uses ``scratch[2]`` as work space. Returns their number.
     """
@@ -83,6 +84,8 @@ def candidate_actions(board, radius, scratch, out, legal_actions):
         if mark[out[i]] != 0:
             out[m] = out[i]
             m += 1
+    if m == 0:  # every cell near a stone is taken: any legal move is a candidate
+        return legal_actions(board, out)
     return m
 
 

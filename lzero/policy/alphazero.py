@@ -61,7 +61,8 @@ class AlphaZeroPolicy:
             pb_c_init=float(mc.pb_c_init),
             root_dirichlet_alpha=float(mc.root_dirichlet_alpha),
             root_noise_weight=float(mc.root_noise_weight),
-            # .get: checkpoints written before the key have no tactics
+            # .get: checkpoints written before these keys have neither
+            radius=int(mc.get("radius", 0)),
             tactics=bool(mc.get("tactics", False)),
             tree_tactics=bool(mc.get("tactics", False)),
             seed=seed,

@@ -73,6 +73,9 @@ ALPHAZERO_POLICY_CONFIG = dict(
         root_noise_weight=0.25,  # (float) weight of the root noise in self-play
         pb_c_base=19652,  # (float) PUCT c2 (AlphaZero's constant)
         pb_c_init=1.25,  # (float) PUCT c1 (AlphaZero's constant)
+        radius=0,  # (int) ours: placement games (Gomoku, TicTacToe) search only the empty cells
+        # within this Chebyshev distance of a stone (every empty cell while none is near); 0:
+        # every legal move
         tactics=False,  # (bool) ours: decisive moves in the tree (Teytaud and Teytaud 2010). A
         # node that can win at once searches only that move, else only its blocks of the
         # opponent's immediate wins if any; the root also drops moves that let the opponent
@@ -170,6 +173,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         where="main_config.policy",
     )  # fmt: skip
     check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
+    radius = policy.mcts.radius
+    if isinstance(radius, bool) or not isinstance(radius, int) or radius < 0:
+        raise ConfigError(
+            f"main_config.policy.mcts: expected radius to be an int >= 0, got {radius!r}"
+        )
     if not isinstance(policy.mcts.tactics, bool):
         raise ConfigError(
             "main_config.policy.mcts: expected tactics to be True or False, got "

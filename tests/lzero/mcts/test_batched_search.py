@@ -393,10 +393,48 @@ def test_numba_search_takes_the_win_and_blocks_with_one_simulation(ttt, c4):
     assert result.visits[0].argmax() == 3
 
 
+def near_stones(board: np.ndarray, radius: int) -> set[int]:
+    """Empty cells within Chebyshev ``radius`` of a stone (every empty cell on an empty
+    board), in plain Python."""
+    h, w = board.shape
+    stones = [(r, c) for r in range(h) for c in range(w) if board[r, c]]
+    empty = {r * w + c for r in range(h) for c in range(w) if not board[r, c]}
+    if not stones:
+        return empty
+    near = {
+        r * w + c
+        for r in range(h)
+        for c in range(w)
+        if any(max(abs(r - sr), abs(c - sc)) <= radius for sr, sc in stones)
+    }
+    return (empty & near) or empty
+
+
+@pytest.mark.parametrize("radius", [1, 2])
+def test_python_evaluator_gets_the_moves_near_stones(ttt, radius):
+    """With ``radius`` every position the network is asked about (roots and new leaves)
+    comes with exactly its empty cells near a stone as the legal moves, and the root's
+    visits stay on them."""
+    ttt9 = ttt._replace(action_size=81, board_shape=(9, 9))
+    boards, to_play = kernel_positions(ttt9, 4, 3, 6)
+    asked = []
+
+    def recording(b, p, legal):
+        for board, row in zip(b, legal):
+            asked.append((board.copy(), row.copy()))
+        return np.full(legal.shape, 1.0 / 81), np.zeros(len(b))
+
+    result = BatchedSearch(ttt9, num_simulations=40, radius=radius).search(
+        boards, to_play, recording
+    )
+    assert len(asked) > 3 * 20
+    for board, row in asked:
+        assert set(np.flatnonzero(row)) == near_stones(board, radius)
+    for b in range(3):
+        assert set(np.flatnonzero(result.visits[b])) <= near_stones(boards[b], radius)
+
+
 def test_python_evaluator_refuses_numba_only_settings(ttt):
-    search = BatchedSearch(ttt, num_simulations=5, radius=1)
-    with pytest.raises(ValueError, match="with a Python evaluator"):
-        search.search(np.zeros((1, 3, 3), np.int8), np.ones(1), batch_net)
     search = BatchedSearch(ttt, num_simulations=5)
     with pytest.raises(ValueError, match="with a Python evaluator"):
         search.search(np.zeros((1, 3, 3), np.int8), np.ones(1), batch_net, time_limit_s=1.0)

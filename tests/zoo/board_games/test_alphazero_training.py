@@ -143,6 +143,10 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
             lambda m, c: m.policy.update(mcts=dict(tactics="yes")),
             "expected tactics to be True or False, got 'yes'",
         ),
+        (
+            lambda m, c: m.policy.update(mcts=dict(radius=-1)),
+            "expected radius to be an int >= 0, got -1",
+        ),
     ],
 )
 def test_bad_configs_fail_before_any_env_starts(tmp_path, change, match):

@@ -41,9 +41,15 @@ def for_board(board_size: int, *, num_simulations: int, exp_name: str) -> tuple[
                 eval_bots=["rule", "mcts"],
                 eval_num_simulations=200,
                 eval_opening_moves=2,
-                # Decisive moves in the tree (ours, see AlphaZero's config): a five is taken
-                # and a four blocked without the network having to learn it first.
-                mcts=dict(num_simulations=num_simulations, root_dirichlet_alpha=0.3, tactics=True),
+                # Ours (see AlphaZero's config): only cells within 2 of a stone are searched,
+                # and decisive moves are played in the tree (a five is taken and a four
+                # blocked without the network having to learn it first).
+                mcts=dict(
+                    num_simulations=num_simulations,
+                    root_dirichlet_alpha=0.3,
+                    radius=2,
+                    tactics=True,
+                ),
                 other=dict(replay_buffer=dict(replay_buffer_size=int(2e5))),
             ),
         )

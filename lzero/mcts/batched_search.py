@@ -67,10 +67,10 @@ class BatchedSearch:
             opponent win next; below the root, expand to decisive or anti-decisive moves
             (``lzero.mcts.tactics``). Both kinds of search; a Python evaluator is handed the
             narrowed moves as the legal ones.
-        evaluate, priors: for searches with a numba evaluator
-            (``search`` without ``evaluator``): the leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``; default the game's, else
-            random rollouts); the move priors (``lzero.mcts.game.PRIORS_T``; default the
-            game's, else uniform).
+        evaluate, priors: for searches with a numba evaluator (``search`` without
+            ``evaluator``): the leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``; default the
+            game's, else random rollouts); the move priors (``lzero.mcts.game.PRIORS_T``;
+            default the game's, else uniform).
         seed: seed of the noise; tree ``b``'s rollouts and slot order draw from ``seed + b``.
 
     Raises:

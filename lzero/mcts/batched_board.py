@@ -16,7 +16,7 @@ from lzero.mcts.batched_tree import BATCHED_TREE_T, add_child, descend
 from lzero.mcts.game import KERNELS_T, copy_board
 from lzero.mcts.jit import compiled_on_first_call
 from lzero.mcts.rollout import candidate_actions
-from lzero.mcts.tactics import decisive_moves, root_tactics
+from lzero.mcts.tactics import decisive_moves, root_tactics, root_threats
 
 _BOARDS_T = types.Array(types.int8, 4, "C")
 _I64_1D = types.Array(types.int64, 1, "C")
@@ -101,26 +101,29 @@ def board_select(
 @compiled_on_first_call(
     types.none(
         _BOARDS_T, _I64_1D, _I64_1D, _BOOL_1D, _BOOL_2D, _I64_2D, types.int64, types.boolean,
-        *KERNELS_T,
+        types.int64, types.int64, _I64_1D, *KERNELS_T,
     )
 )  # fmt: skip
 def root_moves(
-    boards, to_play, num_moves, active, legal, scratch, radius, tactics, legal_actions,
-    apply_action, result_after,
+    boards, to_play, num_moves, active, legal, scratch, radius, tactics, threat_depth,
+    win_length, budget, legal_actions, apply_action, result_after,
 ):  # fmt: skip
     """Writes into ``legal`` `[B, A]` the moves to expand at each active root ``boards[b, 0]``:
     its legal moves within ``radius`` of a stone if ``radius > 0``, and with ``tactics`` those
     ``lzero.mcts.tactics.root_tactics`` keeps among them (a winning move alone, else the moves
-    after which the opponent cannot win at once, all of them when none or all are such).
-    ``to_play``, ``num_moves``: `[B]` the mover and the stones of each root; ``scratch``
-    `[3, A]` int64 work space. The boards are left as they were."""
+    after which the opponent cannot win at once, all of them when none or all are such), and
+    with ``threat_depth > 0`` (placement games of ``win_length`` in a row) instead those
+    ``lzero.mcts.tactics.root_threats`` keeps (a winning move alone, else the first move of a
+    forced win alone, else the moves that leave the opponent neither; ``budget`` `[2]` int64, ``budget[1]`` the moves each
+    forced-win search may try). ``to_play``, ``num_moves``: `[B]` the mover and the stones of
+    each root; ``scratch`` `[3, A]` int64 work space. The boards are left as they were."""
     for b in range(active.shape[0]):
         if not active[b]:
             continue
         board = boards[b, 0]
         n = candidate_actions(board, radius, scratch, scratch[0], legal_actions)
         m = n
-        if tactics:
+        if tactics and threat_depth == 0:  # root_threats keeps a subset of these
             m = root_tactics(
                 board, to_play[b], num_moves[b], scratch[0], n, scratch[1], scratch[2],
                 legal_actions, apply_action, result_after,
@@ -128,6 +131,11 @@ def root_moves(
         else:
             for i in range(n):
                 scratch[1, i] = i
+        if threat_depth > 0:
+            m = root_threats(
+                board, to_play[b], num_moves[b], scratch[0], scratch[1], m, threat_depth,
+                win_length, result_after, budget,
+            )  # fmt: skip
         legal[b, :] = False
         for i in range(m):
             legal[b, scratch[0, scratch[1, i]]] = True

@@ -67,6 +67,12 @@ class BatchedSearch:
             opponent win next; below the root, expand to decisive or anti-decisive moves
             (``lzero.mcts.tactics``). Both kinds of search; a Python evaluator is handed the
             narrowed moves as the legal ones.
+        threat_depth, threat_budget: with a Python evaluator, in placement games of a known
+            ``kernels.win_length``: search the root for forced wins by continuous threats of
+            at most ``threat_depth`` moves (0: off), for the mover (its first move is then
+            the only root move) and for the opponent after each root move (moves that leave
+            one are dropped unless all do); each such search tries at most
+            ``threat_budget`` moves (``lzero.mcts.tactics.root_threats``).
         evaluate, priors: for searches with a numba evaluator (``search`` without
             ``evaluator``): the leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``; default the
             game's, else random rollouts); the move priors (``lzero.mcts.game.PRIORS_T``;
@@ -91,6 +97,8 @@ class BatchedSearch:
         radius: int = 0,
         tactics: bool = False,
         tree_tactics: bool = False,
+        threat_depth: int = 0,
+        threat_budget: int = 64,
         evaluate: Any = None,
         priors: Any = None,
         seed: int = 0,
@@ -115,6 +123,16 @@ class BatchedSearch:
                 f"expected radius 0, or radius >= 1 for a placement game, got {radius}"
                 f" (placement={kernels.placement})"
             )
+        if int(threat_depth) < 0 or (
+            threat_depth and not (kernels.placement and kernels.win_length > 0)
+        ):
+            raise ValueError(
+                f"expected threat_depth 0, or threat_depth >= 1 for a placement game with a "
+                f"known win_length, got {threat_depth} (placement={kernels.placement}, "
+                f"win_length={kernels.win_length})"
+            )
+        if int(threat_budget) < 1:
+            raise ValueError(f"expected threat_budget >= 1, got {threat_budget!r}")
         self.kernels = kernels
         self.num_simulations = int(num_simulations)
         self.rule = SELECTIONS[selection]
@@ -128,6 +146,8 @@ class BatchedSearch:
             bool(tactics),
             bool(tree_tactics),
         )
+        self.threat_depth = int(threat_depth)
+        self._threat_budget = np.array([0, int(threat_budget)], np.int64)
         self.seed = int(seed)
         self.rng = np.random.default_rng(seed)
         evaluate = kernels.evaluate if evaluate is None else evaluate
@@ -208,14 +228,20 @@ class BatchedSearch:
             The root statistics.
 
         Raises:
-            ValueError: bad shapes or values, an active position without a legal move, or
-                numba-search settings with a Python evaluator.
+            ValueError: bad shapes or values, an active position without a legal move,
+                numba-search settings with a Python evaluator, or ``threat_depth`` without one.
         """
         boards, to_play, active = self._check(boards, to_play, active)
         sims = num_simulations
         if sims is None and time_limit_s is None:
             sims = self.num_simulations
         if evaluator is None:
+            if self.threat_depth:
+                raise ValueError(
+                    "expected threat_depth 0 for a search without a Python evaluator (the "
+                    f"root's forced-win search runs in the evaluator's search only), got "
+                    f"threat_depth={self.threat_depth}"
+                )
             self._search_numba(boards, to_play, active, add_noise, sims, time_limit_s)
         else:
             if time_limit_s is not None:
@@ -241,10 +267,11 @@ class BatchedSearch:
         moves[:, 0] = np.count_nonzero(boards.reshape(batch, -1), axis=1)
         legal = root_legal(boards, self.kernels.legal_actions, self.kernels.action_size)
         _check_moves(active & legal.any(axis=1), active)
-        if self.radius or self.tactics:
+        if self.radius or self.tactics or self.threat_depth:
             root_moves(
                 store, to_play.astype(np.int64), moves[:, 0].copy(), active, legal, self._scratch,
-                self.radius, self.tactics, *self.native_kernels,
+                self.radius, self.tactics, self.threat_depth, self.kernels.win_length,
+                self._threat_budget, *self.native_kernels,
             )  # fmt: skip
         leaves = np.zeros(batch, np.int64)
         self._evaluate(evaluator, leaves, legal, active)

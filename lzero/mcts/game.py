@@ -48,6 +48,8 @@ class GameKernels(NamedTuple):
             None for random rollouts.
         priors: the game's default move priors (``PRIORS_T``), which PUCT selection follows;
             None for uniform ones.
+        win_length: stones in a row that win (``k`` of a k-in-a-row game; 0 if unknown),
+            for the root's forced-win search (``lzero.mcts.tactics.root_threats``).
     """
 
     legal_actions: Any
@@ -59,11 +61,13 @@ class GameKernels(NamedTuple):
     simulations: Any = None
     evaluate: Any = None
     priors: Any = None
+    win_length: int = 0
 
     @classmethod
     def from_rules(cls, rules: Any, **extra: Any) -> GameKernels:
         """The kernels of a game's rules record (``BoardRules``: ``legal_actions``,
-        ``apply_action``, ``result_after``, ``action_size``, ``height``, ``width``, ``gravity``),
+        ``apply_action``, ``result_after``, ``action_size``, ``height``, ``width``, ``gravity``,
+        ``win_length``),
         with ``extra`` fields (``simulations``, ``evaluate``, ``priors``)."""
         return cls(
             legal_actions=rules.legal_actions,
@@ -72,6 +76,7 @@ class GameKernels(NamedTuple):
             action_size=rules.action_size,
             board_shape=(rules.height, rules.width),
             placement=not rules.gravity,
+            win_length=int(getattr(rules, "win_length", 0)),
             **extra,
         )
 

@@ -12,7 +12,7 @@ from numba import njit
 
 from lzero.mcts.game import ONGOING
 
-__all__ = ["decisive_moves", "root_tactics"]
+__all__ = ["decisive_moves", "forcing_win", "root_tactics", "root_threats"]
 
 
 @njit(cache=True)
@@ -89,3 +89,243 @@ def root_tactics(
             keep[k] = k
         return n
     return m
+
+
+_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+@njit(cache=True)
+def _may_make_four(flat, h, w, cell, player, k):
+    """Whether ``player``'s stone on the empty ``cell`` can create a winning cell: some run of
+    ``k`` cells through it holds ``k - 2`` of ``player``'s stones and two empty cells (the
+    necessary condition when ``k`` or more in a row wins; a fast filter, confirmed by the
+    game's ``result_after``)."""
+    r0 = cell // w
+    c0 = cell % w
+    for d in range(4):
+        dr, dc = _DIRECTIONS[d]
+        for start in range(-(k - 1), 1):
+            r = r0 + start * dr
+            c = c0 + start * dc
+            re = r + (k - 1) * dr
+            ce = c + (k - 1) * dc
+            if r < 0 or r >= h or c < 0 or c >= w or re < 0 or re >= h or ce < 0 or ce >= w:
+                continue
+            mine = 0
+            empty = 0
+            for i in range(k):
+                v = flat[(r + i * dr) * w + c + i * dc]
+                if v == player:
+                    mine += 1
+                elif v == 0:
+                    empty += 1
+            if mine == k - 2 and empty == 2:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _wins_through(board, cell, player, num_moves, result_after, out):
+    """The cells on the four lines through ``cell`` where ``player`` would win at once, up to
+    two of them (written to ``out[:2]``); returns how many (0, 1 or 2). After ``player``
+    placed ``cell`` and had no winning cell before, these are all of ``player``'s winning
+    cells: a line completed through another cell that holds this stone passes through it."""
+    h, w = board.shape
+    flat = board.reshape(-1)
+    r0 = cell // w
+    c0 = cell % w
+    n = 0
+    for d in range(4):
+        dr, dc = _DIRECTIONS[d]
+        for sign in (1, -1):
+            r = r0 + sign * dr
+            c = c0 + sign * dc
+            while r >= 0 and r < h and c >= 0 and c < w:
+                e = r * w + c
+                if flat[e] == 0:
+                    flat[e] = player
+                    won = result_after(board, e, player, num_moves + 1) == player
+                    flat[e] = 0
+                    if won:
+                        out[n] = e
+                        n += 1
+                        if n == 2:
+                            return n
+                r += sign * dr
+                c += sign * dc
+    return n
+
+
+@njit(cache=True)
+def _all_wins(board, player, num_moves, result_after, out):
+    """Up to two empty cells where ``player`` would win at once (``out[:2]``); how many."""
+    flat = board.reshape(-1)
+    n = 0
+    for e in range(flat.size):
+        if flat[e] != 0:
+            continue
+        flat[e] = player
+        won = result_after(board, e, player, num_moves + 1) == player
+        flat[e] = 0
+        if won:
+            out[n] = e
+            n += 1
+            if n == 2:
+                break
+    return n
+
+
+@njit(cache=True)
+def forcing_win(board, attacker, num_moves, depth, forced, k, result_after, budget, hint):
+    """A win for ``attacker`` (to move) by continuous threats on a placement k-in-a-row board:
+    each of its moves makes a winning cell, which the defender must fill, until one makes two
+    at once (renju's "victory by continuous fours"). Returns the first move's cell, or -1 if
+    none is found with at most ``depth`` attacker moves.
+
+    Preconditions (the caller's): ``attacker`` cannot win at once, and the defender can win
+    at once on at most one cell, ``forced`` (-1 if none), which the attacker must then fill.
+    ``budget`` (int64 `[>= 1]`): ``budget[0]`` counts down the attacker moves tried; at zero
+    the search stops and reports none. ``hint``: a cell to try first (-1: none).
+
+    Every win reported is forced: the defender can neither block two cells nor win first,
+    and a block that gives the defender a winning cell is followed. Wins that need a move
+    other than a four (an open three) are not looked for, so -1 does not prove there is no
+    forced win. ``board`` is restored.
+    """
+    # Depth-first over an explicit stack: numba's disk cache breaks recursive functions.
+    h, w = board.shape
+    flat = board.reshape(-1)
+    defender = 3 - attacker
+    wins = np.empty(2, np.int64)
+    replies = np.empty(2, np.int64)
+    forced_at = np.empty(depth, np.int64)  # the defender's winning cell at each level, or -1
+    next_at = np.empty(depth, np.int64)  # the next cell to try at each level (-1: the hint)
+    move_at = np.empty(depth, np.int64)  # the attacker's four and the defender's block
+    block_at = np.empty(depth, np.int64)
+    forced_at[0] = forced
+    next_at[0] = forced if forced >= 0 else -1
+    level = 0
+    result = -1
+    while level >= 0:
+        f = forced_at[level]
+        last = f + 1 if f >= 0 else flat.size
+        deeper = False
+        while next_at[level] < last:
+            i = next_at[level]
+            next_at[level] = i + 1
+            cell = hint if i < 0 else i
+            if cell < 0 or flat[cell] != 0:
+                continue
+            if f < 0:
+                if level == 0 and i >= 0 and cell == hint:
+                    continue  # tried first
+                if not _may_make_four(flat, h, w, cell, attacker, k):
+                    continue
+            if budget[0] <= 0:
+                break
+            budget[0] -= 1
+            played = num_moves + 2 * level + 1
+            flat[cell] = attacker
+            n = _wins_through(board, cell, attacker, played, result_after, wins)
+            if n == 2:
+                flat[cell] = 0
+                result = move_at[0] if level > 0 else cell
+                break
+            if n == 1 and level + 1 < depth:
+                block = wins[0]
+                flat[block] = defender
+                m = _wins_through(board, block, defender, played + 1, result_after, replies)
+                if m < 2:
+                    move_at[level] = cell
+                    block_at[level] = block
+                    level += 1
+                    forced_at[level] = replies[0] if m == 1 else -1
+                    next_at[level] = forced_at[level] if m == 1 else 0
+                    deeper = True
+                    break
+                flat[block] = 0
+            flat[cell] = 0
+        if result >= 0 or budget[0] <= 0:
+            break
+        if not deeper:
+            level -= 1
+            if level >= 0:
+                flat[block_at[level]] = 0
+                flat[move_at[level]] = 0
+    for j in range(level - 1, -1, -1):  # undo the line still on the board
+        flat[block_at[j]] = 0
+        flat[move_at[j]] = 0
+    return result
+
+
+@njit(cache=True)
+def root_threats(board, to_play, num_moves, actions, keep, m, depth, k, result_after, budget):
+    """Narrows the root moves ``actions[keep[:m]]`` of a placement k-in-a-row game (an action
+    is the cell it fills) by wins at once and forced wins (:func:`forcing_win`, at most
+    ``depth`` attacker moves, ``budget[1]`` moves tried per search; ``budget`` int64 `[2]`):
+    a winning move alone if there is one, else the first move of a forced win for
+    ``to_play`` alone, else the moves after which the opponent can neither win at once nor
+    force a win (all of them when every move leaves one of those). This includes what
+    :func:`root_tactics` keeps, which in a placement game costs more to find. Returns the
+    new ``m``; ``keep`` is rewritten in place; ``board`` is restored."""
+    if m <= 1 or depth < 1:
+        return m
+    flat = board.reshape(-1)
+    opponent = 3 - to_play
+    cells = np.empty(2, np.int64)
+    if _all_wins(board, to_play, num_moves, result_after, cells) > 0:
+        for i in range(m):
+            if actions[keep[i]] == cells[0]:
+                keep[0] = keep[i]
+                return 1
+        return m
+    theirs = _all_wins(board, opponent, num_moves, result_after, cells)
+    if theirs >= 2:
+        return m  # lost whatever the mover does
+    forced = cells[0] if theirs == 1 else -1  # the opponent's winning cell, to be filled
+    budget[0] = budget[1]
+    win = forcing_win(board, to_play, num_moves, depth, forced, k, result_after, budget, -1)
+    if win >= 0:
+        for i in range(m):
+            if actions[keep[i]] == win:
+                keep[0] = keep[i]
+                return 1
+    threat = -1
+    if theirs == 0:
+        # The opponent's forced wins if the mover passed: a stone of the mover's only takes
+        # cells from the opponent's lines, so without one here no move leaves one.
+        budget[0] = budget[1]
+        threat = forcing_win(board, opponent, num_moves, depth, -1, k, result_after, budget, -1)
+        if threat < 0:
+            return m
+    safe = 0
+    for i in range(m):
+        cell = actions[keep[i]]
+        if forced >= 0 and cell != forced:
+            continue  # the opponent wins at once
+        flat[cell] = to_play
+        refuted = False
+        mine = _wins_through(board, cell, to_play, num_moves + 1, result_after, cells)
+        if mine < 2:
+            budget[0] = budget[1]
+            refuted = (
+                forcing_win(
+                    board,
+                    opponent,
+                    num_moves + 1,
+                    depth,
+                    cells[0] if mine == 1 else -1,
+                    k,
+                    result_after,
+                    budget,
+                    threat,
+                )  # fmt: skip
+                >= 0
+            )
+        flat[cell] = 0
+        if not refuted:
+            keep[safe] = keep[i]
+            safe += 1
+    if safe == 0:
+        return m
+    return safe

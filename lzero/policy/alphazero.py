@@ -65,6 +65,7 @@ class AlphaZeroPolicy:
             radius=int(mc.get("radius", 0)),
             tactics=bool(mc.get("tactics", False)),
             tree_tactics=bool(mc.get("tactics", False)),
+            threat_depth=int(mc.get("threat_depth", 0)),
             seed=seed,
         )
 

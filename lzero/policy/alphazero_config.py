@@ -80,6 +80,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
         # node that can win at once searches only that move, else only its blocks of the
         # opponent's immediate wins if any; the root also drops moves that let the opponent
         # win next. Self-play, evaluation and a loaded agent all search this way.
+        threat_depth=0,  # (int) ours: placement k-in-a-row games (Gomoku, TicTacToe) search
+        # the root for forced wins by continuous fours of up to this many moves: the mover's
+        # first move is then the only root move, and moves that leave the opponent one are
+        # dropped (unless all do). It includes the root part of ``tactics``. 0: off.
         legal_actions=None,  # LightZero's; no effect (legal moves come from the rules)
         action_space_size=None,  # (int) LightZero's; no effect (model.action_space_size)
         num_of_sampled_actions=2,  # (int) Sampled AlphaZero's; no effect
@@ -182,6 +186,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         raise ConfigError(
             "main_config.policy.mcts: expected tactics to be True or False, got "
             f"{policy.mcts.tactics!r}"
+        )
+    depth = policy.mcts.threat_depth
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ConfigError(
+            f"main_config.policy.mcts: expected threat_depth to be an int >= 0, got {depth!r}"
         )
     moves = policy.eval_opening_moves
     if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:

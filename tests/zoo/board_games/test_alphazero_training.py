@@ -147,6 +147,10 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
             lambda m, c: m.policy.update(mcts=dict(radius=-1)),
             "expected radius to be an int >= 0, got -1",
         ),
+        (
+            lambda m, c: m.policy.update(mcts=dict(threat_depth=1.5)),
+            "expected threat_depth to be an int >= 0, got 1.5",
+        ),
     ],
 )
 def test_bad_configs_fail_before_any_env_starts(tmp_path, change, match):

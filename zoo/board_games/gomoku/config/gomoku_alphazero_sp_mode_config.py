@@ -42,13 +42,15 @@ def for_board(board_size: int, *, num_simulations: int, exp_name: str) -> tuple[
                 eval_num_simulations=200,
                 eval_opening_moves=2,
                 # Ours (see AlphaZero's config): only cells within 2 of a stone are searched,
-                # and decisive moves are played in the tree (a five is taken and a four
-                # blocked without the network having to learn it first).
+                # decisive moves are played in the tree (a five is taken and a four blocked
+                # without the network having to learn it first), and the root looks for
+                # forced wins by up to 4 continuous fours, its own and the opponent's.
                 mcts=dict(
                     num_simulations=num_simulations,
                     root_dirichlet_alpha=0.3,
                     radius=2,
                     tactics=True,
+                    threat_depth=4,
                 ),
                 other=dict(replay_buffer=dict(replay_buffer_size=int(2e5))),
             ),

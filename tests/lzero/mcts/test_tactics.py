@@ -1,0 +1,219 @@
+"""The root's forced-win search (``lzero.mcts.tactics.forcing_win`` and ``root_threats``)
+against a plain-Python reference that tries every defender reply, on small Gomoku boards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lzero.mcts.batched_search import BatchedSearch
+from lzero.mcts.game import GameKernels
+from lzero.mcts.tactics import forcing_win, root_threats
+from zoo.board_games.gomoku.envs import gomoku_rules
+
+SIZE, K = 7, 5
+RULES = gomoku_rules.make_rules(SIZE)
+UNLIMITED = 10**9
+
+
+def five(cells: list[int], cell: int, player: int) -> bool:
+    """Whether ``player``'s stone on ``cell`` is part of ``K`` or more in a row (a square
+    board of ``len(cells)`` cells)."""
+    size = round(len(cells) ** 0.5)
+    r0, c0 = divmod(cell, size)
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            r, c = r0 + sign * dr, c0 + sign * dc
+            while 0 <= r < size and 0 <= c < size and cells[r * size + c] == player:
+                run += 1
+                r, c = r + sign * dr, c + sign * dc
+        if run >= K:
+            return True
+    return False
+
+
+def wins(cells: list[int], player: int) -> list[int]:
+    """Every empty cell where ``player`` would complete a line at once."""
+    out = []
+    for e, v in enumerate(cells):
+        if v == 0:
+            cells[e] = player
+            if five(cells, e, player):
+                out.append(e)
+            cells[e] = 0
+    return out
+
+
+def reference_forcing(cells: list[int], attacker: int, depth: int) -> set[int]:
+    """The first moves of ``attacker``'s wins by continuous fours (each move makes a winning
+    cell, the last makes two) of at most ``depth`` moves, trying every defender reply, not
+    only blocks. ``attacker`` cannot win at once here."""
+    defender = 3 - attacker
+    theirs = wins(cells, defender)
+    if len(theirs) >= 2:
+        return set()
+    moves = theirs if theirs else [e for e, v in enumerate(cells) if v == 0]
+    found = set()
+    for a in moves:
+        cells[a] = attacker
+        mine = wins(cells, attacker)
+        ok = False
+        if mine and not wins(cells, defender):
+            if len(mine) >= 2:
+                ok = True
+            elif depth > 1:
+                ok = True
+                for r in [e for e, v in enumerate(cells) if v == 0]:
+                    cells[r] = defender
+                    if five(cells, r, defender):
+                        ok = False
+                    elif not wins(cells, attacker):
+                        ok = bool(reference_forcing(cells, attacker, depth - 1))
+                    cells[r] = 0
+                    if not ok:
+                        break
+        cells[a] = 0
+        if ok:
+            found.add(a)
+    return found
+
+
+@st.composite
+def positions(draw):
+    """A Gomoku position of 7 x 7 with no line of five, and the player to move."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    stones = draw(st.integers(8, 26))
+    cells = [0] * (SIZE * SIZE)
+    player = 1
+    for cell in rng.permutation(SIZE * SIZE)[:stones]:
+        cells[int(cell)] = player
+        if five(cells, int(cell), player):
+            cells[int(cell)] = 0
+            continue
+        player = 3 - player
+    return cells, player
+
+
+def board_of(cells: list[int]) -> np.ndarray:
+    return np.array(cells, np.int8).reshape(SIZE, SIZE)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), depth=st.integers(1, 3))
+def test_forcing_win_finds_what_the_reference_finds(position, depth):
+    cells, attacker = position
+    if wins(cells, attacker) or len(wins(cells, 3 - attacker)) >= 2:
+        return  # outside forcing_win's preconditions
+    theirs = wins(cells, 3 - attacker)
+    expected = reference_forcing(list(cells), attacker, depth)
+    board = board_of(cells)
+    budget = np.array([UNLIMITED], np.int64)
+    forced = theirs[0] if theirs else -1
+    move = forcing_win(
+        board, attacker, sum(v > 0 for v in cells), depth, forced, K, RULES.result_after,
+        budget, -1,
+    )  # fmt: skip
+    assert (move >= 0) == bool(expected)
+    if move >= 0:
+        assert move in expected
+    assert board.ravel().tolist() == cells  # restored
+
+
+def reference_root(cells: list[int], to_play: int, actions: list[int], depth: int) -> list[int]:
+    """The root moves ``root_threats`` keeps, in plain Python."""
+    opponent = 3 - to_play
+    mine = wins(cells, to_play)
+    if mine:
+        return [mine[0]] if mine[0] in actions else actions
+    theirs = wins(cells, opponent)
+    if len(theirs) >= 2:
+        return actions
+    winning = reference_forcing(list(cells), to_play, depth) & set(actions)
+    if winning:
+        return sorted(winning)  # root_threats keeps one of these
+    safe = []
+    for m in actions:
+        if theirs and m != theirs[0]:
+            continue
+        cells[m] = to_play
+        if len(wins(cells, to_play)) >= 2 or not reference_forcing(cells, opponent, depth):
+            safe.append(m)
+        cells[m] = 0
+    return safe or actions
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), depth=st.integers(1, 3))
+def test_root_threats_keep_what_the_reference_keeps(position, depth):
+    cells, to_play = position
+    if five(cells, 0, 0):
+        return
+    empty = [e for e, v in enumerate(cells) if v == 0]
+    expected = reference_root(list(cells), to_play, empty, depth)
+    board = board_of(cells)
+    actions = np.zeros(SIZE * SIZE, np.int64)
+    actions[: len(empty)] = empty
+    keep = np.arange(SIZE * SIZE, dtype=np.int64)
+    budget = np.array([0, UNLIMITED], np.int64)
+    m = root_threats(
+        board, to_play, sum(v > 0 for v in cells), actions, keep, len(empty), depth, K,
+        RULES.result_after, budget,
+    )  # fmt: skip
+    kept = [int(actions[keep[i]]) for i in range(m)]
+    if len(expected) < len(empty) and wins(cells, to_play) == [] and m == 1 and len(expected) > 1:
+        assert kept[0] in expected  # one of several forced wins
+    else:
+        assert kept == expected
+    assert board.ravel().tolist() == cells
+
+
+def gomoku_kernels(size: int = 9) -> GameKernels:
+    return GameKernels.from_rules(gomoku_rules.make_rules(size))
+
+
+def uniform_net(boards, to_play, legal):
+    priors = legal / legal.sum(axis=1, keepdims=True)
+    return priors.astype(np.float32), np.zeros(len(boards))
+
+
+def test_the_search_plays_a_four_three_and_answers_one():
+    """X to move on 9 x 9 makes a four and an open three at once (a win in three moves that
+    the tree's decisive moves alone do not see at the root): with ``threat_depth`` every
+    simulation goes to it. With O to move instead, O must stop it before it is made."""
+    board = np.zeros((9, 9), np.int8)
+    for r, c in ((4, 1), (4, 2), (4, 3), (2, 4), (3, 4)):
+        board[r, c] = 1  # X at (4, 4): a four closed at (4, 0), an open three in column 4
+    for r, c in ((4, 0), (0, 0), (8, 8), (0, 8), (8, 0)):
+        board[r, c] = 2
+    kernels = gomoku_kernels()
+    cells = board.ravel().tolist()
+    assert reference_forcing(list(cells), 1, 2) >= {4 * 9 + 4}
+    assert not reference_forcing(list(cells), 1, 1)
+    search = BatchedSearch(kernels, num_simulations=16, radius=2, tactics=True, threat_depth=2)
+    visits = search.search(board[None], np.array([1]), uniform_net).visits[0]
+    assert visits[4 * 9 + 4] == 16
+    plain = BatchedSearch(kernels, num_simulations=16, radius=2, tactics=True)
+    assert plain.search(board[None], np.array([1]), uniform_net).visits[0][4 * 9 + 4] < 16
+    # O to move: every move that leaves X the four-three is dropped.
+    visits = search.search(board[None], np.array([2]), uniform_net).visits[0]
+    played = np.flatnonzero(visits)
+    cells_o = list(cells)
+    for move in played:
+        cells_o[move] = 2
+        assert not reference_forcing(cells_o, 1, 2)
+        cells_o[move] = 0
+
+
+def test_threat_depth_is_refused_where_it_cannot_run(c4):
+    with pytest.raises(ValueError, match="threat_depth 0, or threat_depth >= 1 for a placement"):
+        BatchedSearch(c4, threat_depth=2)
+    with pytest.raises(ValueError, match="threat_depth >= 1"):
+        BatchedSearch(gomoku_kernels(), threat_depth=-1)
+    with pytest.raises(ValueError, match="threat_budget >= 1"):
+        BatchedSearch(gomoku_kernels(), threat_depth=1, threat_budget=0)
+    search = BatchedSearch(gomoku_kernels(), threat_depth=1)
+    with pytest.raises(ValueError, match="without a Python evaluator"):
+        search.search(np.zeros((1, 9, 9), np.int8), np.array([1]))

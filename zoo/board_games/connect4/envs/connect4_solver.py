@@ -19,6 +19,7 @@ number of winning cells a move creates, and early pruning of moves that lose at 
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from zoo.board_games.connect4.envs.connect4_book import BOOK_PLY, load_book
@@ -88,6 +89,7 @@ class Connect4Solver:
         self._moves = np.zeros((SIZE + 1, WIDTH), dtype=np.int64)
         self._frames = np.zeros((SIZE + 1, 5), dtype=np.int64)
         self._book = _shared_book() if opening_book else (_NO_CODES, _NO_VALUES, -1)
+        self._solve_entry = None  # solve_bits' compiled entry point for these tables
 
     def reset(self) -> None:
         """Empties the transposition table."""
@@ -99,7 +101,16 @@ class Connect4Solver:
         return (self._keys, self._vals, self._moves, self._frames, *self._book)
 
     def _solve(self, current: int, mask: int) -> int:
-        return int(solve_bits(np.int64(current), np.int64(mask), *self._tables()))
+        if self._solve_entry is None:
+            # The compiled function itself, without numba's dispatch over nine argument
+            # types: a call from Python costs 0.7 us instead of 2.2 us, about as much as a
+            # whole end-game solve (the tables' types never change).
+            args = (np.int64(0), np.int64(0), *self._tables())
+            signature = tuple(numba.typeof(a) for a in args)
+            solve_bits.compile(signature)
+            self._solve_entry = solve_bits.overloads[signature].entry_point
+            self._solve_args = self._tables()
+        return self._solve_entry(current, mask, *self._solve_args)
 
     def _analyze(self, current: int, mask: int) -> list[int | None]:
         out = np.empty(WIDTH, dtype=np.int64)

@@ -11,10 +11,14 @@ costs a call from Python about 30 us to fetch again (a one-node solve: 2 us, 33 
 after any 40 MiB memset) and a C++ loop almost nothing; so after emptying its table each
 solver first answers a position it decides without a table lookup (the mover completes four
 at once), and only the next call is timed (Pons' published means per position, C++: 4.6 us,
-37 us, 3.2 ms, 255 us, 97 ms, 5.5 s).
+37 us, 3.2 ms, 255 us, 97 ms, 5.5 s). Each solver's time for a position is the best of
+``--repeats`` such solves in a row (3 by default; one once a solve takes over 10 ms): the
+solvers take turns position by position, and on microsecond positions the first solve after
+another solver's turn pays for the caches that solver filled (end-game easy means measured
+here: ours 6.6 us timed once, 5.1 us as the best of 3; Pons' 2.6 and 1.6 us).
 
     python benchmarks/bench_connect4_solver.py [--per-category 20] [--hard 3] [--seed 0]
-        [--pons-src DIR]
+        [--repeats 3] [--pons-src DIR]
 
 ``--pons-src`` adds Pons' own C++ solver (a checkout of github.com/PascalPons/connect4,
 AGPL, not shipped here) to the same run: a small driver compiled with his Makefile's flags
@@ -98,22 +102,30 @@ def positions(bitbully, per: dict[str, int], seed: int) -> dict[str, list[tuple[
 PONS_DRIVER = r"""
 #include "Solver.hpp"
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 using namespace GameSolver::Connect4;
-int main() {  // one move string a line in; "score seconds" a line out
+int main(int argc, char **argv) {  // a move string a line in; "score seconds" a line out
+  int repeats = argc > 1 ? std::atoi(argv[1]) : 1;  // seconds: the best of this many solves
   Solver solver;
   std::string line;
   while (std::getline(std::cin, line)) {
     Position P;
     if (P.play(line) != line.size()) { std::cout << "invalid" << std::endl; continue; }
-    solver.reset();
-    Position warm;  // the same warm-up as the other solvers: decided without the table
-    warm.play("121212");
-    solver.solve(warm);
-    auto t = std::chrono::steady_clock::now();
-    int score = solver.solve(P);
-    std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t;
-    std::cout << score << " " << dt.count() << std::endl;
+    int score = 0;
+    double best = 1e300;
+    for (int r = 0; r < repeats; r++) {
+      solver.reset();
+      Position warm;  // the same warm-up as the other solvers: decided without the table
+      warm.play("121212");
+      solver.solve(warm);
+      auto t = std::chrono::steady_clock::now();
+      score = solver.solve(P);
+      std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t;
+      if (dt.count() < best) best = dt.count();
+      if (dt.count() > 0.01) break;  // caches no longer matter
+    }
+    std::cout << score << " " << best << std::endl;
   }
 }
 """
@@ -122,7 +134,7 @@ int main() {  // one move string a line in; "score seconds" a line out
 class PonsSolver:
     """Pons' C++ solver in a child process, fed one position at a time (timed inside C++)."""
 
-    def __init__(self, src: str) -> None:
+    def __init__(self, src: str, repeats: int) -> None:
         self._dir = tempfile.mkdtemp(prefix="pons_")
         driver = os.path.join(self._dir, "driver.cpp")
         with open(driver, "w") as f:
@@ -132,7 +144,11 @@ class PonsSolver:
                os.path.join(src, "Solver.cpp"), "-o", exe]  # fmt: skip
         subprocess.run(cmd, check=True)
         self._proc = subprocess.Popen(
-            [exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+            [exe, str(repeats)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
         )
 
     def solve(self, moves: str) -> tuple[int, float]:
@@ -148,6 +164,9 @@ def main() -> None:
     parser.add_argument("--hard", type=int, default=3, help="positions of 'beginning hard'")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pons-src", default=None, help="a PascalPons/connect4 checkout")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="each solver's time: the best of this many"
+    )
     args = parser.parse_args()
     import bitbully
 
@@ -160,7 +179,7 @@ def main() -> None:
     # Decided without the table: the mover completes four in column 1 (see the module doc).
     warm_ours, warm_bb = play_sequence("121212"), bitbully.Board.from_moves([0, 1] * 3)
     # His table is allocated and emptied (its pages mapped) when the driver starts.
-    pons = PonsSolver(args.pons_src) if args.pons_src else None
+    pons = PonsSolver(args.pons_src, args.repeats) if args.pons_src else None
     print(f"bitbully {bitbully.__version__} (no book) vs ours (numba, table {ours.table_size})")
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     head = f"{'category':>17} {'n':>3} {'ours':>10} {'bitbully':>10} {'ratio':>6}"
@@ -176,17 +195,27 @@ def main() -> None:
             # Both solvers start from a position already built from the move string, outside
             # the clock (bitbully's Board.from_moves, our play_sequence), with an empty table.
             current, mask = play_sequence(moves)
-            ours.reset()
-            ours.solve_position(*warm_ours)
-            t = time.perf_counter()
-            got = ours.solve_position(current, mask)
-            t_ours += time.perf_counter() - t
+            best = float("inf")
+            for _ in range(args.repeats):
+                ours.reset()
+                ours.solve_position(*warm_ours)
+                t = time.perf_counter()
+                got = ours.solve_position(current, mask)
+                best = min(best, time.perf_counter() - t)
+                if best > 0.01:
+                    break  # caches no longer matter
+            t_ours += best
             board = bitbully.Board.from_moves([int(c) - 1 for c in moves])
-            theirs.reset_transposition_table()
-            theirs.null_window(warm_bb)
-            t = time.perf_counter()
-            ref = theirs.null_window(board)
-            t_bb += time.perf_counter() - t
+            best = float("inf")
+            for _ in range(args.repeats):
+                theirs.reset_transposition_table()
+                theirs.null_window(warm_bb)
+                t = time.perf_counter()
+                ref = theirs.null_window(board)
+                best = min(best, time.perf_counter() - t)
+                if best > 0.01:
+                    break  # caches no longer matter
+            t_bb += best
             if got != score or ref != score:
                 raise SystemExit(f"{moves}: ours {got}, bitbully {ref}, label {score}")
             if pons is not None:

@@ -40,6 +40,10 @@ MIRROR_PLY = 22
 #: Below this many stones a node probes its children's table entries before searching them
 #: (enhanced transposition cutoff).
 ETC_PLY = 34
+#: A search probes children's entries (above) only after it has entered this many nodes: on
+#: an empty table, small searches (a short forced win) find nothing there and would pay a
+#: table access per child of every node.
+ETC_NODES = 1000
 #: Below this many stones moves are sorted by the winning cells they create; later, by column
 #: only (the count costs more than the nodes it saves).
 SORT_PLY = 32
@@ -180,8 +184,10 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
     Precondition: the player to move cannot win at once; ``alpha < beta``.
     """
     n = n0
+    nodes = 0
     while True:
         # Enter the node (current, mask) at depth n: either a value now, or its first child.
+        nodes += 1
         ret = _LEAF
         possible = non_losing_moves(current, mask)
         if possible == 0:
@@ -204,7 +210,7 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
                 ret = hi
             else:
                 alpha, beta = max(alpha, lo), min(beta, hi)
-                if n < ETC_PLY:
+                if n < ETC_PLY and nodes > ETC_NODES:
                     ret = _etc(current, mask, n, possible, beta, keys, vals)
         if ret == _LEAF:
             count = order_moves(current, mask, possible, moves, n)

@@ -124,6 +124,16 @@ def _may_make_four(flat, h, w, cell, player, k):
     return False
 
 
+@njit(cache=True, inline="always")
+def _wins_at(board, cell, player, num_moves, result_after):
+    """Whether ``player`` wins at once on the empty ``cell`` (``num_moves`` stones now)."""
+    flat = board.reshape(-1)
+    flat[cell] = player
+    won = result_after(board, cell, player, num_moves + 1) == player
+    flat[cell] = 0
+    return won
+
+
 @njit(cache=True)
 def _wins_through(board, cell, player, num_moves, result_after, out):
     """The cells on the four lines through ``cell`` where ``player`` would win at once, up to
@@ -142,15 +152,11 @@ def _wins_through(board, cell, player, num_moves, result_after, out):
             c = c0 + sign * dc
             while r >= 0 and r < h and c >= 0 and c < w:
                 e = r * w + c
-                if flat[e] == 0:
-                    flat[e] = player
-                    won = result_after(board, e, player, num_moves + 1) == player
-                    flat[e] = 0
-                    if won:
-                        out[n] = e
-                        n += 1
-                        if n == 2:
-                            return n
+                if flat[e] == 0 and _wins_at(board, e, player, num_moves, result_after):
+                    out[n] = e
+                    n += 1
+                    if n == 2:
+                        return n
                 r += sign * dr
                 c += sign * dc
     return n
@@ -162,12 +168,7 @@ def _all_wins(board, player, num_moves, result_after, out):
     flat = board.reshape(-1)
     n = 0
     for e in range(flat.size):
-        if flat[e] != 0:
-            continue
-        flat[e] = player
-        won = result_after(board, e, player, num_moves + 1) == player
-        flat[e] = 0
-        if won:
+        if flat[e] == 0 and _wins_at(board, e, player, num_moves, result_after):
             out[n] = e
             n += 1
             if n == 2:

@@ -259,6 +259,17 @@ def forcing_win(board, attacker, num_moves, depth, forced, k, result_after, budg
     return result
 
 
+@njit(cache=True, inline="always")
+def _keep_only(actions, keep, m, cell):
+    """Keeps only the move ``cell`` among ``actions[keep[:m]]`` if it is there (returns 1),
+    else changes nothing (returns ``m``)."""
+    for i in range(m):
+        if actions[keep[i]] == cell:
+            keep[0] = keep[i]
+            return 1
+    return m
+
+
 @njit(cache=True)
 def root_threats(board, to_play, num_moves, actions, keep, m, depth, k, result_after, budget):
     """Narrows the root moves ``actions[keep[:m]]`` of a placement k-in-a-row game (an action
@@ -275,22 +286,15 @@ def root_threats(board, to_play, num_moves, actions, keep, m, depth, k, result_a
     opponent = 3 - to_play
     cells = np.empty(2, np.int64)
     if _all_wins(board, to_play, num_moves, result_after, cells) > 0:
-        for i in range(m):
-            if actions[keep[i]] == cells[0]:
-                keep[0] = keep[i]
-                return 1
-        return m
+        return _keep_only(actions, keep, m, cells[0])
     theirs = _all_wins(board, opponent, num_moves, result_after, cells)
     if theirs >= 2:
         return m  # lost whatever the mover does
     forced = cells[0] if theirs == 1 else -1  # the opponent's winning cell, to be filled
     budget[0] = budget[1]
     win = forcing_win(board, to_play, num_moves, depth, forced, k, result_after, budget, -1)
-    if win >= 0:
-        for i in range(m):
-            if actions[keep[i]] == win:
-                keep[0] = keep[i]
-                return 1
+    if win >= 0 and _keep_only(actions, keep, m, win) == 1:
+        return 1
     threat = -1
     if theirs == 0:
         # The opponent's forced wins if the mover passed: a stone of the mover's only takes
@@ -320,7 +324,7 @@ def root_threats(board, to_play, num_moves, actions, keep, m, depth, k, result_a
                     result_after,
                     budget,
                     threat,
-                )  # fmt: skip
+                )
                 >= 0
             )
         flat[cell] = 0

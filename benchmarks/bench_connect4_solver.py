@@ -174,10 +174,10 @@ def main() -> None:
     per["beginning hard"] = args.hard
     sets = positions(bitbully, per, args.seed)
     ours = Connect4Solver()
-    ours.solve("4")  # compile outside the clock
     theirs = bitbully.BitBully(None)
     # Decided without the table: the mover completes four in column 1 (see the module doc).
     warm_ours, warm_bb = play_sequence("121212"), bitbully.Board.from_moves([0, 1] * 3)
+    ours.solve_position(*warm_ours)  # compile outside the clock (solving "4" took 100 s)
     # His table is allocated and emptied (its pages mapped) when the driver starts.
     pons = PonsSolver(args.pons_src, args.repeats) if args.pons_src else None
     print(f"bitbully {bitbully.__version__} (no book) vs ours (numba, table {ours.table_size})")

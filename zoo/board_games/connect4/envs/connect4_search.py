@@ -83,7 +83,7 @@ def can_win_next(current, mask):
     return (winning_cells(current, mask) & ((mask + BOTTOM_MASK) & BOARD_MASK)) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def non_losing_moves(current, mask):
     """Playable cells that do not let the opponent win at once (0: every move loses).
 
@@ -221,8 +221,10 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
                     ret = _etc(current, mask, n, possible, beta, keys, vals)
         if ret == _LEAF:
             count = order_moves(current, mask, possible, moves, n)
-            f = frames[n]
-            f[0], f[1], f[2], f[3], f[4] = current, mask, alpha, beta, count - 1
+            # Indexed in place: a row view (f = frames[n]) costs a reference count increment
+            # and decrement per node.
+            frames[n, 0], frames[n, 1], frames[n, 2] = current, mask, alpha
+            frames[n, 3], frames[n, 4] = beta, count - 1
             move = moves[n, count - 1] & BOARD_MASK
             current, mask, n = current ^ mask, mask | move, n + 1
             alpha, beta = -beta, -alpha
@@ -230,26 +232,29 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
         # Return ``ret`` up the open nodes until one has a child left to search.
         while n > n0:
             n -= 1
-            f = frames[n]
             score = -ret
-            if score >= f[3]:
+            beta = frames[n, 3]
+            if score >= beta:
                 if n < TT_PLY:
-                    _store(
-                        keys, vals, table_key(f[0], f[1], n), score + MAX_SCORE - 2 * MIN_SCORE + 2
-                    )
+                    key = table_key(frames[n, 0], frames[n, 1], n)
+                    _store(keys, vals, key, score + MAX_SCORE - 2 * MIN_SCORE + 2)
                 ret = score
                 continue
-            if score > f[2]:
-                f[2] = score
-            f[4] -= 1
-            if f[4] < 0:
+            alpha = max(frames[n, 2], score)
+            frames[n, 2] = alpha
+            i = frames[n, 4] - 1
+            frames[n, 4] = i
+            if i < 0:
                 if n < TT_PLY:
-                    _store(keys, vals, table_key(f[0], f[1], n), f[2] - MIN_SCORE + 1)
-                ret = f[2]
+                    _store(
+                        keys, vals, table_key(frames[n, 0], frames[n, 1], n), alpha - MIN_SCORE + 1
+                    )
+                ret = alpha
                 continue
-            move = moves[n, f[4]] & BOARD_MASK
-            current, mask, n = f[0] ^ f[1], f[1] | move, n + 1
-            alpha, beta = -f[3], -f[2]
+            move = moves[n, i] & BOARD_MASK
+            mask = frames[n, 1]
+            current, mask, n = frames[n, 0] ^ mask, mask | move, n + 1
+            alpha, beta = -beta, -alpha
             break
         else:
             return ret

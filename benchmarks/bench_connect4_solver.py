@@ -1,7 +1,8 @@
 """Connect4 solver speed against bitbully (C++) on Pons' six kinds of positions, in one run.
 
 Positions come from seeded random games, labelled by bitbully (with its opening book) and
-sorted into Pons' categories by stones played (beginning < 14 <= middle < 28 <= end) and
+sorted into Pons' categories by stones played (1 <= beginning < 14 <= middle < 28 <= end;
+the empty board, hours without a book, is left out) and
 moves left to the end of the game under perfect play (easy < 14 <= medium < 28 <= hard).
 Each position is solved from an empty transposition table by both solvers without opening
 books, timed from a position already built from its move string (bitbully's
@@ -14,8 +15,8 @@ at once), and only the next call is timed (Pons' published means per position, C
 37 us, 3.2 ms, 255 us, 97 ms, 5.5 s). Each solver's time for a position is the best of
 ``--repeats`` such solves in a row (3 by default; one once a solve takes over 10 ms): the
 solvers take turns position by position, and on microsecond positions the first solve after
-another solver's turn pays for the caches that solver filled (end-game easy means measured
-here: ours 6.6 us timed once, 5.1 us as the best of 3; Pons' 2.6 and 1.6 us).
+another solver's turn pays for the caches that solver filled (end-game easy means
+measured when this was decided: ours 6.6 us timed once, 5.1 us as the best of 3; Pons' 2.6 and 1.6 us).
 
     python benchmarks/bench_connect4_solver.py [--per-category 20] [--hard 3] [--seed 0]
         [--repeats 3] [--pons-src DIR]
@@ -75,13 +76,14 @@ def _timed_solve(current, mask, keys, vals, moves, frames, codes, values, book_p
     score = solve_bits(current, mask, keys, vals, moves, frames, codes, values, book_ply)
     return score, _now_ns(buf) - t
 
+
 CATEGORIES = [  # (name, stones played range, moves left range)
     ("end easy", range(28, 42), range(0, 14)),
     ("middle easy", range(14, 28), range(0, 14)),
     ("middle medium", range(14, 28), range(14, 28)),
-    ("beginning easy", range(0, 14), range(0, 14)),
-    ("beginning medium", range(0, 14), range(14, 28)),
-    ("beginning hard", range(0, 14), range(28, 43)),
+    ("beginning easy", range(1, 14), range(0, 14)),
+    ("beginning medium", range(1, 14), range(14, 28)),
+    ("beginning hard", range(1, 14), range(28, 43)),
 ]
 
 

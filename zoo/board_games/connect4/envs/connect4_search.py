@@ -188,8 +188,9 @@ def order_moves(current, mask, possible, moves, n):
 def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, values, book_ply):
     """Pons' negamax, its recursion unrolled onto per-depth buffers (no calls, no allocation).
 
-    ``moves`` `[43, 7]` holds each depth's ordered moves, ``frames`` `[43, 5]` each open
-    node's ``current, mask, alpha, beta, next move index``; depth = stones on the board.
+    ``moves`` `[43, 7]` holds each depth's ordered moves, ``frames`` `[43, 6]` each open
+    node's ``current, mask, alpha, beta, next move index, table key``; depth = stones on the
+    board.
     Positions with ``book_ply`` stones are read from the book ``codes``/``values`` (if there).
     Precondition: the player to move cannot win at once; ``alpha < beta``.
     """
@@ -209,7 +210,8 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
         if ret == _LEAF and possible:
             lo = -((SIZE - 2 - n) // 2)  # the opponent cannot win with its next stone
             hi = (SIZE - 1 - n) // 2  # we cannot win with our next stone
-            val = _tt_get(keys, vals, table_key(current, mask, n)) if n < TT_PLY else 0
+            key = table_key(current, mask, n)
+            val = _tt_get(keys, vals, key) if n < TT_PLY else 0
             if val > MAX_SCORE - MIN_SCORE + 1:  # a lower bound
                 lo = max(lo, val + 2 * MIN_SCORE - MAX_SCORE - 2)
             elif val:  # an upper bound
@@ -227,7 +229,7 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
             # Indexed in place: a row view (f = frames[n]) costs a reference count increment
             # and decrement per node.
             frames[n, 0], frames[n, 1], frames[n, 2] = current, mask, alpha
-            frames[n, 3], frames[n, 4] = beta, count - 1
+            frames[n, 3], frames[n, 4], frames[n, 5] = beta, count - 1, key
             move = moves[n, count - 1] & BOARD_MASK
             current, mask, n = current ^ mask, mask | move, n + 1
             alpha, beta = -beta, -alpha
@@ -239,8 +241,7 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
             beta = frames[n, 3]
             if score >= beta:
                 if n < TT_PLY:
-                    key = table_key(frames[n, 0], frames[n, 1], n)
-                    _store(keys, vals, key, score + MAX_SCORE - 2 * MIN_SCORE + 2)
+                    _store(keys, vals, frames[n, 5], score + MAX_SCORE - 2 * MIN_SCORE + 2)
                 ret = score
                 continue
             alpha = max(frames[n, 2], score)
@@ -249,9 +250,7 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
             frames[n, 4] = i
             if i < 0:
                 if n < TT_PLY:
-                    _store(
-                        keys, vals, table_key(frames[n, 0], frames[n, 1], n), alpha - MIN_SCORE + 1
-                    )
+                    _store(keys, vals, frames[n, 5], alpha - MIN_SCORE + 1)
                 ret = alpha
                 continue
             move = moves[n, i] & BOARD_MASK

@@ -87,7 +87,7 @@ class Connect4Solver:
         self._keys = np.zeros(size, dtype=np.uint32)
         self._vals = np.zeros(size, dtype=np.int8)
         self._moves = np.zeros((SIZE + 1, WIDTH), dtype=np.int64)
-        self._frames = np.zeros((SIZE + 1, 5), dtype=np.int64)
+        self._frames = np.zeros((SIZE + 1, 6), dtype=np.int64)
         self._book = _shared_book() if opening_book else (_NO_CODES, _NO_VALUES, -1)
         self._solve_entry = None  # solve_bits' compiled entry point for these tables
 

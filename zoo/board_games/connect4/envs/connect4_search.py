@@ -47,6 +47,11 @@ ETC_PLY = 28
 #: us, middle medium 6.4 -> 4.7-5.0 ms, beginning medium and hard unchanged (interleaved
 #: runs, best of 2-8 rounds).
 ETC_NODES = 20_000
+#: ... and a search shares mirrored entries (``MIRROR_PLY``) only from this many nodes on:
+#: small searches meet few mirrored transpositions and paid for the mirror at every probe
+#: (beginning easy 141 -> 112 us; beginning medium and hard unchanged). Switching keys
+#: within a search is safe: either key finds an entry of a position with the same score.
+MIRROR_NODES = 20_000
 #: Below this many stones moves are sorted by the winning cells they create; later, by column
 #: only (the count costs more than the nodes it saves).
 SORT_PLY = 32
@@ -107,12 +112,12 @@ def non_losing_moves(current, mask):
 # fresh caches (test_perfect_connect4_bot_batched_equals_sequential). table_key and _etc are
 # inlined: both pass that test, and calls to them cost about a tenth of a solve.
 @njit(cache=True, inline="always")
-def table_key(current, mask, n):
+def table_key(current, mask, n, mirror_ply=MIRROR_PLY):
     """The table key of a position with ``n`` stones: ``current + mask`` (unique: one bit
     above each column's stones marks its height), or the smaller of it and its mirror's
-    (columns reversed, 7 bits each) below ``MIRROR_PLY`` stones."""
+    (columns reversed, 7 bits each) below ``mirror_ply`` stones."""
     key = current + mask
-    if n >= MIRROR_PLY:
+    if n >= mirror_ply:
         return key
     w = HEIGHT + 1
     m = key & (_COL << (3 * w))
@@ -144,14 +149,14 @@ def _store(keys, vals, key, val):
 
 
 @njit(cache=True, inline="always")
-def _etc(current, mask, n, possible, beta, keys, vals):
+def _etc(current, mask, n, possible, beta, keys, vals, mirror_ply):
     """Enhanced transposition cutoff: a child whose table entry bounds its score from above
     by ``u`` proves ours at least ``-u``; ``-u >= beta`` is a cutoff found without searching."""
     child = current ^ mask
     while possible:
         move = possible & -possible
         possible ^= move
-        val = _tt_get(keys, vals, table_key(child, mask | move, n + 1))
+        val = _tt_get(keys, vals, table_key(child, mask | move, n + 1, mirror_ply))
         if 0 < val <= MAX_SCORE - MIN_SCORE + 1 and -(val + MIN_SCORE - 1) >= beta:
             return -(val + MIN_SCORE - 1)
     return _LEAF
@@ -196,9 +201,12 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
     """
     n = n0
     nodes = 0
+    mirror_ply = 0  # no mirrored keys before MIRROR_NODES nodes
     while True:
         # Enter the node (current, mask) at depth n: either a value now, or its first child.
         nodes += 1
+        if nodes == MIRROR_NODES:
+            mirror_ply = MIRROR_PLY
         ret = _LEAF
         possible = non_losing_moves(current, mask)
         if possible == 0:
@@ -210,7 +218,7 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
         if ret == _LEAF and possible:
             lo = -((SIZE - 2 - n) // 2)  # the opponent cannot win with its next stone
             hi = (SIZE - 1 - n) // 2  # we cannot win with our next stone
-            key = table_key(current, mask, n)
+            key = table_key(current, mask, n, mirror_ply)
             val = _tt_get(keys, vals, key) if n < TT_PLY else 0
             if val > MAX_SCORE - MIN_SCORE + 1:  # a lower bound
                 lo = max(lo, val + 2 * MIN_SCORE - MAX_SCORE - 2)
@@ -223,7 +231,7 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
             else:
                 alpha, beta = max(alpha, lo), min(beta, hi)
                 if n < ETC_PLY and nodes > ETC_NODES:
-                    ret = _etc(current, mask, n, possible, beta, keys, vals)
+                    ret = _etc(current, mask, n, possible, beta, keys, vals, mirror_ply)
         if ret == _LEAF:
             count = order_moves(current, mask, possible, moves, n)
             # Indexed in place: a row view (f = frames[n]) costs a reference count increment

@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 
 import numpy as np
 from numba import njit
@@ -168,7 +169,8 @@ int main(int argc, char **argv) {  // a move string a line in; "score seconds" a
 
 
 class PonsSolver:
-    """Pons' C++ solver in a child process, fed one position at a time (timed inside C++)."""
+    """Pons' C++ solver in a child process, fed a category's positions at once (each timed
+    inside C++)."""
 
     def __init__(self, src: str, repeats: int) -> None:
         self._dir = tempfile.mkdtemp(prefix="pons_")
@@ -250,39 +252,25 @@ def main() -> None:
                 # Every solver starts from a position already built from the move string,
                 # outside the clock (bitbully's Board.from_moves, our play_sequence), with an
                 # empty table.
-                for _ in range(args.repeats if _again(b_ours[i]) else 0):
-                    ours.reset()
-                    ours.solve_position(*warm_ours)
-                    t = time.perf_counter()
-                    got = ours.solve_position(current, mask)
-                    b_ours[i] = min(b_ours[i], time.perf_counter() - t)
-                    if got != score:
-                        raise SystemExit(f"{moves}: ours {got}, label {score}")
-                    if b_ours[i] > 0.01:
-                        break  # caches no longer matter
+                b_ours[i] = _best_of(
+                    b_ours[i], args.repeats, ours.reset,
+                    partial(ours.solve_position, *warm_ours),
+                    partial(_perf, ours.solve_position, current, mask), score, f"{moves}: ours",
+                )  # fmt: skip
             for i, (moves, score, (current, mask)) in enumerate(built):
-                for _ in range(args.repeats if _again(b_in[i]) else 0):
-                    ours.reset()
-                    _timed_solve(*warm_ours, *tables, clock)
-                    got, ns = _timed_solve(current, mask, *tables, clock)
-                    b_in[i] = min(b_in[i], ns * 1e-9)
-                    if got != score:
-                        raise SystemExit(f"{moves}: ours {got}, label {score}")
-                    if b_in[i] > 0.01:
-                        break
+                b_in[i] = _best_of(
+                    b_in[i], args.repeats, ours.reset,
+                    partial(_timed_solve, *warm_ours, *tables, clock),
+                    partial(_in_numba, current, mask, tables, clock), score, f"{moves}: ours",
+                )  # fmt: skip
             for i, (moves, score, _) in enumerate(built):
                 board = bitbully.Board.from_moves([int(c) - 1 for c in moves])
                 for search in (theirs.null_window, theirs.mtdf):  # its faster one counts
-                    for _ in range(args.repeats if _again(b_bb[i]) else 0):
-                        theirs.reset_transposition_table()
-                        search(warm_bb)
-                        t = time.perf_counter()
-                        ref = search(board)
-                        b_bb[i] = min(b_bb[i], time.perf_counter() - t)
-                        if ref != score:
-                            raise SystemExit(f"{moves}: bitbully {ref}, label {score}")
-                        if b_bb[i] > 0.01:
-                            break  # caches no longer matter
+                    b_bb[i] = _best_of(
+                        b_bb[i], args.repeats, theirs.reset_transposition_table,
+                        partial(search, warm_bb),
+                        partial(_perf, search, board), score, f"{moves}: bitbully",
+                    )  # fmt: skip
             if pons is not None:
                 todo = [i for i in range(k) if _again(b_pons[i])]
                 done = pons.solve_many([built[i][0] for i in todo])
@@ -292,7 +280,7 @@ def main() -> None:
                         raise SystemExit(f"{built[i][0]}: Pons {his}, label {built[i][1]}")
         t_ours, t_in, t_bb = sum(b_ours), sum(b_in), sum(b_bb)
         t_pons = sum(b_pons) if pons is not None else 0.0
-        k = max(len(sets[name]), 1)
+        k = max(k, 1)
         row = (
             f"{name:>17} {len(sets[name]):>3} {_fmt(t_ours / k):>10} {_fmt(t_bb / k):>10} "
             f"{t_ours / max(t_bb, 1e-12):>6.2f} {_fmt(t_in / k):>10}"
@@ -301,6 +289,34 @@ def main() -> None:
             row += f" {_fmt(t_pons / k):>10} {t_in / max(t_pons, 1e-12):>6.2f}"
         print(f"{row}  {published[name]}")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
+
+
+def _perf(solve, *position) -> tuple[int, float]:
+    """(score, seconds) of one call, timed from Python."""
+    t = time.perf_counter()
+    score = solve(*position)
+    return score, time.perf_counter() - t
+
+
+def _in_numba(current, mask, tables, clock) -> tuple[int, float]:
+    """(score, seconds) of one solve, timed inside compiled code."""
+    score, ns = _timed_solve(current, mask, *tables, clock)
+    return score, ns * 1e-9
+
+
+def _best_of(best, repeats, reset, warm, timed, expected, what) -> float:
+    """``best`` lowered by up to ``repeats`` timed solves of one position, each from an empty
+    table (``reset``) after the warm-up solve (``warm``); raises if a solve is wrong."""
+    for _ in range(repeats if _again(best) else 0):
+        reset()
+        warm()
+        got, seconds = timed()
+        if got != expected:
+            raise SystemExit(f"{what} {got}, label {expected}")
+        best = min(best, seconds)
+        if best > 0.01:
+            break  # caches no longer matter
+    return best
 
 
 def _again(best: float) -> bool:

@@ -261,13 +261,13 @@ def forcing_win(board, attacker, num_moves, depth, forced, k, result_after, budg
 
 @njit(cache=True, inline="always")
 def _keep_only(actions, keep, m, cell):
-    """Keeps only the move ``cell`` among ``actions[keep[:m]]`` if it is there (returns 1),
-    else changes nothing (returns ``m``)."""
+    """Keeps only the move ``cell`` among ``actions[keep[:m]]`` if it is there (returns
+    True), else changes nothing (returns False)."""
     for i in range(m):
         if actions[keep[i]] == cell:
             keep[0] = keep[i]
-            return 1
-    return m
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -286,14 +286,14 @@ def root_threats(board, to_play, num_moves, actions, keep, m, depth, k, result_a
     opponent = 3 - to_play
     cells = np.empty(2, np.int64)
     if _all_wins(board, to_play, num_moves, result_after, cells) > 0:
-        return _keep_only(actions, keep, m, cells[0])
+        return 1 if _keep_only(actions, keep, m, cells[0]) else m
     theirs = _all_wins(board, opponent, num_moves, result_after, cells)
     if theirs >= 2:
         return m  # lost whatever the mover does
     forced = cells[0] if theirs == 1 else -1  # the opponent's winning cell, to be filled
     budget[0] = budget[1]
     win = forcing_win(board, to_play, num_moves, depth, forced, k, result_after, budget, -1)
-    if win >= 0 and _keep_only(actions, keep, m, win) == 1:
+    if win >= 0 and _keep_only(actions, keep, m, win):
         return 1
     threat = -1
     if theirs == 0:

@@ -151,6 +151,43 @@ def test_one_update_on_a_fixed_batch_lowers_its_loss():
     assert last < first
 
 
+def eager_outputs(policy, boards, to_play):
+    """Priors over every move and values of the plain (eager, eval-mode) model."""
+    policy.model.eval()
+    with torch.no_grad():
+        logits, value = policy.model(torch.from_numpy(policy.game.planes(boards, to_play)))
+    return torch.softmax(logits, -1).numpy(), value[:, 0].numpy()
+
+
+def test_the_evaluator_follows_every_change_of_the_weights():
+    """The search's evaluator runs a frozen copy of the model; it must give the eager model's
+    outputs after updates, after a weight load (as a Ray actor's sync does it) and for any
+    batch size, and must not be rebuilt while the weights stand still."""
+    policy = tiny_policy()
+    rng = np.random.default_rng(3)
+    boards = rng.choice(np.array([0, 1, 2], np.int8), (5, 3, 3))
+    to_play = rng.integers(1, 3, 5)
+    legal = np.ones((5, 9), bool)
+    planes = rng.integers(0, 2, (32, 3, 3, 3)).astype(np.float32) * 0.5
+    pi = rng.dirichlet(np.ones(9), 32).astype(np.float32)
+    z = rng.choice([-1.0, 0.0, 1.0], 32).astype(np.float32)
+    other = tiny_policy(seed=7)
+    seen = []
+    for change in ("none", "update", "update", "load"):
+        if change == "update":
+            policy.learn(planes, pi, z)
+        elif change == "load":
+            policy.model.load_state_dict(other.model.state_dict())
+        for n in (1, 5):
+            priors, values = policy.evaluate(boards[:n], to_play[:n], legal[:n])
+            want_p, want_v = eager_outputs(policy, boards[:n], to_play[:n])
+            np.testing.assert_allclose(priors, want_p, atol=1e-5)
+            np.testing.assert_allclose(values, want_v, atol=1e-5)
+        seen.append(policy.inference_model())
+        assert policy.inference_model() is seen[-1]  # not rebuilt without a change
+    assert len({id(m) for m in seen}) == 4  # rebuilt after each change
+
+
 @pytest.mark.parametrize("tactics", [False, True])
 def test_the_tactics_setting_reaches_the_search(tactics):
     """With ``mcts.tactics`` the policy's search plays a win at once even when the untrained

@@ -39,12 +39,13 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
         _I64_2D,
         types.int64,
         types.boolean,
+        types.int64,
         *KERNELS_T,
     )
 )
 def board_select(
     tree, boards, num_moves, rule, c1, c2, active, leaves, legal, scratch, radius, tactics,
-    legal_actions, apply_action, result_after,
+    win_length, legal_actions, apply_action, result_after,
 ):  # fmt: skip
     """One simulation's descent in each active tree, playing the new edge's move.
 
@@ -63,6 +64,8 @@ def board_select(
             (``lzero.mcts.tactics.decisive_moves``).
         scratch: `[3, A]` int64 work array.
         radius, tactics: narrow the new leaves' moves as above.
+        win_length: ``k`` of a placement k-in-a-row game (0 otherwise), which lets the
+            decisive-move checks skip moves that cannot win (the same moves are kept).
         legal_actions, apply_action, result_after: the game's kernels.
 
     The edge into a new leaf gets the mover's reward (1 for a win, else 0) and discount -1:
@@ -92,7 +95,7 @@ def board_select(
             if tactics:
                 n = decisive_moves(
                     board, 3 - player, moves, scratch[0], n, scratch[1], apply_action,
-                    result_after,
+                    result_after, win_length,
                 )  # fmt: skip
             for i in range(n):
                 legal[b, scratch[0, i]] = True

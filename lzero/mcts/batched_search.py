@@ -280,7 +280,8 @@ class BatchedSearch:
         for _ in range(sims):
             board_select(
                 tree, store, moves, self.rule, self.c1, self.c2, active, leaves, legal,
-                self._scratch, self.radius, self.tree_tactics, *self.native_kernels,
+                self._scratch, self.radius, self.tree_tactics,
+                self.kernels.win_length if self.kernels.placement else 0, *self.native_kernels,
             )  # fmt: skip
             self._evaluate(evaluator, leaves, legal, active)
 

@@ -15,8 +15,33 @@ from lzero.mcts.game import ONGOING
 __all__ = ["decisive_moves", "forcing_win", "root_tactics", "root_threats"]
 
 
+_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+@njit(cache=True, inline="always")
+def _may_complete(flat, h, w, cell, player, k):
+    """Whether ``player``'s stone on the empty ``cell`` would stand in a run of ``k`` or more
+    of its stones along some line: necessary for a win of a placement k-in-a-row game (a
+    fast filter; a win is always confirmed by the game's ``result_after``)."""
+    r0 = cell // w
+    c0 = cell % w
+    for d in range(4):
+        dr, dc = _DIRECTIONS[d]
+        run = 1
+        for sign in (1, -1):
+            r = r0 + sign * dr
+            c = c0 + sign * dc
+            while r >= 0 and r < h and c >= 0 and c < w and flat[r * w + c] == player:
+                run += 1
+                r += sign * dr
+                c += sign * dc
+        if run >= k:
+            return True
+    return False
+
+
 @njit(cache=True)
-def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, result_after):
+def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, result_after, k=0):
     """Decisive and anti-decisive moves (Teytaud and Teytaud, "On the huge benefit of decisive
     moves in Monte-Carlo tree search algorithms", CIG 2010): if one of ``actions[:n]`` wins
     at once, it alone is kept; else, if the opponent could win at once on some of them, only
@@ -24,10 +49,17 @@ def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, 
 
     Uses ``blocks`` (int64 `[>= n]`) as work space; restores ``board``. A placed stone is
     undone by ``board.flat[cell] = 0``, and a block is the move onto the opponent's winning
-    cell, which holds for placement and gravity games alike.
+    cell, which holds for placement and gravity games alike. ``k > 0`` (placement games of
+    ``k`` in a row only, where an action is the cell it fills): moves that would not stand in
+    a run of ``k`` are not tried (:func:`_may_complete`); those that would are judged by
+    ``result_after`` as before, so the moves kept are the same (9x9 Gomoku's tree: the
+    checks 3-4x faster).
     """
+    h, w = board.shape
     flat = board.reshape(-1)
     for i in range(n):
+        if k > 0 and not _may_complete(flat, h, w, actions[i], to_play, k):
+            continue
         cell = apply_action(board, actions[i], to_play)
         result = result_after(board, cell, to_play, num_moves + 1)
         flat[cell] = 0
@@ -37,6 +69,8 @@ def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, 
     opponent = 3 - to_play
     m = 0
     for i in range(n):
+        if k > 0 and not _may_complete(flat, h, w, actions[i], opponent, k):
+            continue
         cell = apply_action(board, actions[i], opponent)
         result = result_after(board, cell, opponent, num_moves + 1)
         flat[cell] = 0
@@ -91,9 +125,6 @@ def root_tactics(
     return m
 
 
-_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
-
-
 @njit(cache=True)
 def _may_make_four(flat, h, w, cell, player, k):
     """Whether ``player``'s stone on the empty ``cell`` can create a winning cell: some run of
@@ -125,9 +156,14 @@ def _may_make_four(flat, h, w, cell, player, k):
 
 
 @njit(cache=True, inline="always")
-def _wins_at(board, cell, player, num_moves, result_after):
-    """Whether ``player`` wins at once on the empty ``cell`` (``num_moves`` stones now)."""
+def _wins_at(board, cell, player, num_moves, result_after, k):
+    """Whether ``player`` wins at once on the empty ``cell`` (``num_moves`` stones now) of a
+    placement ``k``-in-a-row game: by the game's ``result_after``, asked only where the stone
+    would stand in a run of ``k`` (:func:`_may_complete`)."""
+    h, w = board.shape
     flat = board.reshape(-1)
+    if not _may_complete(flat, h, w, cell, player, k):
+        return False
     flat[cell] = player
     won = result_after(board, cell, player, num_moves + 1) == player
     flat[cell] = 0
@@ -135,7 +171,7 @@ def _wins_at(board, cell, player, num_moves, result_after):
 
 
 @njit(cache=True)
-def _wins_through(board, cell, player, num_moves, result_after, out):
+def _wins_through(board, cell, player, num_moves, result_after, out, k):
     """The cells on the four lines through ``cell`` where ``player`` would win at once, up to
     two of them (written to ``out[:2]``); returns how many (0, 1 or 2). After ``player``
     placed ``cell`` and had no winning cell before, these are all of ``player``'s winning
@@ -152,7 +188,7 @@ def _wins_through(board, cell, player, num_moves, result_after, out):
             c = c0 + sign * dc
             while r >= 0 and r < h and c >= 0 and c < w:
                 e = r * w + c
-                if flat[e] == 0 and _wins_at(board, e, player, num_moves, result_after):
+                if flat[e] == 0 and _wins_at(board, e, player, num_moves, result_after, k):
                     out[n] = e
                     n += 1
                     if n == 2:
@@ -163,12 +199,12 @@ def _wins_through(board, cell, player, num_moves, result_after, out):
 
 
 @njit(cache=True)
-def _all_wins(board, player, num_moves, result_after, out):
+def _all_wins(board, player, num_moves, result_after, out, k):
     """Up to two empty cells where ``player`` would win at once (``out[:2]``); how many."""
     flat = board.reshape(-1)
     n = 0
     for e in range(flat.size):
-        if flat[e] == 0 and _wins_at(board, e, player, num_moves, result_after):
+        if flat[e] == 0 and _wins_at(board, e, player, num_moves, result_after, k):
             out[n] = e
             n += 1
             if n == 2:
@@ -227,7 +263,7 @@ def forcing_win(board, attacker, num_moves, depth, forced, k, result_after, budg
             budget[0] -= 1
             played = num_moves + 2 * level + 1
             flat[cell] = attacker
-            n = _wins_through(board, cell, attacker, played, result_after, wins)
+            n = _wins_through(board, cell, attacker, played, result_after, wins, k)
             if n == 2:
                 flat[cell] = 0
                 result = move_at[0] if level > 0 else cell
@@ -235,7 +271,7 @@ def forcing_win(board, attacker, num_moves, depth, forced, k, result_after, budg
             if n == 1 and level + 1 < depth:
                 block = wins[0]
                 flat[block] = defender
-                m = _wins_through(board, block, defender, played + 1, result_after, replies)
+                m = _wins_through(board, block, defender, played + 1, result_after, replies, k)
                 if m < 2:
                     move_at[level] = cell
                     block_at[level] = block
@@ -285,9 +321,9 @@ def root_threats(board, to_play, num_moves, actions, keep, m, depth, k, result_a
     flat = board.reshape(-1)
     opponent = 3 - to_play
     cells = np.empty(2, np.int64)
-    if _all_wins(board, to_play, num_moves, result_after, cells) > 0:
+    if _all_wins(board, to_play, num_moves, result_after, cells, k) > 0:
         return 1 if _keep_only(actions, keep, m, cells[0]) else m
-    theirs = _all_wins(board, opponent, num_moves, result_after, cells)
+    theirs = _all_wins(board, opponent, num_moves, result_after, cells, k)
     if theirs >= 2:
         return m  # lost whatever the mover does
     forced = cells[0] if theirs == 1 else -1  # the opponent's winning cell, to be filled
@@ -310,7 +346,7 @@ def root_threats(board, to_play, num_moves, actions, keep, m, depth, k, result_a
             continue  # the opponent wins at once
         flat[cell] = to_play
         refuted = False
-        mine = _wins_through(board, cell, to_play, num_moves + 1, result_after, cells)
+        mine = _wins_through(board, cell, to_play, num_moves + 1, result_after, cells, k)
         if mine < 2:
             budget[0] = budget[1]
             refuted = (

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.mcts.game import GameKernels
-from lzero.mcts.tactics import forcing_win, root_threats
+from lzero.mcts.tactics import decisive_moves, forcing_win, root_threats
 from zoo.board_games.gomoku.envs import gomoku_rules
 
 SIZE, K = 7, 5
@@ -120,6 +120,33 @@ def test_forcing_win_finds_what_the_reference_finds(position, depth):
     if move >= 0:
         assert move in expected
     assert board.ravel().tolist() == cells  # restored
+
+
+def reference_decisive(cells: list[int], to_play: int, actions: list[int]) -> list[int]:
+    """The moves ``decisive_moves`` keeps, in plain Python: the first winning move alone,
+    else the blocks of the opponent's winning cells, else every move."""
+    mine = [a for a in actions if a in wins(cells, to_play)]
+    if mine:
+        return mine[:1]
+    blocks = [a for a in actions if a in wins(cells, 3 - to_play)]
+    return blocks or actions
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), filtered=st.booleans())
+def test_decisive_moves_keep_what_the_reference_keeps(position, filtered):
+    """With or without the k-in-a-row filter (``k``), the game's ``result_after`` decides."""
+    cells, to_play = position
+    empty = [e for e, v in enumerate(cells) if v == 0]
+    board = board_of(cells)
+    actions = np.array(empty + [0] * (SIZE * SIZE - len(empty)), np.int64)
+    blocks = np.zeros(SIZE * SIZE, np.int64)
+    n = decisive_moves(
+        board, to_play, len(cells) - len(empty), actions, len(empty), blocks,
+        RULES.apply_action, RULES.result_after, K if filtered else 0,
+    )  # fmt: skip
+    assert actions[:n].tolist() == reference_decisive(list(cells), to_play, empty)
+    assert board.ravel().tolist() == cells
 
 
 def reference_root(cells: list[int], to_play: int, actions: list[int], depth: int) -> list[int]:

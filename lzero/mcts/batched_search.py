@@ -147,6 +147,8 @@ class BatchedSearch:
             bool(tree_tactics),
         )
         self.threat_depth = int(threat_depth)
+        # k of a placement k-in-a-row game, for the tree's decisive-move filter (0: none)
+        self._tree_win_length = kernels.win_length if kernels.placement else 0
         self._threat_budget = np.array([0, int(threat_budget)], np.int64)
         self.seed = int(seed)
         self.rng = np.random.default_rng(seed)
@@ -280,8 +282,8 @@ class BatchedSearch:
         for _ in range(sims):
             board_select(
                 tree, store, moves, self.rule, self.c1, self.c2, active, leaves, legal,
-                self._scratch, self.radius, self.tree_tactics,
-                self.kernels.win_length if self.kernels.placement else 0, *self.native_kernels,
+                self._scratch, self.radius, self.tree_tactics, self._tree_win_length,
+                *self.native_kernels,
             )  # fmt: skip
             self._evaluate(evaluator, leaves, legal, active)
 

@@ -90,9 +90,9 @@ class AlphaZeroPolicy:
         """The model as :meth:`evaluate` runs it: in eval mode, traced, frozen and optimised
         for inference by ``torch.jit`` (batch norms folded into the convolutions, which run
         in oneDNN on pre-packed weights with the activations kept in its layout between them;
-        no Python per layer). That makes a forward pass
-        of 64 positions 1.8-2.5x faster than the eager model on the zoo's Connect4 and 9x9
-        Gomoku networks (1 or 2 torch threads), with outputs equal to 1e-6. It is rebuilt
+        no Python per layer). That makes a forward pass of 64 positions 1.8-2.5x faster than
+        the eager model on the zoo's Connect4 and 9x9 Gomoku networks (1 or 2 torch threads),
+        with outputs equal to 1e-6. It is rebuilt
         (about 0.1 s) whenever a weight or buffer has changed in place since the last build
         (an optimizer step, ``load_state_dict``, a Ray actor's weight sync), which the
         tensors' version counters tell at about 5 us a call.
@@ -109,7 +109,7 @@ class AlphaZeroPolicy:
                 warnings.simplefilter("ignore", DeprecationWarning)
                 traced = torch.jit.trace(self.model, example)
                 self._frozen = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
-            self._frozen_version = tuple(t._version for t in self._weights)
+            self._frozen_version = version  # building changes no tensor in place
         return self._frozen
 
     def temperature(self) -> float:

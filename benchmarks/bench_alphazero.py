@@ -115,13 +115,18 @@ def column_mean(rows: list[dict], key: str) -> float:
     return float(np.mean(values)) if values else float("nan")
 
 
-def run_seed(game: str, seed: int, minutes: float, games: int, sims: int | None, out: Path) -> bool:
+def run_seed(
+    game: str, seed: int, minutes: float, games: int, sims: int | None, out: Path,
+    threads: int | None = None,
+) -> bool:  # fmt: skip
     from lzero.entry import train_alphazero
 
     module_name, _ = GAMES[game]
     module = importlib.import_module(module_name)
     main = copy.deepcopy(module.main_config)
     main.exp_name = str(out / f"{game}_seed{seed}")
+    if threads is not None:
+        main.policy.torch_num_threads = threads
     start = time.perf_counter()
     policy = train_alphazero([main, module.create_config], seed=seed, max_time_s=minutes * 60)
     train_s = time.perf_counter() - start
@@ -192,13 +197,19 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=None, help="eval simulations a move")
     parser.add_argument("--out", default="data_bench_alphazero")
     parser.add_argument(
+        "--torch-threads", type=int, default=None,
+        help="torch threads of training and evaluation (default: the config's); 1 lets seeds "
+        "run side by side, each on part of the machine",
+    )  # fmt: skip
+    parser.add_argument(
         "--ckpt", default=None, help="only evaluate this checkpoint of a run (its first seed's)"
     )
     args = parser.parse_args()
     print(
         f"settings: game {args.game}, seeds {args.seeds}, "
         f"{f'evaluating {args.ckpt}' if args.ckpt else f'{args.minutes} min per seed'}, {args.games} games "
-        f"per bot; {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}",
+        f"per bot; torch threads {args.torch_threads or 'as configured'}; {os.cpu_count()} cores, "
+        f"load {os.getloadavg()[0]:.2f}",
         flush=True,
     )
     if args.ckpt:
@@ -206,7 +217,15 @@ def main() -> None:
         print(f"{args.game} seed {args.seeds[0]}: {line} -> {'PASS' if ok else 'FAIL'}")
         return
     passed = [
-        run_seed(args.game, s, args.minutes, args.games, args.simulations, Path(args.out))
+        run_seed(
+            args.game,
+            s,
+            args.minutes,
+            args.games,
+            args.simulations,
+            Path(args.out),
+            args.torch_threads,
+        )  # fmt: skip
         for s in args.seeds
     ]
     print(f"{sum(passed)} of {len(passed)} seeds met the bars")

@@ -49,6 +49,9 @@ ALPHAZERO_POLICY_CONFIG = dict(
     momentum=0.9,  # (float) SGD momentum
     grad_clip_value=10.0,  # (float) max global gradient norm
     value_weight=1.0,  # (float) weight of the value loss (mean squared error)
+    root_value_target_weight=0.0,  # (float) ours, in [0, 1]: the value target is
+    # (1 - w) * z + w * q, z the game's outcome and q the search's root value, both for the
+    # player to move. 0: AlphaZero's z alone
     entropy_weight=0.0,  # (float) weight of the policy entropy bonus
     lr_piecewise_constant_decay=False,  # (bool) lr x1 -> x0.1 -> x0.01 at 1/3 and 2/3 below
     threshold_training_steps_for_final_lr=int(5e5),  # (int) iterations of that decay
@@ -212,6 +215,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     for key in ("learning_rate", "model_update_ratio", "fixed_temperature_value"):
         if not isinstance(policy[key], (int, float)) or not policy[key] > 0:
             raise ConfigError(f"main_config.policy: expected {key} > 0, got {policy[key]!r}")
+    w = policy.root_value_target_weight
+    if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0.0 <= w <= 1.0:
+        raise ConfigError(
+            f"main_config.policy: expected root_value_target_weight in [0, 1], got {w!r}"
+        )
     env_user = dict(main_user.pop("env", {}) or {})
     trainer_user = {k: env_user.pop(k) for k in list(env_user) if k in TRAINER_ENV_CONFIG}
     main = merge_config(

@@ -43,12 +43,14 @@ class AlphaZeroCollector:
         """Plays until ``n_episode`` games have finished.
 
         Returns:
-            ``planes`` `[n, 3, H, W]`, ``policy`` `[n, A]`, ``value`` `[n]` of the finished
-            games' positions; ``env_steps`` (pool steps taken), ``episodes``, and the
+            ``planes`` `[n, 3, H, W]`, ``policy`` `[n, A]`, ``value`` `[n]` (the game's
+            outcome for the mover, mixed with the search's root value by the policy's
+            ``root_value_target_weight``) of the finished games' positions; ``env_steps`` (pool steps taken), ``episodes``, and the
             finished games' ``returns`` (player 1's view).
         """
         game, policy = self.policy.game, self.policy
         out_planes, out_pi, out_z, returns = [], [], [], []
+        q_weight = float(policy.cfg.root_value_target_weight)
         steps = 0
         while len(returns) < n_episode:
             boards = self.obs["board"]
@@ -68,8 +70,9 @@ class AlphaZeroCollector:
             )
             pi = visit_policy(result.visits, 1.0).astype(np.float32)
             planes = game.planes(boards, to_play)
+            root_value = result.value
             for i in range(self.n):
-                self.games[i].append((planes[i], pi[i], int(to_play[i])))
+                self.games[i].append((planes[i], pi[i], int(to_play[i]), float(root_value[i])))
             self.obs, reward, done, _ = self.pool.step(actions)
             self.moves += 1
             steps += self.n
@@ -78,14 +81,15 @@ class AlphaZeroCollector:
                 r = float(reward[i])
                 if self.self_play:  # reward: +1 for the mover of the last move if it won
                     last = moves[-1][2]
-                    z = [r if p == last else -r for _, _, p in moves]
+                    z = [r if m[2] == last else -r for m in moves]
                     returns.append(r if last == 1 else -r)
                 else:  # reward: the agent's (player 1's) result
                     z = [r] * len(moves)
                     returns.append(r)
                 out_planes.extend(m[0] for m in moves)
                 out_pi.extend(m[1] for m in moves)
-                out_z.extend(z)
+                w = q_weight  # the searched root value's share of the target
+                out_z.extend((1.0 - w) * zi + w * m[3] for zi, m in zip(z, moves))
                 self.games[i], self.moves[i] = [], 0
             if done.any():  # envpool semantics: the next step would reset them; do it now
                 ids = np.flatnonzero(done)

@@ -233,6 +233,43 @@ def test_collected_outcomes_follow_the_mode(mode):
             assert (mover == 1).all() and (z[a:b] == data["returns"][game]).all()
 
 
+@pytest.mark.parametrize("mode", ["self_play_mode", "play_with_bot_mode"])
+def test_value_targets_mix_the_outcome_with_the_searched_root_value(mode):
+    """``root_value_target_weight`` w: each position's target is ``(1 - w) z + w q``, z the
+    game's outcome and q the root value its search returned, both for the player to move."""
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    targets, roots = {}, {}
+    for w in (0.0, 1.0, 0.25):
+        policy = tiny_policy()
+        policy.cfg.root_value_target_weight = w
+        search, seen = policy.search.search, []
+
+        def record(*args, search=search, seen=seen, **kwargs):
+            result = search(*args, **kwargs)
+            seen.extend(result.value.astype(np.float32).tolist())
+            return result
+
+        policy.search.search = record
+        collector = AlphaZeroCollector(policy, "tictactoe", {"battle_mode": mode}, 2, seed=0)
+        targets[w] = collector.collect(2)["value"]
+        collector.close()
+        roots[w] = seen
+    z, q = targets[0.0], targets[1.0]
+    assert len(z) == len(q) == len(targets[0.25]) > 0  # one seed: the same games each time
+    assert set(np.unique(z)) <= {-1.0, 0.0, 1.0}
+    assert set(q.tolist()) <= set(roots[1.0]) and len(np.unique(q)) > 3
+    np.testing.assert_allclose(targets[0.25], 0.75 * z + 0.25 * q, atol=1e-6)
+
+
+@pytest.mark.parametrize("w", [-0.1, 1.5, True, "half"])
+def test_root_value_target_weight_outside_0_1_is_refused(w):
+    with pytest.raises(ValueError, match="root_value_target_weight in \\[0, 1\\]"):
+        compile_alphazero_config(
+            [dict(policy=dict(root_value_target_weight=w)), dict(env=dict(type="tictactoe"))]
+        )
+
+
 def test_moves_past_num_sampling_moves_are_greedy_without_overflow():
     """Past ``num_sampling_moves`` every game plays its most visited move; no visit count is
     raised to a huge power on the way (numpy would warn of an overflow)."""

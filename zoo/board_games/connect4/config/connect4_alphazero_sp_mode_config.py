@@ -41,7 +41,14 @@ main_config = EasyDict(
             eval_bots=["rule", "mcts"],
             eval_num_simulations=200,
             eval_opening_moves=2,
-            mcts=dict(num_simulations=num_simulations, root_dirichlet_alpha=1.0),
+            # Ours (see AlphaZero's config): the search takes a win and blocks an immediate
+            # loss without the network having learnt to, and each position's value target is
+            # the mean of the game's outcome and the searched root value. Seed 0, 30 minutes
+            # sharing the 2 cores with the run without both: 0.97 against 0.92 wins against
+            # the rule bot (100 games), 82% against 77% optimal raw-policy moves (400 solver-
+            # labelled positions).
+            root_value_target_weight=0.5,
+            mcts=dict(num_simulations=num_simulations, root_dirichlet_alpha=1.0, tactics=True),
             other=dict(replay_buffer=dict(replay_buffer_size=int(2e5))),
         ),
     )

@@ -225,7 +225,7 @@ def main() -> None:
             args.simulations,
             Path(args.out),
             args.torch_threads,
-        )  # fmt: skip
+        )
         for s in args.seeds
     ]
     print(f"{sum(passed)} of {len(passed)} seeds met the bars")

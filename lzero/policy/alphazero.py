@@ -2,7 +2,9 @@
 
 Training follows AlphaZero (Silver et al. 2018): the loss of a position with search policy
 ``pi`` and game outcome ``z`` (for the player to move) is ``(z - v)^2 * value_weight -
-pi . log p`` (minus ``entropy_weight`` times the entropy of ``p``), plus weight decay.
+pi . log p`` (minus ``entropy_weight`` times the entropy of ``p``), plus weight decay. With
+``root_value_target_weight`` w (ours) the target ``z`` becomes ``(1 - w) z + w q``, ``q`` the
+value the search found at that position's root (the collector mixes it in).
 """
 
 from __future__ import annotations

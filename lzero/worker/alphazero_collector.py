@@ -43,14 +43,14 @@ class AlphaZeroCollector:
         """Plays until ``n_episode`` games have finished.
 
         Returns:
-            ``planes`` `[n, 3, H, W]`, ``policy`` `[n, A]`, ``value`` `[n]` (the game's
-            outcome for the mover, mixed with the search's root value by the policy's
-            ``root_value_target_weight``) of the finished games' positions; ``env_steps`` (pool steps taken), ``episodes``, and the
-            finished games' ``returns`` (player 1's view).
+            ``planes`` `[n, 3, H, W]`, ``policy`` `[n, A]`, ``value`` `[n]` of the finished
+            games' positions (the game's outcome for the mover, mixed with the search's root
+            value by the policy's ``root_value_target_weight``); ``env_steps`` (pool steps
+            taken), ``episodes``, and the finished games' ``returns`` (player 1's view).
         """
         game, policy = self.policy.game, self.policy
         out_planes, out_pi, out_z, returns = [], [], [], []
-        q_weight = float(policy.cfg.root_value_target_weight)
+        w = float(policy.cfg.root_value_target_weight)  # the searched root value's share
         steps = 0
         while len(returns) < n_episode:
             boards = self.obs["board"]
@@ -70,9 +70,8 @@ class AlphaZeroCollector:
             )
             pi = visit_policy(result.visits, 1.0).astype(np.float32)
             planes = game.planes(boards, to_play)
-            root_value = result.value
             for i in range(self.n):
-                self.games[i].append((planes[i], pi[i], int(to_play[i]), float(root_value[i])))
+                self.games[i].append((planes[i], pi[i], int(to_play[i]), float(result.value[i])))
             self.obs, reward, done, _ = self.pool.step(actions)
             self.moves += 1
             steps += self.n
@@ -88,7 +87,6 @@ class AlphaZeroCollector:
                     returns.append(r)
                 out_planes.extend(m[0] for m in moves)
                 out_pi.extend(m[1] for m in moves)
-                w = q_weight  # the searched root value's share of the target
                 out_z.extend((1.0 - w) * zi + w * m[3] for zi, m in zip(z, moves))
                 self.games[i], self.moves[i] = [], 0
             if done.any():  # envpool semantics: the next step would reset them; do it now

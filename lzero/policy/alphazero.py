@@ -94,10 +94,10 @@ class AlphaZeroPolicy:
         in oneDNN on pre-packed weights with the activations kept in its layout between them;
         no Python per layer). That makes a forward pass of 64 positions 1.8-2.5x faster than
         the eager model on the zoo's Connect4 and 9x9 Gomoku networks (1 or 2 torch threads),
-        with outputs equal to 1e-6. It is rebuilt
-        (about 0.1 s) whenever a weight or buffer has changed in place since the last build
-        (an optimizer step, ``load_state_dict``, a Ray actor's weight sync), which the
-        tensors' version counters tell at about 5 us a call.
+        with outputs equal to 1e-6. It is rebuilt (about 0.1 s) whenever a weight or buffer
+        has changed in place since the last build (an optimizer step, ``load_state_dict``, a
+        Ray actor's weight sync), which the tensors' version counters tell at about 5 us a
+        call.
 
         ``torch.jit`` is deprecated in favour of ``torch.compile``, which needs a C++
         compiler at run time and recompiles when the batch size changes; torch is pinned, and

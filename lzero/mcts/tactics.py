@@ -126,33 +126,38 @@ def root_tactics(
 
 
 @njit(cache=True)
-def _may_make_four(flat, h, w, cell, player, k):
-    """Whether ``player``'s stone on the empty ``cell`` can create a winning cell: some run of
-    ``k`` cells through it holds ``k - 2`` of ``player``'s stones and two empty cells (the
-    necessary condition when ``k`` or more in a row wins; a fast filter, confirmed by the
-    game's ``result_after``)."""
-    r0 = cell // w
-    c0 = cell % w
+def _four_cells(flat, h, w, player, k, out):
+    """Marks in ``out`` (bool `[H * W]`) the empty cells where ``player``'s stone can create a
+    winning cell: those in some run of ``k`` cells that holds ``k - 2`` of ``player``'s stones
+    and two empty cells (the necessary condition when ``k`` or more in a row wins; a fast
+    filter, confirmed by the game's ``result_after``). One pass over the board's runs of
+    ``k``, about a tenth of the work of testing every cell's runs in turn on 9x9."""
+    out[:] = False
     for d in range(4):
         dr, dc = _DIRECTIONS[d]
-        for start in range(-(k - 1), 1):
-            r = r0 + start * dr
-            c = c0 + start * dc
+        for r in range(h):
             re = r + (k - 1) * dr
-            ce = c + (k - 1) * dc
-            if r < 0 or r >= h or c < 0 or c >= w or re < 0 or re >= h or ce < 0 or ce >= w:
+            if re < 0 or re >= h:
                 continue
-            mine = 0
-            empty = 0
-            for i in range(k):
-                v = flat[(r + i * dr) * w + c + i * dc]
-                if v == player:
-                    mine += 1
-                elif v == 0:
-                    empty += 1
-            if mine == k - 2 and empty == 2:
-                return True
-    return False
+            for c in range(w):
+                ce = c + (k - 1) * dc
+                if ce < 0 or ce >= w:
+                    continue
+                mine = 0
+                empty = 0
+                for i in range(k):
+                    v = flat[(r + i * dr) * w + c + i * dc]
+                    if v == player:
+                        mine += 1
+                    elif v == 0:
+                        empty += 1
+                    else:
+                        break  # an opponent's stone: no line of ``player`` here
+                if mine == k - 2 and empty == 2:
+                    for i in range(k):
+                        e = (r + i * dr) * w + c + i * dc
+                        if flat[e] == 0:
+                            out[e] = True
 
 
 @njit(cache=True, inline="always")
@@ -239,7 +244,11 @@ def forcing_win(board, attacker, num_moves, depth, forced, k, result_after, budg
     next_at = np.empty(depth, np.int64)  # the next cell to try at each level (-1: the hint)
     move_at = np.empty(depth, np.int64)  # the attacker's four and the defender's block
     block_at = np.empty(depth, np.int64)
+    # the cells where the attacker's stone can make a winning cell, at each level not forced
+    fours = np.empty((depth, flat.size), np.bool_)
     forced_at[0] = forced
+    if forced < 0:
+        _four_cells(flat, h, w, attacker, k, fours[0])
     next_at[0] = forced if forced >= 0 else -1
     level = 0
     result = -1
@@ -256,7 +265,7 @@ def forcing_win(board, attacker, num_moves, depth, forced, k, result_after, budg
             if f < 0:
                 if level == 0 and i >= 0 and cell == hint:
                     continue  # tried first
-                if not _may_make_four(flat, h, w, cell, attacker, k):
+                if not fours[level, cell]:
                     continue
             if budget[0] <= 0:
                 break
@@ -278,6 +287,8 @@ def forcing_win(board, attacker, num_moves, depth, forced, k, result_after, budg
                     level += 1
                     forced_at[level] = replies[0] if m == 1 else -1
                     next_at[level] = forced_at[level] if m == 1 else 0
+                    if m == 0:
+                        _four_cells(flat, h, w, attacker, k, fours[level])
                     deeper = True
                     break
                 flat[block] = 0

@@ -11,6 +11,10 @@ main_config, create_config = for_board(
 # An evaluation (20 games against each bot at 200 simulations) took 34 s, as long as about
 # 100 iterations of training: every 400 iterations it would take a fifth of the hour.
 main_config.policy.eval_freq = 2000
+# Ours (see AlphaZero's config): the value target is the mean of the game's outcome and the
+# searched root value, as in the Connect4 configs. Seed 0, 25 minutes beside the run without
+# it: 0.62 against 0.53 wins in 60 games against the rule bot (about 1.3 standard errors).
+main_config.policy.root_value_target_weight = 0.5
 
 if __name__ == "__main__":
     from lzero.cli_train import run_as_main

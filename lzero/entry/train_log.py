@@ -4,11 +4,15 @@ and the merged config the run used."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import math
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 COLUMNS = (
@@ -23,6 +27,30 @@ COLUMNS = (
     "reward_loss",
     "policy_loss",
 )
+
+
+@contextlib.contextmanager
+def sigint_held() -> Iterator[None]:
+    """Holds a Ctrl-C (SIGINT) that arrives in the block until the block has ended, then
+    delivers it to the handler in force (Python's: ``KeyboardInterrupt``).
+
+    tensorboardX hands events to its writer thread through a ``multiprocessing.Queue``. A
+    ``KeyboardInterrupt`` raised inside that queue's ``put`` can leave its feeder thread
+    waiting for ever, and the writer's ``close`` then hangs: a run stopped by Ctrl-C right
+    after an evaluation's row never wrote ``ckpt_last`` and never exited. Outside the main
+    thread (where signal handlers cannot be set) the block runs as is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)
 
 
 class Progress:
@@ -111,10 +139,11 @@ class TrainLog:
         with open(self.csv_path, "a", newline="") as f:
             csv.writer(f).writerow(["" if row.get(c) is None else row[c] for c in self.columns])
         step = int(row.get("env_step", len(self.rows)))
-        for key, value in row.items():
-            if key not in ("env_step", "train_iter") and value is not None:
-                if math.isfinite(float(value)):  # a collect that ended no episode: NaN return
-                    self.tensorboard.add_scalar(key, float(value), step)
+        with sigint_held():
+            for key, value in row.items():
+                if key not in ("env_step", "train_iter") and value is not None:
+                    if math.isfinite(float(value)):  # a collect that ended no episode: NaN
+                        self.tensorboard.add_scalar(key, float(value), step)
 
     def save_config(self, cfg) -> Path:
         """Writes the merged config the run uses to ``config.json``; returns its path."""
@@ -124,7 +153,8 @@ class TrainLog:
 
     def close(self) -> None:
         """Flushes the TensorBoard events."""
-        self.tensorboard.close()
+        with sigint_held():
+            self.tensorboard.close()
 
     def plot(self) -> None:
         """Redraws the PNG: eval return against env steps, and the total loss."""

@@ -268,11 +268,13 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         reason = f"failed: {type(err).__name__}"
         raise
     finally:
-        log.close()
-        save_checkpoint(
-            policy, ckpt / "ckpt_last.pth.tar", env_step=collector.env_steps,
-            best_eval_return=best, wall_time=time.time() - start,
-        )  # fmt: skip
+        try:  # the checkpoint first: it is what a stopped run must leave
+            save_checkpoint(
+                policy, ckpt / "ckpt_last.pth.tar", env_step=collector.env_steps,
+                best_eval_return=best, wall_time=time.time() - start,
+            )  # fmt: skip
+        finally:
+            log.close()
         best_text = (
             f"best eval return {best:.2f} in {ckpt / 'ckpt_best.pth.tar'}"
             if best > -np.inf

@@ -1,0 +1,51 @@
+"""The training log under Ctrl-C: a SIGINT that lands while a row goes to TensorBoard is held
+until the row is written, so the writer's queue stays whole and ``close`` returns."""
+
+from __future__ import annotations
+
+import csv
+import signal
+import threading
+
+import pytest
+
+from lzero.entry.train_log import TrainLog, sigint_held
+
+
+def test_ctrl_c_during_a_row_is_raised_after_the_row_is_written(tmp_path):
+    log = TrainLog(tmp_path / "run")
+    real_add, written = log.tensorboard.add_scalar, []
+
+    def add_scalar(key, value, step):
+        if not written:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C inside the writer's queue put
+        real_add(key, value, step)
+        written.append(key)
+
+    log.tensorboard.add_scalar = add_scalar
+    with pytest.raises(KeyboardInterrupt):
+        log.write(train_iter=1, env_step=10, total_loss=1.5, value_loss=0.5, policy_loss=1.0)
+    assert written == ["total_loss", "value_loss", "policy_loss"]
+    with open(tmp_path / "run" / "progress.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["env_step"], r["total_loss"]) for r in rows] == [("10", "1.5")]
+    closer = threading.Thread(target=log.close, daemon=True)
+    closer.start()
+    closer.join(timeout=60)
+    assert not closer.is_alive(), "the TensorBoard writer did not close"
+
+
+def test_a_held_sigint_goes_to_the_handler_in_force_once_the_block_ends():
+    calls = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))
+    try:
+        with sigint_held():
+            signal.raise_signal(signal.SIGINT)
+            assert calls == []
+        assert calls == [signal.SIGINT]
+        with sigint_held():  # no signal: nothing delivered
+            pass
+        assert calls == [signal.SIGINT]
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert signal.getsignal(signal.SIGINT) is previous

@@ -37,14 +37,19 @@ def test_sigint_writes_a_loadable_last_checkpoint_and_exits_130(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )  # fmt: skip
     lines = []
-    deadline = time.time() + 240
-    while time.time() < deadline:  # wait for the second evaluation: training is under way
-        line = proc.stdout.readline()
-        lines.append(line)
-        if sum(x.startswith("eval at iter") for x in lines) == 2 or not line:
-            break
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=120)
+    try:
+        deadline = time.time() + 240
+        while time.time() < deadline:  # wait for the second evaluation: training is under way
+            line = proc.stdout.readline()
+            lines.append(line)
+            if sum(x.startswith("eval at iter") for x in lines) == 2 or not line:
+                break
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+    finally:  # a run that did not stop must not outlive the test
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 130, "".join(lines) + out
     assert "stopped (interrupted)" in out
     state = torch.load(tmp_path / "run" / "ckpt" / "ckpt_last.pth.tar", weights_only=True)

@@ -16,12 +16,17 @@ class BatchedResult(NamedTuple):
         q: `[B, A]` float64, value of each root action for the player to move (0 if unvisited).
         value: `[B]` float64, the root's mean value for the player to move.
         priors: `[B, A]` float32, the root priors the search used (with noise if added).
+        raw_priors: `[B, A]` float32, the root priors before any noise.
+        raw_value: `[B]` float64, the evaluator's value of the root for the player to move
+            (NaN where the search does not evaluate its roots: numba evaluators).
     """
 
     visits: np.ndarray
     q: np.ndarray
     value: np.ndarray
     priors: np.ndarray
+    raw_priors: np.ndarray
+    raw_value: np.ndarray
 
 
 class SearchResult(NamedTuple):
@@ -75,6 +80,50 @@ def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
     powered = visits ** (1.0 / temperature)
     total = powered.sum(axis=1, keepdims=True)
     return np.divide(powered, total, out=np.zeros_like(powered), where=total > 0)
+
+
+def completed_q_policy(
+    result: BatchedResult, *, c_visit: float = 50.0, c_scale: float = 0.1
+) -> np.ndarray:
+    """`[B, A]` Gumbel MuZero's improved policy (Danihelka et al. 2022, eq. 11 with the
+    completed Q of eq. 10 and Appendix D's mixed value): ``softmax(log raw_priors +
+    sigma(completedQ))`` over the root moves (those with a positive raw prior).
+
+    ``completedQ(a)`` is ``q(a)`` for a visited move, else the mixed value ``(v + N / sum_b
+    p(b) * sum_b p(b) q(b)) / (1 + N)`` (sums over the visited moves ``b``, ``v`` the raw
+    value, ``N`` the root's visits to its moves); the completed values are min-max
+    normalised over the root moves and scaled by ``sigma(q) = (c_visit + max_b n(b)) *
+    c_scale * q``, mctx's defaults. Unlike visit counts it ranks moves by what the search
+    found them worth, so a move the search refuted loses its share even when visited often.
+    Rows without root moves stay zero; a NaN raw value counts as the visited moves' mean;
+    visits of a move whose prior underflowed to 0 are left out.
+    """
+    prior = np.asarray(result.raw_priors, np.float64)
+    moves = prior > 0
+    visits = np.where(moves, result.visits, 0).astype(np.float64)
+    q = np.asarray(result.q, np.float64)
+    visited = visits > 0
+    total = visits.sum(axis=1)
+    p_visited = np.where(visited, prior, 0.0).sum(axis=1)
+    weighted_q = np.divide(
+        np.where(visited, prior * q, 0.0).sum(axis=1), p_visited,
+        out=np.zeros_like(total), where=p_visited > 0,
+    )  # fmt: skip
+    raw = np.asarray(result.raw_value, np.float64)
+    raw = np.where(np.isnan(raw), weighted_q, raw)
+    mixed = (raw + total * weighted_q) / (1.0 + total)
+    completed = np.where(visited, q, mixed[:, None])
+    low = np.where(moves, completed, np.inf).min(axis=1, keepdims=True)
+    high = np.where(moves, completed, -np.inf).max(axis=1, keepdims=True)
+    has = moves.any(axis=1, keepdims=True)
+    span = np.where(has, np.maximum(high - low, 1e-8), 1.0)
+    scaled = np.where(moves, (completed - np.where(has, low, 0.0)) / span, 0.0)
+    sigma = (c_visit + visits.max(axis=1, keepdims=True)) * c_scale * scaled
+    logits = np.where(moves, np.log(np.where(moves, prior, 1.0)) + sigma, -np.inf)
+    top = np.where(has, logits.max(axis=1, keepdims=True), 0.0)
+    weights = np.where(moves, np.exp(logits - top), 0.0)
+    norm = weights.sum(axis=1, keepdims=True)
+    return np.divide(weights, norm, out=np.zeros_like(weights), where=norm > 0)
 
 
 def sample_actions(visits: np.ndarray, temperature: float, rng: np.random.Generator) -> np.ndarray:

@@ -26,7 +26,12 @@ import numpy as np
 from lzero.mcts import batched_tree as bt
 from lzero.mcts.batched_board import board_select, root_moves
 from lzero.mcts.batched_loop import prepare_roots, run_simulations
-from lzero.mcts.batched_result import BatchedResult, sample_actions, visit_policy
+from lzero.mcts.batched_result import (
+    BatchedResult,
+    completed_q_policy,
+    sample_actions,
+    visit_policy,
+)
 from lzero.mcts.game import (
     APPLY_ACTION_T,
     LEGAL_ACTIONS_T,
@@ -38,7 +43,14 @@ from lzero.mcts.jit import NativeFunction
 from lzero.mcts.rollout import EVALUATE_T, placement_rollout, uniform_rollout
 from lzero.utils.nbrng import make_rng_state
 
-__all__ = ["BatchEvaluator", "BatchedResult", "BatchedSearch", "sample_actions", "visit_policy"]
+__all__ = [
+    "BatchEvaluator",
+    "BatchedResult",
+    "BatchedSearch",
+    "completed_q_policy",
+    "sample_actions",
+    "visit_policy",
+]
 
 #: ``(boards [B, H, W] int8, to_play [B] int64, legal [B, A] bool) -> (priors [B, A],
 #: values [B])``: move priors and the value for the player to move, in ``[-1, 1]``.
@@ -167,6 +179,7 @@ class BatchedSearch:
             NativeFunction(kernels.result_after, RESULT_AFTER_T),
         )
         self.tree: bt.BatchedTree | None = None
+        self._raw: tuple[np.ndarray, np.ndarray] = (np.empty((0, 0)), np.empty(0))
         self._boards: np.ndarray | None = None
         self._moves: np.ndarray | None = None
         self._rngs: np.ndarray | None = None
@@ -256,9 +269,19 @@ class BatchedSearch:
         visits, q, value = np.empty((batch, a), np.int32), np.empty((batch, a)), np.empty(batch)
         priors = np.empty((batch, a), np.float32)  # the root slots' priors stay as set up
         bt.root_statistics(self.tree, visits, q, value, priors)
+        raw_priors, raw_value = self._raw
         if np.count_nonzero(active) < batch:
             visits[~active], q[~active], value[~active], priors[~active] = 0, 0.0, 0.0, 0.0
-        return BatchedResult(visits, q, value, priors)
+            raw_priors[~active], raw_value[~active] = 0.0, 0.0
+        return BatchedResult(visits, q, value, priors, raw_priors, raw_value)
+
+    def _root_snapshot(self, batch: int) -> tuple[np.ndarray, np.ndarray]:
+        """The roots' priors `[B, A]` and values `[B]` as they stand (before the noise)."""
+        a = self.kernels.action_size
+        visits, q, value = np.empty((batch, a), np.int32), np.empty((batch, a)), np.empty(batch)
+        priors = np.empty((batch, a), np.float32)
+        bt.root_statistics(self.tree, visits, q, value, priors)
+        return priors, value
 
     def _search_python(self, boards, to_play, active, add_noise, sims, evaluator) -> None:
         batch = boards.shape[0]
@@ -277,6 +300,7 @@ class BatchedSearch:
             )  # fmt: skip
         leaves = np.zeros(batch, np.int64)
         self._evaluate(evaluator, leaves, legal, active)
+        self._raw = self._root_snapshot(batch)  # one visit each: the evaluator's value
         if add_noise and self.noise_weight > 0:
             self._add_noise(active)
         for _ in range(sims):
@@ -297,6 +321,7 @@ class BatchedSearch:
             self.tactics, active, rngs, self._scratch, *self.native_kernels, self._native_priors,
         )  # fmt: skip
         _check_moves(self.tree.node_num_children[:, bt.ROOT_INDEX] > 0, active)
+        self._raw = (self._root_snapshot(batch)[0], np.full(batch, np.nan))  # root not evaluated
         if add_noise and self.noise_weight > 0:
             self._add_noise(active)
         if limit is None:  # one call: the tree has room for every simulation

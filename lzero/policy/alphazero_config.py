@@ -52,6 +52,9 @@ ALPHAZERO_POLICY_CONFIG = dict(
     root_value_target_weight=0.0,  # (float) ours, in [0, 1]: the value target is
     # (1 - w) * z + w * q, z the game's outcome and q the search's root value, both for the
     # player to move. 0: AlphaZero's z alone
+    policy_target="visit_count",  # (str) ours: what the policy head learns. 'visit_count':
+    # the root's visit distribution (AlphaZero); 'completed_q': Gumbel MuZero's improved policy
+    # softmax(log prior + sigma(completed Q)) of the same search (Danihelka et al. 2022)
     entropy_weight=0.0,  # (float) weight of the policy entropy bonus
     lr_piecewise_constant_decay=False,  # (bool) lr x1 -> x0.1 -> x0.01 at 1/3 and 2/3 below
     threshold_training_steps_for_final_lr=int(5e5),  # (int) iterations of that decay
@@ -99,6 +102,9 @@ ALPHAZERO_POLICY_CONFIG = dict(
         )
     ),
 )
+
+#: Values of ``policy_target``.
+POLICY_TARGETS = ("visit_count", "completed_q")
 
 #: The trainer's keys in ``main_config.env``; the others go to the env class.
 TRAINER_ENV_CONFIG = dict(
@@ -219,6 +225,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0.0 <= w <= 1.0:
         raise ConfigError(
             f"main_config.policy: expected root_value_target_weight in [0, 1], got {w!r}"
+        )
+    if policy.policy_target not in POLICY_TARGETS:
+        raise ConfigError(
+            f"main_config.policy: expected policy_target in {list(POLICY_TARGETS)}, got "
+            f"{policy.policy_target!r}"
         )
     env_user = dict(main_user.pop("env", {}) or {})
     trainer_user = {k: env_user.pop(k) for k in list(env_user) if k in TRAINER_ENV_CONFIG}

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from lzero.envs.pool import make
-from lzero.mcts.batched_search import sample_actions, visit_policy
+from lzero.mcts.batched_search import completed_q_policy, sample_actions, visit_policy
 
 
 class AlphaZeroCollector:
@@ -51,6 +51,7 @@ class AlphaZeroCollector:
         game, policy = self.policy.game, self.policy
         out_planes, out_pi, out_z, returns = [], [], [], []
         w = float(policy.cfg.root_value_target_weight)  # the searched root value's share
+        completed_q = policy.cfg.policy_target == "completed_q"
         steps = 0
         while len(returns) < n_episode:
             boards = self.obs["board"]
@@ -68,7 +69,8 @@ class AlphaZeroCollector:
                 if t > 0
                 else greedy
             )
-            pi = visit_policy(result.visits, 1.0).astype(np.float32)
+            pi = completed_q_policy(result) if completed_q else visit_policy(result.visits, 1.0)
+            pi = pi.astype(np.float32)
             planes = game.planes(boards, to_play)
             for i in range(self.n):
                 self.games[i].append((planes[i], pi[i], int(to_play[i]), float(result.value[i])))

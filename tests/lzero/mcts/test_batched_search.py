@@ -12,7 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from uct_test_games import index_priors
 
-from lzero.mcts.batched_search import BatchedSearch, sample_actions, visit_policy
+from lzero.mcts.batched_search import (
+    BatchedResult,
+    BatchedSearch,
+    completed_q_policy,
+    sample_actions,
+    visit_policy,
+)
 from lzero.mcts.python_uct import PythonUCT
 from lzero.mcts.rollout import placement_rollout, uniform_rollout
 
@@ -267,6 +273,84 @@ def test_root_noise_mixes_a_dirichlet_draw_over_legal_moves(ttt):
     assert noisy.priors[0, :2].tolist() == [0.0, 0.0]
     assert noise.sum() == pytest.approx(1.0, abs=1e-5)
     assert (noise[2:] > -1e-6).all() and not np.allclose(noisy.priors, plain.priors)
+
+
+def test_raw_priors_and_value_are_the_evaluators_before_the_noise(ttt):
+    boards = np.array([[[1, 2, 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 1, 0], [0, 0, 2]]])
+    boards, to_play = boards.astype(np.int8), np.array([1, 2])
+    result = BatchedSearch(ttt, num_simulations=8, seed=3).search(
+        boards, to_play, batch_net, add_noise=True
+    )
+    for b in range(2):
+        cells = [int(v) for v in boards[b].ravel()]
+        prior, value = fake_net(cells, int(to_play[b]))
+        legal = np.where(np.array(cells) == 0, prior, 0.0)  # expansion renormalises over these
+        np.testing.assert_allclose(result.raw_priors[b], legal / legal.sum(), rtol=1e-6)
+        assert result.raw_value[b] == pytest.approx(value)
+    assert not np.allclose(result.priors, result.raw_priors)  # the noise went elsewhere
+    rollouts = BatchedSearch(ttt, num_simulations=8).search(boards, to_play)
+    assert np.isnan(rollouts.raw_value).all()
+    np.testing.assert_allclose(rollouts.raw_priors, rollouts.priors)
+
+
+def reference_completed_q(visits, q, prior, raw_value, c_visit=50.0, c_scale=0.1):
+    """Gumbel MuZero's improved policy of one root (Danihelka et al. 2022, eqs. 10-11 and
+    Appendix D), written out move by move."""
+    moves = [a for a in range(len(prior)) if prior[a] > 0]
+    seen = [a for a in moves if visits[a] > 0]
+    total = sum(visits[a] for a in seen)
+    mass = sum(prior[a] for a in seen)
+    mean = sum(prior[a] * q[a] for a in seen) / mass if seen else 0.0
+    v = mean if math.isnan(raw_value) else raw_value
+    mixed = (v + total * mean) / (1 + total)
+    completed = {a: (q[a] if visits[a] > 0 else mixed) for a in moves}
+    low, high = min(completed.values()), max(completed.values())
+    scale = (c_visit + max(visits)) * c_scale
+    logit = {
+        a: math.log(prior[a]) + scale * (completed[a] - low) / max(high - low, 1e-8) for a in moves
+    }
+    top = max(logit.values())
+    total_weight = sum(math.exp(x - top) for x in logit.values())
+    return [
+        math.exp(logit[a] - top) / total_weight if a in logit else 0.0 for a in range(len(prior))
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), size=st.integers(1, 7))
+def test_completed_q_policy_equals_the_plain_python_reference(data, size):
+    visits = data.draw(st.lists(st.integers(0, 60), min_size=size, max_size=size))
+    q = [data.draw(st.floats(-1, 1)) if n else 0.0 for n in visits]
+    weights = data.draw(st.lists(st.floats(0, 1), min_size=size, max_size=size))
+    total = sum(weights)
+    prior = [w / total if total > 0 else 0.0 for w in weights]
+    prior32 = np.array(prior, np.float32).astype(np.float64)
+    visits = [n if p > 0 else 0 for n, p in zip(visits, prior32)]
+    raw_value = data.draw(st.one_of(st.floats(-1, 1), st.just(math.nan)))
+    result = BatchedResult(
+        np.array([visits], np.int32), np.array([q]), np.zeros(1), np.zeros((1, size), np.float32),
+        np.array([prior], np.float32), np.array([raw_value]),
+    )  # fmt: skip
+    got = completed_q_policy(result)[0]
+    if not prior32.any():
+        assert (got == 0).all()
+        return
+    want = reference_completed_q(visits, q, prior32, raw_value)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+    assert got.sum() == pytest.approx(1.0)
+
+
+def test_completed_q_policy_ranks_by_value_not_visits():
+    """A move visited most but refuted gives way to a better one: the target the visit
+    counts cannot express (Danihelka et al. 2022)."""
+    result = BatchedResult(
+        np.array([[30, 10, 0]], np.int32), np.array([[-0.5, 0.6, 0.0]]), np.zeros(1),
+        np.zeros((1, 3), np.float32), np.array([[0.6, 0.3, 0.1]], np.float32), np.array([0.0]),
+    )  # fmt: skip
+    got = completed_q_policy(result)[0]
+    assert got[1] > 0.99 and visit_policy(result.visits, 1.0)[0, 0] == 0.75
+    same = result._replace(q=np.array([[0.2, 0.2, 0.0]]), raw_value=np.array([0.2]))
+    np.testing.assert_allclose(completed_q_policy(same)[0], [0.6, 0.3, 0.1], rtol=1e-6)
 
 
 def test_bad_input_is_refused_with_what_was_expected(ttt):

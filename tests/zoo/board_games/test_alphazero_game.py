@@ -262,6 +262,40 @@ def test_value_targets_mix_the_outcome_with_the_searched_root_value(mode):
     np.testing.assert_allclose(targets[0.25], 0.75 * z + 0.25 * q, atol=1e-6)
 
 
+def test_completed_q_policy_targets_are_the_searches_improved_policies():
+    """``policy_target='completed_q'``: each stored policy target is ``completed_q_policy`` of
+    the search that chose the move, not its visit distribution."""
+    from lzero.mcts.batched_search import completed_q_policy
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    policy = tiny_policy()
+    policy.cfg.policy_target = "completed_q"
+    search, improved, by_visits = policy.search.search, [], []
+
+    def record(*args, **kwargs):
+        result = search(*args, **kwargs)
+        improved.extend(completed_q_policy(result).astype(np.float32))
+        by_visits.extend(result.visits / result.visits.sum(axis=1, keepdims=True))
+        return result
+
+    policy.search.search = record
+    collector = AlphaZeroCollector(policy, "tictactoe", {}, 2, seed=0)
+    targets = collector.collect(2)["policy"]
+    collector.close()
+    rows = {tuple(t) for t in np.asarray(improved).round(6)}
+    assert len(targets) > 0 and all(tuple(t) in rows for t in targets.round(6))
+    np.testing.assert_allclose(targets.sum(axis=1), 1.0, rtol=1e-5)
+    differ = [not np.allclose(t, v, atol=1e-3) for t, v in zip(improved, by_visits)]
+    assert np.mean(differ) > 0.5  # all but positions with one sensible move
+
+
+def test_an_unknown_policy_target_is_refused_with_the_allowed_ones():
+    with pytest.raises(ValueError, match=r"policy_target in \['visit_count', 'completed_q'\]"):
+        compile_alphazero_config(
+            [dict(policy=dict(policy_target="visits")), dict(env=dict(type="tictactoe"))]
+        )
+
+
 @pytest.mark.parametrize("w", [-0.1, 1.5, True, "half"])
 def test_root_value_target_weight_outside_0_1_is_refused(w):
     with pytest.raises(ValueError, match="root_value_target_weight in \\[0, 1\\]"):

@@ -3,7 +3,8 @@ env steps, wall time and self-play speed.
 
 For each seed: train the zoo self-play config for ``--minutes`` of wall time, then evaluate the
 last checkpoint in ``--games`` games against each bot (colours alternate; the perfect TicTacToe
-bot breaks ties between optimal moves at random, so the games differ). TicTacToe also scores
+bot breaks ties between optimal moves at random, so the games differ); win/draw/loss is printed
+over all games and with the agent first and second. TicTacToe also scores
 the raw network (no search) on every reachable position against the alpha-beta oracle: a move
 counts as perfect when it keeps the position's game-theoretic value (win, draw or loss);
 Connect4 does the same on 200 positions from random games labelled by the exact solver, with
@@ -145,7 +146,7 @@ def evaluate(game: str, seed: int, ckpt: Path, games: int, sims: int | None) -> 
     import json
 
     from lzero.agent import load_agent, read_checkpoint
-    from lzero.entry import eval_alphazero
+    from lzero.worker.alphazero_evaluator import play_games, summarize
 
     _, bots = GAMES[game]
     exp = ckpt.parent.parent
@@ -160,10 +161,16 @@ def evaluate(game: str, seed: int, ckpt: Path, games: int, sims: int | None) -> 
         sims or policy_cfg.get("eval_num_simulations") or policy_cfg["mcts"]["num_simulations"]
     )
     openings = policy_cfg.get("eval_opening_moves", 0)
-    results = eval_alphazero(
-        ckpt, bots=bots, num_games=games, num_simulations=eval_sims, seed=10_000 + seed,
-        opening_moves=openings,
-    )  # fmt: skip
+    # eval_alphazero's games, kept per game so that each colour's share can be printed too
+    # (the agent is player 1 in the even games)
+    agent, g = load_agent(ckpt, eval_sims), saved["game"]
+    outcomes = {
+        bot: play_games(
+            agent.act_batch, g["create_env"], g["env_config"], bot, games, 10_000 + seed, openings
+        )
+        for bot in bots
+    }
+    results = {bot: summarize(o) for bot, o in outcomes.items()}
     line = (
         f"checkpoint at iteration {iteration}, {saved['env_step']} env steps, "
         f"{float(saved['wall_time']):.0f} s of training; self-play {column_mean(rows, 'positions_per_s'):.0f} positions/s at "
@@ -171,7 +178,12 @@ def evaluate(game: str, seed: int, ckpt: Path, games: int, sims: int | None) -> 
         f"eval at {eval_sims} sims, {games} games per bot, {openings}-move random openings:"
     )
     for bot, r in results.items():
-        line += f" {bot} {r['win']:.2f}/{r['draw']:.2f}/{r['loss']:.2f}"
+        first, second = summarize(outcomes[bot][0::2]), summarize(outcomes[bot][1::2])
+        line += (
+            f" {bot} {r['win']:.2f}/{r['draw']:.2f}/{r['loss']:.2f} (first "
+            f"{first['win']:.2f}/{first['draw']:.2f}/{first['loss']:.2f}, second "
+            f"{second['win']:.2f}/{second['draw']:.2f}/{second['loss']:.2f})"
+        )
     ok = True
     for bot, (key, bar) in BARS[game].items():
         value = results[bot][key]

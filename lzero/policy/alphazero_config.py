@@ -55,6 +55,9 @@ ALPHAZERO_POLICY_CONFIG = dict(
     policy_target="visit_count",  # (str) ours: what the policy head learns. 'visit_count':
     # the root's visit distribution (AlphaZero); 'completed_q': Gumbel MuZero's improved policy
     # softmax(log prior + sigma(completed Q)) of the same search (Danihelka et al. 2022)
+    bot_opponent_share=0.0,  # (float) ours, in [0, 1], self_play_mode only: the share of
+    # collected games played against the env's rule bot instead of the agent itself, the
+    # agent's colour drawn per game; only the agent's positions are stored. 0: pure self-play
     entropy_weight=0.0,  # (float) weight of the policy entropy bonus
     lr_piecewise_constant_decay=False,  # (bool) lr x1 -> x0.1 -> x0.01 at 1/3 and 2/3 below
     threshold_training_steps_for_final_lr=int(5e5),  # (int) iterations of that decay
@@ -232,6 +235,18 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             f"{policy.policy_target!r}"
         )
     env_user = dict(main_user.pop("env", {}) or {})
+    share = policy.bot_opponent_share
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+        raise ConfigError(
+            f"main_config.policy: expected bot_opponent_share in [0, 1], got {share!r}"
+        )
+    mode = env_user.get("battle_mode", "self_play_mode")
+    if share > 0 and mode != "self_play_mode":
+        raise ConfigError(
+            "main_config.policy: bot_opponent_share > 0 mixes bot games into self-play; it "
+            f"needs env.battle_mode='self_play_mode', got {mode!r} (in 'play_with_bot_mode' "
+            "every game is against the bot)"
+        )
     trainer_user = {k: env_user.pop(k) for k in list(env_user) if k in TRAINER_ENV_CONFIG}
     main = merge_config(
         {k: v for k, v in MAIN_CONFIG.items() if k not in ("policy", "env")}, main_user,

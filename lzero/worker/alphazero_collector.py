@@ -4,6 +4,12 @@ In ``self_play_mode`` every move of a game is searched and stored, and a positio
 the game's result for the player who moved there. In ``play_with_bot_mode`` the pool plays the
 bot's replies (the agent is player 1) and the agent's positions are stored with the game's
 result for the agent. Games run on across collect phases, as LightZero's collector's do.
+
+With the policy's ``bot_opponent_share`` (ours, self-play only), that share of the games has
+the env's rule bot play one side, drawn per game: the search's move is replaced by the bot's
+on the bot's turns, and only the agent's positions are stored, with the game's result for
+the agent. Self-play alone teaches the agent to hold its own; these games show it how to
+beat a bot that attacks (9x9 Gomoku drew most games it did not open against the rule bot).
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from lzero.envs.pool import make
+from lzero.envs.registry import ENV_REGISTRY
 from lzero.mcts.batched_search import completed_q_policy, sample_actions, visit_policy
+from lzero.utils.nbrng import make_rng_state
 
 
 class AlphaZeroCollector:
@@ -24,7 +32,8 @@ class AlphaZeroCollector:
         env_type: the board env's registry name.
         env_cfg: the env's config (``battle_mode`` 'self_play_mode' or 'play_with_bot_mode').
         num_envs: games played at once.
-        seed: env ``i`` is seeded ``seed + i``; the move sampler is seeded ``seed``.
+        seed: env ``i`` is seeded ``seed + i``; the move sampler is seeded ``seed``, the
+            bot games' draws and the rule bot's tie-breaks ``seed + 1``.
     """
 
     def __init__(self, policy, env_type: str, env_cfg: Mapping, num_envs: int, seed: int) -> None:
@@ -38,6 +47,22 @@ class AlphaZeroCollector:
         self.obs = self.pool.reset()
         self.moves = np.zeros(num_envs, np.int64)
         self.games: list[list] = [[] for _ in range(num_envs)]  # (planes, pi, player) per move
+        share = float(policy.cfg.bot_opponent_share) if self.self_play else 0.0
+        self.bot_share = share
+        self.bot_player = np.zeros(num_envs, np.int64)  # 1 or 2: the bot plays it; 0: none
+        if share > 0:  # nothing drawn without bot games: pure self-play runs stay as they were
+            self.rule_bot = ENV_REGISTRY.get(env_type).rule_bot
+            self.bot_rng = np.random.default_rng(seed + 1)
+            self.bot_state = make_rng_state(seed + 1)
+            self._draw_bot_players(np.arange(num_envs))
+
+    def _draw_bot_players(self, ids: np.ndarray) -> None:
+        """Draws, for the games starting in envs ``ids``, whether the bot plays and which side."""
+        if self.bot_share == 0:
+            return
+        vs_bot = self.bot_rng.random(len(ids)) < self.bot_share
+        side = self.bot_rng.integers(1, 3, len(ids))
+        self.bot_player[ids] = np.where(vs_bot, side, 0)
 
     def collect(self, n_episode: int) -> dict:
         """Plays until ``n_episode`` games have finished.
@@ -57,7 +82,11 @@ class AlphaZeroCollector:
             boards = self.obs["board"]
             # 'to_play' is -1 outside self-play (LightZero's convention): the index is not.
             to_play = self.obs["current_player_index"].astype(np.int64) + 1
-            result = policy.search.search(boards, to_play, policy.evaluate, add_noise=True)
+            bot_turn = self.bot_player == to_play  # the bot's moves: not searched or stored
+            active = ~bot_turn if self.bot_share > 0 else None
+            result = policy.search.search(
+                boards, to_play, policy.evaluate, add_noise=True, active=active
+            )
             temperature = np.full(self.n, policy.temperature())
             limit = policy.cfg.num_sampling_moves
             if limit is not None:
@@ -72,7 +101,9 @@ class AlphaZeroCollector:
             pi = completed_q_policy(result) if completed_q else visit_policy(result.visits, 1.0)
             pi = pi.astype(np.float32)
             planes = game.planes(boards, to_play)
-            for i in range(self.n):
+            for i in np.flatnonzero(bot_turn):  # copies: the bot gets no view of the pool
+                actions[i] = self.rule_bot(boards[i].copy(), int(to_play[i]), self.bot_state)
+            for i in np.flatnonzero(~bot_turn):
                 self.games[i].append((planes[i], pi[i], int(to_play[i]), float(result.value[i])))
             self.obs, reward, done, _ = self.pool.step(actions)
             self.moves += 1
@@ -81,7 +112,7 @@ class AlphaZeroCollector:
                 moves = self.games[i]
                 r = float(reward[i])
                 if self.self_play:  # reward: +1 for the mover of the last move if it won
-                    last = moves[-1][2]
+                    last = int(to_play[i])  # the last move's player (stored or the bot's)
                     z = [r if m[2] == last else -r for m in moves]
                     returns.append(r if last == 1 else -r)
                 else:  # reward: the agent's (player 1's) result
@@ -93,6 +124,7 @@ class AlphaZeroCollector:
                 self.games[i], self.moves[i] = [], 0
             if done.any():  # envpool semantics: the next step would reset them; do it now
                 ids = np.flatnonzero(done)
+                self._draw_bot_players(ids)
                 fresh = self.pool.reset(ids)
                 self.obs = {k: v.copy() for k, v in self.obs.items()}
                 for k in self.obs:

@@ -304,6 +304,84 @@ def test_root_value_target_weight_outside_0_1_is_refused(w):
         )
 
 
+def _winner(board):
+    """Plain-Python TicTacToe: the player with three in a row on ``board`` `[3, 3]`, or 0."""
+    lines = [[(r, c) for c in range(3)] for r in range(3)]
+    lines += [[(r, c) for r in range(3)] for c in range(3)]
+    lines += [[(i, i) for i in range(3)], [(i, 2 - i) for i in range(3)]]
+    for line in lines:
+        values = {int(board[r][c]) for r, c in line}
+        if len(values) == 1 and values != {0}:
+            return values.pop()
+    return 0
+
+
+def test_bot_games_store_the_agents_positions_with_its_result_and_the_bots_moves():
+    """``bot_opponent_share=1``: every game has the rule bot on one side, both sides occur; the
+    stored positions are the agent's alone, the bot's moves between them are moves the rule bot
+    makes there, and each target is the game's result for the agent (read off the final board
+    by a plain-Python line check)."""
+    from lzero.utils.nbrng import make_rng_state
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    rule_bot = ENV_REGISTRY.get("tictactoe").rule_bot
+    policy = tiny_policy()
+    policy.cfg.bot_opponent_share = 1.0
+    collector = AlphaZeroCollector(policy, "tictactoe", {}, num_envs=3, seed=0)
+    finals, step = [], collector.pool.step
+
+    def record(actions):
+        obs, reward, done, info = step(actions)
+        finals.extend(obs["board"][i].copy() for i in np.flatnonzero(done))
+        return obs, reward, done, info
+
+    collector.pool.step = record
+    data = collector.collect(12)
+    collector.close()
+    planes, z = data["planes"], data["value"]
+    stones = (planes[:, :2] > 0).sum(axis=(1, 2, 3))
+    starts = [0] + [k for k in range(1, len(z)) if stones[k] <= stones[k - 1]]
+    assert len(starts) == data["episodes"] == len(finals) >= 12
+    colours = set()
+    for (a, b), final in zip(zip(starts, [*starts[1:], len(z)]), finals):
+        agent = int(round(planes[a, 2, 0, 0] * 2))  # plane 2: the mover's id (halved by scale)
+        colours.add(agent)
+        assert (planes[a:b, 2] * 2 == agent).all()
+        assert stones[a] == agent - 1 and (np.diff(stones[a:b]) == 2).all()
+        boards = [agent * (p[0] > 0) + (3 - agent) * (p[1] > 0) for p in planes[a:b]]
+        if agent == 2:  # the bot opened on the empty board
+            boards.insert(0, np.zeros((3, 3), np.int64))
+        for before, after in zip(boards, boards[1:]):
+            new = np.argwhere((after != before).reshape(-1)).ravel()
+            bot_cell = next(int(c) for c in new if after.reshape(-1)[c] == 3 - agent)
+            board = np.where(np.arange(9) == bot_cell, 0, after.reshape(-1)).reshape(3, 3)
+            choices = {
+                int(rule_bot(board.astype(np.int8), 3 - agent, make_rng_state(s)))
+                for s in range(20)
+            }
+            assert bot_cell in choices
+        winner = _winner(final)
+        expected = 0.0 if winner == 0 else (1.0 if winner == agent else -1.0)
+        assert (z[a:b] == expected).all()
+    assert colours == {1, 2}
+
+
+@pytest.mark.parametrize("share", [-0.5, 1.5, True, "some"])
+def test_bot_opponent_share_outside_0_1_is_refused(share):
+    with pytest.raises(ValueError, match="bot_opponent_share in \\[0, 1\\]"):
+        compile_alphazero_config(
+            [dict(policy=dict(bot_opponent_share=share)), dict(env=dict(type="tictactoe"))]
+        )
+
+
+def test_bot_opponent_share_outside_self_play_is_refused():
+    env = dict(type="tictactoe", battle_mode="play_with_bot_mode")
+    with pytest.raises(ValueError, match="needs env.battle_mode='self_play_mode'"):
+        compile_alphazero_config(
+            [dict(policy=dict(bot_opponent_share=0.5), env=env), dict(env=dict(type="tictactoe"))]
+        )
+
+
 def test_moves_past_num_sampling_moves_are_greedy_without_overflow():
     """Past ``num_sampling_moves`` every game plays its most visited move; no visit count is
     raised to a huge power on the way (numpy would warn of an overflow)."""

@@ -276,7 +276,8 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
 
 def bot_mode_variant(sp_module, exp_name: str) -> tuple[EasyDict, EasyDict, int]:
     """LightZero's ``play_with_bot_mode`` config of a zoo self-play config module: the same
-    settings with the agent as player 1 and the env's bot replying.
+    settings with the agent as player 1 and the env's bot replying (without the self-play
+    config's ``bot_opponent_share``: every game is against the bot).
 
     Returns:
         ``(main_config, create_config, max_env_step)`` for the bot-mode module to export.
@@ -284,4 +285,5 @@ def bot_mode_variant(sp_module, exp_name: str) -> tuple[EasyDict, EasyDict, int]
     main = copy.deepcopy(sp_module.main_config)
     main.exp_name = exp_name
     main.env.battle_mode = "play_with_bot_mode"
+    main.policy.pop("bot_opponent_share", None)
     return main, copy.deepcopy(sp_module.create_config), sp_module.max_env_step

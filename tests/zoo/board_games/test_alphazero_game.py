@@ -382,6 +382,25 @@ def test_bot_opponent_share_outside_self_play_is_refused():
         )
 
 
+def test_the_bot_mode_variant_of_a_config_with_bot_games_compiles_without_them():
+    """A self-play config with bot games yields a bot-mode config (``bot_mode_variant``) that
+    compiles, every game there against the bot, and leaves the self-play config as it was."""
+    from types import SimpleNamespace
+
+    from easydict import EasyDict
+
+    from lzero.policy.alphazero_config import bot_mode_variant
+
+    main = EasyDict(dict(policy=dict(bot_opponent_share=0.5), env=dict()))
+    sp = SimpleNamespace(
+        main_config=main, create_config=EasyDict(env=dict(type="tictactoe")), max_env_step=10
+    )
+    bot_main, create, _ = bot_mode_variant(sp, "exp")
+    cfg = compile_alphazero_config([bot_main, create])
+    assert cfg.env.battle_mode == "play_with_bot_mode" and cfg.policy.bot_opponent_share == 0
+    assert compile_alphazero_config([main, create]).policy.bot_opponent_share == 0.5
+
+
 def test_moves_past_num_sampling_moves_are_greedy_without_overflow():
     """Past ``num_sampling_moves`` every game plays its most visited move; no visit count is
     raised to a huge power on the way (numpy would warn of an overflow)."""

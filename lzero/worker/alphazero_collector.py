@@ -8,8 +8,9 @@ result for the agent. Games run on across collect phases, as LightZero's collect
 With the policy's ``bot_opponent_share`` (ours, self-play only), that share of the games has
 the env's rule bot play one side, drawn per game: the search's move is replaced by the bot's
 on the bot's turns, and only the agent's positions are stored, with the game's result for
-the agent. Self-play alone teaches the agent to hold its own; these games show it how to
-beat a bot that attacks (9x9 Gomoku drew most games it did not open against the rule bot).
+the agent. Self-play never shows the agent that bot; the aim was to teach it to beat a bot
+that attacks (9x9 Gomoku draws most games the rule bot opens), which 25-minute runs did not
+show (README).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from lzero.errors import ConfigError
 from lzero.mcts.batched_search import root_legal
 from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.board_game import BoardGame
+from lzero.utils.checkpoint_file import load_checkpoint_file
 
 #: The ``kind`` of the checkpoints this module reads and writes.
 CHECKPOINT_KIND = "lzero-alphazero"
@@ -68,14 +69,7 @@ def read_checkpoint(path: str | Path) -> dict:
         ConfigError: ``path`` is not a file, not a torch checkpoint, or another kind of one.
     """
     path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"expected an AlphaZero checkpoint file, got {str(path)!r} (not found)")
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as err:  # torch raises several types for a file that is not its own
-        raise ConfigError(
-            f"expected an AlphaZero checkpoint, got {str(path)!r}, which torch cannot read ({str(err).strip().splitlines()[0]})"
-        ) from err
+    state = load_checkpoint_file(path, "an AlphaZero checkpoint")
     if not isinstance(state, dict) or state.get("kind") != CHECKPOINT_KIND:
         kind = state.get("kind") if isinstance(state, dict) else type(state).__name__
         raise ConfigError(

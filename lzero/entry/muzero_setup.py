@@ -10,8 +10,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from lzero.agent import CHECKPOINT_KIND as ALPHAZERO_KIND
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
+from lzero.utils.checkpoint_file import load_checkpoint_file
 
 
 def env_factory(cfg: Mapping, *, is_train: bool):
@@ -164,11 +166,12 @@ def load_checkpoint(policy: MuZeroPolicy, path: str | Path) -> None:
     Raises:
         ConfigError: ``path`` is not a file, or its tensors do not fit the policy's model.
     """
-    if not Path(path).is_file():
+    state = load_checkpoint_file(path, "a MuZero checkpoint (model_path)")
+    if isinstance(state, dict) and state.get("kind") == ALPHAZERO_KIND:
         raise ConfigError(
-            f"expected model_path to be a checkpoint file, got {str(path)!r} (not found)"
+            f"model_path: expected a MuZero checkpoint, got {str(path)!r}, an AlphaZero one: "
+            "it records its game, so evaluate it without a config (lzero eval --ckpt PATH)"
         )
-    state = torch.load(path, map_location="cpu", weights_only=True)
     try:
         policy.load_state_dict(state)
     except (RuntimeError, KeyError) as err:  # torch's size mismatch / missing keys

@@ -94,6 +94,12 @@ def train_alphazero(
     seed_everything(seed)
     torch.set_num_threads(cfg.policy.torch_num_threads)
     game, bots = _setup(cfg, seed)
+    cells = game.height * game.width
+    if cfg.policy.eval_opening_moves >= cells:  # before any env starts or file is written
+        raise ConfigError(
+            f"main_config.policy: expected eval_opening_moves below the board's {cells} cells "
+            f"(no longer opening leaves the game unfinished), got {cfg.policy.eval_opening_moves}"
+        )
     stop_value = float(cfg.trainer.stop_value)
     policy = AlphaZeroPolicy(cfg.policy, game, seed=seed)
     if model_path is not None:
@@ -143,12 +149,13 @@ def train_alphazero(
     start = time.perf_counter()
     if resumed is not None:
         env_step, best = int(resumed["env_step"]), float(resumed.get("best_score", -math.inf))
+        last_eval = resumed.get("last_eval")  # its evaluation is in the CSV: not again
         start -= float(resumed.get("wall_time", 0.0))
 
     def save(name: str) -> None:
         save_checkpoint(
             ckpt_dir / name, policy, cfg.create.env, cfg.env, env_step=env_step, best_score=best,
-            wall_time=time.perf_counter() - start,
+            wall_time=time.perf_counter() - start, last_eval=last_eval,
         )  # fmt: skip
 
     def evaluate() -> bool:

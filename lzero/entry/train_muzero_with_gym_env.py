@@ -40,6 +40,7 @@ from lzero.entry.train_log import COLUMNS, Progress, TrainLog
 from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
+from lzero.utils.checkpoint_file import load_checkpoint_file
 from lzero.worker import MuZeroEvaluator
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
@@ -140,7 +141,7 @@ def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
             f"{str(exp)!r} (no {last})"
         )
     load_checkpoint(policy, last)
-    state = torch.load(last, map_location="cpu", weights_only=True)
+    state = load_checkpoint_file(last, "a MuZero checkpoint")
     return {
         "env_step": int(state.get("env_step", 0)),
         "best": float(state.get("best_eval_return", -np.inf)),

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from lzero.envs.registry import create_env
+from lzero.errors import ConfigError
 
 #: ``(boards [B, H, W] int8, to_play [B], legal [B, A] bool) -> actions [B]``.
 ActFn = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -23,21 +24,38 @@ def default_bots(env: Any) -> list[str]:
 
 
 def play_opening(env: Any, moves: int, rng: np.random.Generator) -> list[int]:
-    """Plays ``moves`` uniformly random legal moves on ``env`` (both players) and returns them.
+    """Plays ``moves`` uniformly random legal moves on ``env`` (both players, from its reset
+    position) and returns them. An opening that ends the game is drawn again (``env`` reset,
+    ``rng`` drawing on), so the openings are uniform among those that leave it unfinished.
 
     Raises:
-        ValueError: the game ended during the opening (ask for fewer moves).
+        ConfigError: ``moves`` fills the board or more (no opening leaves the game open), or
+            1,000 draws in a row ended the game.
     """
-    played = []
-    for k in range(moves):
-        action = int(rng.choice(env.legal_actions))
-        played.append(action)
-        if env.step(action).done:
-            raise ValueError(
-                f"opening_moves: expected openings that leave the game unfinished, got a "
-                f"finished game after {k + 1} random moves"
-            )
-    return played
+    cells = int(np.asarray(env.board).size)
+    if moves >= cells:
+        raise ConfigError(
+            f"opening_moves: expected fewer random opening moves than the board's {cells} "
+            f"cells (no longer opening leaves the game unfinished), got {moves}"
+        )
+    for _ in range(_OPENING_DRAWS):
+        played = []
+        for _ in range(moves):
+            action = int(rng.choice(env.legal_actions))
+            played.append(action)
+            if env.step(action).done:
+                env.reset()
+                break
+        else:
+            return played
+    raise ConfigError(
+        f"opening_moves: {_OPENING_DRAWS} random openings of {moves} moves in a row ended the "
+        "game; ask for fewer"
+    )
+
+
+#: Random openings drawn before :func:`play_opening` gives up.
+_OPENING_DRAWS = 1000
 
 
 def play_against_bot(

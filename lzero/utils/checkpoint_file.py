@@ -1,0 +1,44 @@
+"""Reading a checkpoint file with torch's safe loader, every failure a clear ``ConfigError``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from lzero.errors import ConfigError
+
+
+def load_checkpoint_file(path: str | Path, what: str) -> Any:
+    """``torch.load(path, weights_only=True)`` on the CPU.
+
+    Args:
+        path: the file.
+        what: how messages name the file's role (``'an AlphaZero checkpoint'``, ...).
+
+    Raises:
+        ConfigError: ``path`` is missing, a directory, empty, cut short, or not a checkpoint
+            that the safe loader reads (the message says which, not torch's advice to load it
+            unsafely).
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"expected {what} file, got {str(path)!r}, which is a directory")
+    if not path.is_file():
+        raise ConfigError(f"expected {what} file, got {str(path)!r} (not found)")
+    if path.stat().st_size == 0:
+        raise ConfigError(f"expected {what}, got {str(path)!r}, which is empty")
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:  # torch raises several types for a file that is not its own
+        text = str(err).strip()
+        if "Weights only load failed" in text:
+            reason = "it holds Python objects beyond tensors and plain values"
+        elif isinstance(err, (EOFError, OSError)) or "central directory" in text:
+            reason = f"it looks cut short or is not a torch file ({type(err).__name__})"
+        else:
+            reason = text.splitlines()[0] if text else type(err).__name__
+        raise ConfigError(
+            f"expected {what}, got {str(path)!r}, which torch's safe loader cannot read: {reason}"
+        ) from err

@@ -1,0 +1,55 @@
+"""Checkpoint files that are not readable checkpoints give one clear ``ConfigError`` each."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from lzero.errors import ConfigError  # noqa: E402
+from lzero.utils.checkpoint_file import load_checkpoint_file  # noqa: E402
+
+
+class _Opaque:  # a Python object: the safe loader refuses to unpickle it
+    pass
+
+
+def test_a_checkpoint_of_tensors_and_plain_values_loads(tmp_path):
+    path = tmp_path / "ok.pth.tar"
+    torch.save({"w": torch.ones(3), "env_step": 7, "game": {"name": "tictactoe"}}, path)
+    state = load_checkpoint_file(path, "a checkpoint")
+    assert state["env_step"] == 7 and state["w"].tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda p: None, r"'.*x\.pth\.tar' \(not found\)"),
+        (lambda p: p.mkdir(), "which is a directory"),
+        (lambda p: p.write_bytes(b""), "which is empty"),
+        (lambda p: p.write_text("not a checkpoint"), "safe loader cannot read"),
+        (lambda p: torch.save({"o": _Opaque()}, p), "Python objects beyond tensors"),
+        (
+            lambda p: (torch.save({"w": torch.ones(1000)}, p), p.write_bytes(p.read_bytes()[:900])),
+            "cut short",
+        ),
+    ],
+    ids=["missing", "directory", "empty", "text", "object", "truncated"],
+)
+def test_unreadable_files_are_refused_with_the_reason(tmp_path, make, match):
+    path = tmp_path / "x.pth.tar"
+    make(path)
+    with pytest.raises(ConfigError, match=match) as err:
+        load_checkpoint_file(path, "an AlphaZero checkpoint")
+    assert "an AlphaZero checkpoint" in str(err.value)
+    assert "weights_only" not in str(err.value)  # never torch's advice to load it unsafely
+
+
+def test_an_alphazero_checkpoint_given_to_muzero_names_what_it_is(tmp_path):
+    from lzero.agent import CHECKPOINT_KIND
+    from lzero.entry.muzero_setup import load_checkpoint
+
+    path = tmp_path / "az.pth.tar"
+    torch.save({"kind": CHECKPOINT_KIND, "model": {}}, path)
+    with pytest.raises(ConfigError, match="an AlphaZero one.*lzero eval --ckpt PATH"):
+        load_checkpoint(None, path)

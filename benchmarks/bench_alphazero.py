@@ -30,6 +30,7 @@ import copy
 import csv
 import importlib
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -126,6 +127,9 @@ def run_seed(
     module = importlib.import_module(module_name)
     main = copy.deepcopy(module.main_config)
     main.exp_name = str(out / f"{game}_seed{seed}")
+    if Path(main.exp_name).exists():  # a run refuses a directory holding one: ours to replace
+        print(f"replacing the previous benchmark run in {main.exp_name}", flush=True)
+        shutil.rmtree(main.exp_name)
     if threads is not None:
         main.policy.torch_num_threads = threads
     start = time.perf_counter()

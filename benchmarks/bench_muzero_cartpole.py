@@ -15,6 +15,7 @@ import copy
 import csv
 import importlib
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -49,6 +50,9 @@ def run_benchmark(
     for seed in seeds:
         main = copy.deepcopy(mod.main_config)
         main.exp_name = f"{out_dir}/{Path(main.exp_name).name.rsplit('_seed', 1)[0]}_seed{seed}"
+        if Path(main.exp_name).exists():  # a run refuses a directory holding one: ours to replace
+            print(f"replacing the previous benchmark run in {main.exp_name}", flush=True)
+            shutil.rmtree(main.exp_name)
         main.env.stop_value = target
         t0 = time.time()
         train_muzero_with_gym_env(

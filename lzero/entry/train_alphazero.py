@@ -20,7 +20,7 @@ import torch
 
 from lzero.agent import Agent, load_policy, read_checkpoint, save_checkpoint
 from lzero.entry.muzero_setup import check_seed, seed_everything
-from lzero.entry.train_log import Progress, TrainLog
+from lzero.entry.train_log import Progress, TrainLog, check_fresh_exp
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer
@@ -112,6 +112,8 @@ def train_alphazero(
     pcfg, exp = cfg.policy, Path(cfg.exp_name if resume is None else resume)
     ckpt_dir = exp / "ckpt"
     resumed = None
+    if resume is None:
+        check_fresh_exp(exp)
     if resume is not None:
         if not (ckpt_dir / "ckpt_last.pth.tar").is_file():
             raise ConfigError(

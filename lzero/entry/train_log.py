@@ -15,6 +15,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from lzero.errors import ConfigError
+
 COLUMNS = (
     "train_iter",
     "env_step",
@@ -51,6 +53,23 @@ def sigint_held() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
         if caught:
             signal.raise_signal(signal.SIGINT)
+
+
+def check_fresh_exp(exp: Path) -> None:
+    """Refuses to start a new run in ``exp`` when it already holds one (a checkpoint or a
+    progress log), which the new run would overwrite.
+
+    Raises:
+        ConfigError: naming the way to continue it (``resume``) or to keep it (another
+            ``exp_name``).
+    """
+    held = [p for p in (exp / "ckpt" / "ckpt_last.pth.tar", exp / "progress.csv") if p.exists()]
+    if held:
+        raise ConfigError(
+            f"exp_name: expected a directory without a run in it, got {str(exp)!r}, which holds "
+            f"{held[0]}: continue that run with resume (lzero train --resume {exp}), or choose "
+            "another exp_name (--exp-name) to keep it, or remove it"
+        )
 
 
 class Progress:

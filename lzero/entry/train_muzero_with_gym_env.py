@@ -36,7 +36,7 @@ from lzero.entry.muzero_setup import (
     save_checkpoint,
     seed_everything,
 )
-from lzero.entry.train_log import COLUMNS, Progress, TrainLog
+from lzero.entry.train_log import COLUMNS, Progress, TrainLog, check_fresh_exp
 from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
@@ -86,6 +86,8 @@ def train_muzero_with_gym_env(
     if model_path is not None:
         load_checkpoint(policy, model_path)
     exp = Path(cfg.exp_name if resume is None else resume)
+    if resume is None:
+        check_fresh_exp(exp)
     resumed = None if resume is None else resume_state(policy, exp)
     try:
         (exp / "ckpt").mkdir(parents=True, exist_ok=True)

@@ -253,7 +253,7 @@ def test_train_checks_model_path_before_starting(tmp_path):
     # A missing file was a FileNotFoundError, a checkpoint of another architecture torch's
     # RuntimeError, both after the envs launched and the output directory was made.
     cfg = tiny(tmp_path, name="first")
-    with pytest.raises(ConfigError, match=r"expected model_path to be a checkpoint file"):
+    with pytest.raises(ConfigError, match=r"expected a MuZero checkpoint \(model_path\) file"):
         train_muzero_with_gym_env(cfg, seed=0, max_env_step=10, model_path=str(tmp_path / "no"))
     assert not (tmp_path / "first").exists()
     train_muzero_with_gym_env(cfg, seed=0, max_env_step=10, max_train_iter=1)
@@ -335,3 +335,12 @@ def test_updates_run_on_the_learning_threads_and_the_search_on_the_others(tmp_pa
     monkeypatch.setattr(MuZeroCollector, "collect", collecting)
     train_muzero_with_gym_env(tiny(tmp_path, learn_torch_num_threads=2), seed=0, max_env_step=60)
     assert threads == {"learn": {2}, "collect": {1}}
+
+
+def test_a_new_run_refuses_a_directory_holding_a_run(tmp_path):
+    cfg = tiny(tmp_path, name="kept")
+    train_muzero_with_gym_env(cfg, seed=0, max_env_step=10, max_train_iter=1)
+    rows = (tmp_path / "kept" / "progress.csv").read_text()
+    with pytest.raises(ConfigError, match=r"holds .*--resume .*--exp-name"):
+        train_muzero_with_gym_env(tiny(tmp_path, name="kept"), seed=1, max_env_step=10)
+    assert (tmp_path / "kept" / "progress.csv").read_text() == rows

@@ -104,6 +104,18 @@ def test_a_checkpoint_loads_as_an_agent_that_plays_legal_moves(tiny_run):
                 obs, done = timestep.obs, timestep.done
 
 
+def test_a_new_run_refuses_a_directory_holding_a_run(tiny_run):
+    """Training again into a finished run's directory stops before any file is touched; the
+    message names --resume and --exp-name."""
+    exp, _ = tiny_run
+    files = sorted(p for p in exp.rglob("*") if p.is_file())
+    before = {p: p.read_bytes() for p in files}
+    with pytest.raises(ConfigError, match=r"holds .*ckpt_last.*--resume .*--exp-name"):
+        train_alphazero([tiny_main(exp), CREATE], seed=0, max_env_step=10)
+    assert sorted(p for p in exp.rglob("*") if p.is_file()) == files
+    assert all(p.read_bytes() == data for p, data in before.items())
+
+
 def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
     exp, _ = tiny_run
     junk = tmp_path / "junk.pth.tar"

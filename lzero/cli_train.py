@@ -57,6 +57,11 @@ def _cmd_train(args: argparse.Namespace) -> int:
             "training needs torch, which is not installed: pip install -e '.[train]' "
             "(it pins the CPU build, torch==2.13.0)"
         )
+    if args.resume and args.exp_name:
+        raise ConfigError(
+            f"--exp-name {args.exp_name!r} with --resume {args.resume!r}: a resumed run "
+            "continues in its own directory; drop one of the two"
+        )
     module = load_config_module(args.config)
     policy_type = _policy_type(module)
     main_config = EasyDict(copy.deepcopy(dict(module.main_config)))

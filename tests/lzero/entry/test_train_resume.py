@@ -96,3 +96,19 @@ def test_cli_resume_goes_on_in_the_run_directory(tmp_path, capsys):
     # An AlphaZero config resuming a MuZero run: the checkpoint's kind is checked.
     with pytest.raises(ConfigError, match="expected an AlphaZero checkpoint written by"):
         args.func(args)
+
+
+def test_cli_resume_with_another_exp_name_is_refused(tmp_path):
+    import argparse
+
+    from lzero.cli_train import add_train_subcommand
+
+    parser = argparse.ArgumentParser()
+    add_train_subcommand(parser.add_subparsers(dest="command"))
+    az = "zoo.board_games.tictactoe.config.tictactoe_alphazero_sp_mode_config"
+    args = parser.parse_args(
+        ["train", az, "--resume", str(tmp_path / "run"), "--exp-name", str(tmp_path / "new")]
+    )
+    with pytest.raises(ConfigError, match="continues in its own directory"):
+        args.func(args)
+    assert not (tmp_path / "new").exists()

@@ -13,7 +13,7 @@ import sys
 import warnings
 
 from lzero.cli import DefaultsHelp, quiet_on_closed_stdout
-from lzero.errors import LZeroError, ReplayWriteWarning
+from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
 from zoo.board_games.env_support import bot_move
 from zoo.board_games.solve_cli import add_solve_subcommand
@@ -77,6 +77,12 @@ def _check_bot(env, bot: str, agents: dict, simulations: int | None) -> None:
         from lzero.agent import load_agent
 
         agent = load_agent(bot[len(AGENT_PREFIX) :], simulations)
+        g = agent.game
+        if g.name == env.rules.name == "gomoku" and g.height != env.rules.height:
+            raise ConfigError(
+                f"{bot}: a checkpoint of {g.height}x{g.width} Gomoku, the board is "
+                f"{env.rules.height}x{env.rules.width}: pass --board-size {g.height}"
+            )
         agent.check_game(env.rules.name, (env.rules.height, env.rules.width))
         agents[bot] = agent
         return

@@ -307,3 +307,25 @@ def test_resume_continues_counters_and_appends_the_csv(tmp_path):
     assert len(evaluated) == len(set(evaluated)) > 1  # the checkpoint's evaluation not again
     with pytest.raises(ConfigError, match="resume: expected an experiment directory holding"):
         train_alphazero([tiny_main(exp), CREATE], seed=0, max_env_step=10, resume=tmp_path / "no")
+
+
+def test_a_gomoku_checkpoint_on_another_board_size_names_the_option(tmp_path, capsys):
+    from lzero.agent import save_checkpoint
+    from lzero.cli import main as lzero_main
+    from lzero.envs import ENV_REGISTRY
+    from lzero.policy.alphazero import AlphaZeroPolicy
+    from lzero.policy.alphazero_config import compile_alphazero_config
+    from lzero.policy.board_game import BoardGame
+
+    model = dict(observation_shape=(3, 6, 6), action_space_size=36, num_channels=8)
+    cfg = compile_alphazero_config(
+        [
+            dict(policy=dict(model=model), env=dict(board_size=6)),
+            dict(env=dict(type="gomoku", import_names=[])),
+        ]
+    )
+    game = BoardGame.from_env(ENV_REGISTRY.build("gomoku", {"board_size": 6}))
+    ckpt = tmp_path / "g6.pth.tar"
+    save_checkpoint(ckpt, AlphaZeroPolicy(cfg.policy, game), cfg.create.env, cfg.env)
+    assert lzero_main(["arena", "gomoku", "--bot1", f"agent:{ckpt}", "--games", "1"]) == 2
+    assert "6x6 Gomoku, the board is 15x15: pass --board-size 6" in capsys.readouterr().err

@@ -102,8 +102,9 @@ def _move(env, bot: str, agents: dict) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """Runs ``lzero play``: a person against a bot, the board printed after each move.
 
-    Ctrl-C or end of input, at any point, abandons the game and returns 0. If ``--gif`` could
-    not be written, the result is printed all the same, then the error; returns 1.
+    Ctrl-C or end of input, at any point, abandons the game (saving no GIF) and returns 0. If
+    ``--gif`` could not be written, the result is printed all the same, then the error;
+    returns 1.
     """
     env = None
     try:
@@ -130,7 +131,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             if timestep.done:
                 break
     except (EOFError, KeyboardInterrupt):
-        print("\nGame abandoned.")
+        print(
+            "\nGame abandoned" + (": no GIF saved (only finished games are)." if args.gif else ".")
+        )
         if env is not None:
             env.close()
         return 0

@@ -76,6 +76,13 @@ def test_end_of_input_exits_cleanly():
     assert "Traceback" not in proc.stdout + proc.stderr
 
 
+def test_an_abandoned_game_says_no_gif_was_saved(tmp_path):
+    gif = tmp_path / "game.gif"
+    proc = run(["play", "connect4", "--gif", str(gif)], "4\n")
+    assert proc.returncode == 0 and "Game abandoned: no GIF saved" in proc.stdout
+    assert not gif.exists()
+
+
 def test_ctrl_c_exits_cleanly():
     proc = subprocess.Popen(
         MODULE + ["play", "tictactoe"],

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+import tempfile
 import traceback
 from typing import Any
 
@@ -29,8 +30,16 @@ def check_replay_dir(path: str | os.PathLike) -> str:
         raise ConfigError(
             f"replay_path: expected a writable directory, got {path!r} ({err})"
         ) from None
-    if not os.path.isdir(path) or not os.access(path, os.W_OK | os.X_OK):
+    if not os.path.isdir(path):
         raise ConfigError(f"replay_path: expected a writable directory, got {path!r}")
+    try:  # a file really made and removed: os.access says yes to root on /proc, /sys, ...
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".lzero-write-check-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise ConfigError(
+            f"replay_path: expected a writable directory, got {path!r} ({err.strerror})"
+        ) from None
     return path
 
 

@@ -28,3 +28,16 @@ def test_unwritable_directory_is_a_config_error(tmp_path):
         check_replay_dir(blocker / "sub")
     with pytest.raises(ConfigError, match="replay_path: expected a writable directory"):
         write_frames_atomic([np.zeros((2, 2, 3), np.uint8)], blocker / "a.gif")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_a_directory_that_refuses_new_files_is_a_config_error_even_for_root():
+    # os.access says /proc is writable to root; creating a file there fails all the same.
+    with pytest.raises(
+        ConfigError, match="replay_path: expected a writable directory, got '/proc'"
+    ):
+        check_replay_dir("/proc")
+
+
+def test_the_write_check_leaves_nothing_behind(tmp_path):
+    assert check_replay_dir(tmp_path) == str(tmp_path) and os.listdir(tmp_path) == []

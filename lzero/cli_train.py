@@ -193,14 +193,14 @@ def add_eval_subcommand(subparsers) -> None:
     p.add_argument("--episodes", type=_positive_int, default=20, help="games per bot (default 20)")
     p.add_argument(
         "--simulations",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=None,
         help="simulations per move (default: the checkpoint's; 0 plays the raw network)",
     )
     p.add_argument("--bots", default=None, help="comma-separated bots (default: all but random)")
     p.add_argument(
         "--openings",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=0,
         help="random moves opening each game, the same for both colours of a pair (default 0)",
     )
@@ -237,7 +237,7 @@ def _int_in(lowest: int, end: int | None, what: str):
 
 
 _positive_int = _int_in(1, None, "a positive int")
-_non_negative_int = _int_in(0, None, "a non-negative int")
+non_negative_int = _int_in(0, None, "a non-negative int")
 _seed = _int_in(0, 2**32, "an int in [0, 2**32)")
 
 

@@ -13,6 +13,7 @@ import sys
 import warnings
 
 from lzero.cli import DefaultsHelp, quiet_on_closed_stdout
+from lzero.cli_train import non_negative_int
 from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
 from zoo.board_games.env_support import bot_move
@@ -238,7 +239,7 @@ def add_play_subcommands(subparsers) -> None:
     )
     common.add_argument(
         "--agent-simulations",
-        type=int,
+        type=non_negative_int,
         default=None,
         help="simulations per move of agent:PATH bots (default: the checkpoint's; 0: raw network)",
     )

@@ -355,3 +355,9 @@ def test_an_unknown_env_name_lists_the_close_matches_only():
         "`lzero envs` (or ENV_REGISTRY.names()) lists them all."
     )
     assert "connect4" not in err and "Acrobot" not in err
+
+
+def test_a_negative_agent_simulation_count_names_the_option():
+    proc = run(["play", "tictactoe", "--agent-simulations", "-1"], "")
+    assert proc.returncode == 2
+    assert "argument --agent-simulations: expected a non-negative int, got '-1'" in proc.stderr

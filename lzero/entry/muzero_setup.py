@@ -160,8 +160,9 @@ def save_checkpoint(policy: MuZeroPolicy, path: Path, **extra) -> None:
     torch.save({**policy.state_dict(), **extra}, path)
 
 
-def load_checkpoint(policy: MuZeroPolicy, path: str | Path) -> None:
-    """Loads a checkpoint written by :func:`save_checkpoint` with ``weights_only=True``.
+def load_checkpoint(policy: MuZeroPolicy, path: str | Path) -> dict:
+    """Loads a checkpoint written by :func:`save_checkpoint` with ``weights_only=True``;
+    returns the whole checkpoint (its extras too).
 
     Raises:
         ConfigError: ``path`` is not a file, or its tensors do not fit the policy's model.
@@ -179,3 +180,4 @@ def load_checkpoint(policy: MuZeroPolicy, path: str | Path) -> None:
             f"model_path: {str(path)!r} does not fit the configured model "
             f"(policy.model sizes differ?): {str(err).splitlines()[-1].strip()}"
         ) from err
+    return state

@@ -28,7 +28,11 @@ from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.alphazero_config import compile_alphazero_config
 from lzero.policy.board_game import BoardGame
 from lzero.worker.alphazero_collector import make_alphazero_collector
-from lzero.worker.alphazero_evaluator import default_bots, evaluate_against_bots
+from lzero.worker.alphazero_evaluator import (
+    check_opening_moves,
+    default_bots,
+    evaluate_against_bots,
+)
 
 _BASE_COLUMNS = (
     "train_iter", "env_step", "wall_time", "collect_return", "eval_return_mean", "eval_score_mean",
@@ -94,12 +98,8 @@ def train_alphazero(
     seed_everything(seed)
     torch.set_num_threads(cfg.policy.torch_num_threads)
     game, bots = _setup(cfg, seed)
-    cells = game.height * game.width
-    if cfg.policy.eval_opening_moves >= cells:  # before any env starts or file is written
-        raise ConfigError(
-            f"main_config.policy: expected eval_opening_moves below the board's {cells} cells "
-            f"(no longer opening leaves the game unfinished), got {cfg.policy.eval_opening_moves}"
-        )
+    opening, cells = cfg.policy.eval_opening_moves, game.height * game.width
+    check_opening_moves(opening, cells, "main_config.policy.eval_opening_moves")  # before files
     stop_value = float(cfg.trainer.stop_value)
     policy = AlphaZeroPolicy(cfg.policy, game, seed=seed)
     if model_path is not None:
@@ -114,7 +114,7 @@ def train_alphazero(
     resumed = None
     if resume is None:
         check_fresh_exp(exp)
-    if resume is not None:
+    else:
         if not (ckpt_dir / "ckpt_last.pth.tar").is_file():
             raise ConfigError(
                 f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "

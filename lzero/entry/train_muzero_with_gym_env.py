@@ -40,7 +40,6 @@ from lzero.entry.train_log import COLUMNS, Progress, TrainLog, check_fresh_exp
 from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
-from lzero.utils.checkpoint_file import load_checkpoint_file
 from lzero.worker import MuZeroEvaluator
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
@@ -142,8 +141,7 @@ def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
             f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "
             f"{str(exp)!r} (no {last})"
         )
-    load_checkpoint(policy, last)
-    state = load_checkpoint_file(last, "a MuZero checkpoint")
+    state = load_checkpoint(policy, last)
     return {
         "env_step": int(state.get("env_step", 0)),
         "best": float(state.get("best_eval_return", -np.inf)),

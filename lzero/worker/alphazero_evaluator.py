@@ -32,12 +32,7 @@ def play_opening(env: Any, moves: int, rng: np.random.Generator) -> list[int]:
         ConfigError: ``moves`` fills the board or more (no opening leaves the game open), or
             1,000 draws in a row ended the game.
     """
-    cells = int(np.asarray(env.board).size)
-    if moves >= cells:
-        raise ConfigError(
-            f"opening_moves: expected fewer random opening moves than the board's {cells} "
-            f"cells (no longer opening leaves the game unfinished), got {moves}"
-        )
+    check_opening_moves(moves, int(np.asarray(env.board).size))
     for _ in range(_OPENING_DRAWS):
         played = []
         for _ in range(moves):
@@ -52,6 +47,16 @@ def play_opening(env: Any, moves: int, rng: np.random.Generator) -> list[int]:
         f"opening_moves: {_OPENING_DRAWS} random openings of {moves} moves in a row ended the "
         "game; ask for fewer"
     )
+
+
+def check_opening_moves(moves: int, cells: int, name: str = "opening_moves") -> None:
+    """Raises ConfigError if ``moves`` random opening moves fill a board of ``cells`` cells
+    or more: no such opening leaves the game unfinished."""
+    if moves >= cells:
+        raise ConfigError(
+            f"{name}: expected fewer random opening moves than the board's {cells} cells (no "
+            f"longer opening leaves the game unfinished), got {moves}"
+        )
 
 
 #: Random openings drawn before :func:`play_opening` gives up.

@@ -284,7 +284,10 @@ def test_bad_opening_moves_are_refused(tmp_path):
     with pytest.raises(ConfigError, match="eval_opening_moves to be an int >= 0, got -1"):
         train_alphazero([main, CREATE], seed=0, max_env_step=10)
     main = tiny_main(tmp_path / "long_openings", eval_opening_moves=9)
-    with pytest.raises(ConfigError, match="eval_opening_moves below the board's 9 cells"):
+    with pytest.raises(
+        ConfigError,
+        match="eval_opening_moves: expected fewer random opening moves than the board.s 9 cells",
+    ):
         train_alphazero([main, CREATE], seed=0, max_env_step=10)
     assert not (tmp_path / "long_openings").exists()
 

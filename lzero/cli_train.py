@@ -68,7 +68,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.exp_name:
         main_config.exp_name = args.exp_name
     else:  # a zoo config's '..._seed0' would otherwise collect every seed's run
-        main_config.exp_name = re.sub(r"_seed\d+$", f"_seed{args.seed}", main_config.exp_name)
+        seed = 0 if args.seed is None else args.seed
+        main_config.exp_name = re.sub(r"_seed\d+$", f"_seed{seed}", main_config.exp_name)
     max_env_step = args.max_env_step
     if max_env_step is None:
         max_env_step = getattr(module, "max_env_step", int(1e10))
@@ -249,7 +250,12 @@ def add_train_subcommand(subparsers) -> None:
         "config's policy type picks the entry",
     )
     p.add_argument("config", help="e.g. zoo.classic_control.cartpole.config.cartpole_muzero_config")
-    p.add_argument("--seed", type=_seed, default=0, help="seed of envs, networks and search")
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help="seed of envs, networks and search (default 0; a resumed run keeps its own)",
+    )
     p.add_argument(
         "--max-env-step",
         type=_positive_int,

@@ -77,7 +77,7 @@ def eval_muzero_with_gym_env(
     muzero_setup.seed_everything(seed)
     policy = MuZeroPolicy(cfg.policy)
     if model_path is not None:
-        muzero_setup.load_checkpoint(policy, model_path)
+        muzero_setup.load_checkpoint(policy, model_path, cfg)
     if muzero_setup.is_board(cfg):
         return _eval_board(cfg, policy, seed, num_episodes, replay_dir if save_replay_gif else None)
     manager = muzero_setup.make_env_manager(

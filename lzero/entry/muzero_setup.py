@@ -155,29 +155,93 @@ def check_spaces(cfg: Mapping, ready_obs: Mapping) -> None:
         )
 
 
-def save_checkpoint(policy: MuZeroPolicy, path: Path, **extra) -> None:
-    """Writes the policy state (plus plain-number extras) for ``torch.load(weights_only=True)``."""
-    torch.save({**policy.state_dict(), **extra}, path)
+def checkpoint_env(cfg: Mapping) -> dict:
+    """What a MuZero checkpoint records of its env: the board game's type or the gym task's
+    id, and the model's observation shape."""
+    name = cfg.create_env.type if is_board(cfg) else cfg.env.env_id
+    shape = np.atleast_1d(cfg.policy.model.observation_shape)  # an int for a vector (LightZero)
+    return {"env": str(name), "observation_shape": [int(x) for x in shape]}
 
 
-def load_checkpoint(policy: MuZeroPolicy, path: str | Path) -> dict:
-    """Loads a checkpoint written by :func:`save_checkpoint` with ``weights_only=True``;
-    returns the whole checkpoint (its extras too).
+def save_checkpoint(policy: MuZeroPolicy, path: Path, cfg: Mapping, **extra) -> None:
+    """Writes the policy state, its env (:func:`checkpoint_env`) and plain-number extras for
+    ``torch.load(weights_only=True)``."""
+    torch.save({**policy.state_dict(), **checkpoint_env(cfg), **extra}, path)
+
+
+def read_checkpoint(path: str | Path, cfg: Mapping, what: str = "model_path") -> dict:
+    """The MuZero checkpoint at ``path`` (written by :func:`save_checkpoint`, read with
+    ``weights_only=True``), checked to be one of ``cfg``'s env.
 
     Raises:
-        ConfigError: ``path`` is not a file, or its tensors do not fit the policy's model.
+        ConfigError: ``path`` is not a readable checkpoint, an AlphaZero one, or one of
+            another env or observation shape (checkpoints older than that record pass).
     """
-    state = load_checkpoint_file(path, "a MuZero checkpoint (model_path)")
+    state = load_checkpoint_file(path, f"a MuZero checkpoint ({what})")
     if isinstance(state, dict) and state.get("kind") == ALPHAZERO_KIND:
         raise ConfigError(
-            f"model_path: expected a MuZero checkpoint, got {str(path)!r}, an AlphaZero one: "
+            f"{what}: expected a MuZero checkpoint, got {str(path)!r}, an AlphaZero one: "
             "it records its game, so evaluate it without a config (lzero eval --ckpt PATH)"
         )
+    if not isinstance(state, dict):
+        raise ConfigError(
+            f"{what}: expected a MuZero checkpoint (a dict of tensors), got {str(path)!r} "
+            f"holding a {type(state).__name__}"
+        )
+    want = checkpoint_env(cfg)
+    got = {k: state[k] for k in want if k in state}
+    if got and got != {k: want[k] for k in got}:
+
+        def show(d):
+            return " ".join(str(d[k]) for k in want if k in d)
+
+        raise ConfigError(
+            f"{what}: expected a checkpoint of {show(want)} (the config's env and observation "
+            f"shape), got {str(path)!r}, one of {show(got)}"
+        )
+    return state
+
+
+def apply_checkpoint(
+    policy: MuZeroPolicy, state: dict, path: str | Path, what: str = "model_path"
+) -> None:
+    """Loads a checkpoint read by :func:`read_checkpoint` into ``policy``.
+
+    Raises:
+        ConfigError: its tensors do not fit the policy's model.
+    """
     try:
         policy.load_state_dict(state)
     except (RuntimeError, KeyError) as err:  # torch's size mismatch / missing keys
         raise ConfigError(
-            f"model_path: {str(path)!r} does not fit the configured model "
+            f"{what}: {str(path)!r} does not fit the configured model "
             f"(policy.model sizes differ?): {str(err).splitlines()[-1].strip()}"
         ) from err
+
+
+def load_checkpoint(policy: MuZeroPolicy, path: str | Path, cfg: Mapping) -> dict:
+    """:func:`read_checkpoint` then :func:`apply_checkpoint`; returns the whole checkpoint
+    (its extras too)."""
+    state = read_checkpoint(path, cfg)
+    apply_checkpoint(policy, state, path)
     return state
+
+
+def run_seed(seed: int | None, recorded: int | None) -> int:
+    """The seed a run uses: a fresh run's ``seed`` (0 if None); a resumed run's own,
+    ``recorded`` in its checkpoint (None for checkpoints older than that record: ``seed``
+    or 0).
+
+    Raises:
+        ConfigError: ``seed`` is not a seed, or names another seed than the resumed run's.
+    """
+    if seed is not None:
+        check_seed(seed)
+    if recorded is None:
+        return 0 if seed is None else seed
+    if seed is not None and seed != recorded:
+        raise ConfigError(
+            f"seed: expected the resumed run's own seed {recorded} (or none), got {seed}: a "
+            "resumed run keeps the seed it was started with"
+        )
+    return int(recorded)

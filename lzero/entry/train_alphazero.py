@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from lzero.agent import Agent, load_policy, read_checkpoint, save_checkpoint
-from lzero.entry.muzero_setup import check_seed, seed_everything
+from lzero.entry.muzero_setup import check_seed, run_seed, seed_everything
 from lzero.entry.train_log import Progress, TrainLog, check_fresh_exp
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
@@ -66,7 +66,7 @@ def _setup(cfg, seed: int):
 
 def train_alphazero(
     input_cfg: Sequence[Mapping],
-    seed: int = 0,
+    seed: int | None = None,
     max_train_iter: int = int(1e10),
     max_env_step: int = int(1e10),
     model_path: str | None = None,
@@ -78,7 +78,8 @@ def train_alphazero(
 
     Args:
         input_cfg: ``[main_config, create_config]`` as LightZero's AlphaZero configs.
-        seed: seed of the envs, the network, the search and the sampling.
+        seed: seed of the envs, the network, the search and the sampling (default 0; a
+            resumed run keeps its own, and another one is refused).
         max_train_iter: gradient-step budget.
         max_env_step: env-step budget (moves played in self-play).
         model_path: start from this AlphaZero checkpoint's weights.
@@ -91,10 +92,25 @@ def train_alphazero(
         The trained policy.
 
     Raises:
-        ConfigError: a bad config, or a checkpoint of another kind or game.
+        ConfigError: a bad config, a checkpoint of another kind or game, or a seed other than
+            the resumed run's.
     """
     cfg = compile_alphazero_config(input_cfg)
-    check_seed(seed)
+    if seed is not None:
+        check_seed(seed)
+    exp = Path(cfg.exp_name if resume is None else resume)
+    ckpt_dir = exp / "ckpt"
+    resumed = None
+    if resume is None:
+        check_fresh_exp(exp)
+    else:
+        if not (ckpt_dir / "ckpt_last.pth.tar").is_file():
+            raise ConfigError(
+                f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "
+                f"{str(exp)!r} (no {ckpt_dir / 'ckpt_last.pth.tar'})"
+            )
+        resumed = read_checkpoint(ckpt_dir / "ckpt_last.pth.tar")
+    seed = run_seed(seed, None if resumed is None else resumed.get("seed"))
     seed_everything(seed)
     torch.set_num_threads(cfg.policy.torch_num_threads)
     game, bots = _setup(cfg, seed)
@@ -109,18 +125,8 @@ def train_alphazero(
                 f"model_path: expected a checkpoint of {game.name}, got one of {loaded.game.name}"
             )
         policy.model.load_state_dict(loaded.model.state_dict())
-    pcfg, exp = cfg.policy, Path(cfg.exp_name if resume is None else resume)
-    ckpt_dir = exp / "ckpt"
-    resumed = None
-    if resume is None:
-        check_fresh_exp(exp)
-    else:
-        if not (ckpt_dir / "ckpt_last.pth.tar").is_file():
-            raise ConfigError(
-                f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "
-                f"{str(exp)!r} (no {ckpt_dir / 'ckpt_last.pth.tar'})"
-            )
-        resumed = read_checkpoint(ckpt_dir / "ckpt_last.pth.tar")
+    pcfg = cfg.policy
+    if resumed is not None:
         if resumed["game"]["name"] != game.name:
             raise ConfigError(
                 f"resume: expected a run of {game.name}, got one of {resumed['game']['name']}"
@@ -157,7 +163,7 @@ def train_alphazero(
     def save(name: str) -> None:
         save_checkpoint(
             ckpt_dir / name, policy, cfg.create.env, cfg.env, env_step=env_step, best_score=best,
-            wall_time=time.perf_counter() - start, last_eval=last_eval,
+            wall_time=time.perf_counter() - start, last_eval=last_eval, seed=seed,
         )  # fmt: skip
 
     def evaluate() -> bool:

@@ -25,6 +25,7 @@ import torch
 
 from lzero.entry.config import compile_config
 from lzero.entry.muzero_setup import (
+    apply_checkpoint,
     board_symmetries,
     check_env_config,
     check_seed,
@@ -33,6 +34,8 @@ from lzero.entry.muzero_setup import (
     make_env_manager,
     make_muzero_collector,
     observation_size,
+    read_checkpoint,
+    run_seed,
     save_checkpoint,
     seed_everything,
 )
@@ -46,7 +49,7 @@ from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
 def train_muzero_with_gym_env(
     input_cfg: Sequence[Mapping],
-    seed: int = 0,
+    seed: int | None = None,
     model: torch.nn.Module | None = None,
     model_path: str | None = None,
     max_train_iter: int = int(1e10),
@@ -58,7 +61,8 @@ def train_muzero_with_gym_env(
 
     Args:
         input_cfg: ``[main_config, create_config]`` in LightZero's shape.
-        seed: seed of envs, networks, search noise and replay sampling.
+        seed: seed of envs, networks, search noise and replay sampling (default 0; a resumed
+            run keeps its own, and another one is refused).
         model: a prebuilt model to train instead of the configured MLP.
         model_path: a checkpoint to start from.
         max_train_iter: stop after this many gradient steps.
@@ -75,19 +79,25 @@ def train_muzero_with_gym_env(
         ``<exp_name>/progress.csv`` and ``<exp_name>/learning_curve.png``.
 
     Raises:
-        ConfigError: unknown or contradictory config keys, or spaces that do not match.
+        ConfigError: unknown or contradictory config keys, spaces that do not match, a
+            checkpoint of another kind or env, or a seed other than the resumed run's.
     """
-    check_seed(seed)
+    if seed is not None:
+        check_seed(seed)
     cfg = compile_config(input_cfg)
     check_env_config(cfg)
-    seed_everything(seed)
-    policy = MuZeroPolicy(cfg.policy, model)
-    if model_path is not None:
-        load_checkpoint(policy, model_path)
     exp = Path(cfg.exp_name if resume is None else resume)
     if resume is None:
         check_fresh_exp(exp)
-    resumed = None if resume is None else resume_state(policy, exp)
+        last = None
+    else:
+        last = read_last_checkpoint(exp, cfg)
+    seed = run_seed(seed, None if last is None else last.get("seed"))
+    seed_everything(seed)
+    policy = MuZeroPolicy(cfg.policy, model)
+    if model_path is not None:
+        load_checkpoint(policy, model_path, cfg)
+    resumed = None if last is None else resume_state(policy, exp, last)
     try:
         (exp / "ckpt").mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -128,12 +138,11 @@ def make_collector(cfg, policy: MuZeroPolicy, seed: int):
     return make_muzero_collector(cfg, manager, policy, seed)
 
 
-def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
-    """Loads ``exp/ckpt/ckpt_last.pth.tar`` into ``policy``; returns the run's counters
-    (``env_step``, ``best``, ``wall_time``).
+def read_last_checkpoint(exp: Path, cfg) -> dict:
+    """``exp/ckpt/ckpt_last.pth.tar``, the checkpoint a resumed run continues from.
 
     Raises:
-        ConfigError: no such checkpoint, or one that does not fit the configured model.
+        ConfigError: no such checkpoint, or one of another kind or env.
     """
     last = exp / "ckpt" / "ckpt_last.pth.tar"
     if not last.is_file():
@@ -141,7 +150,17 @@ def resume_state(policy: MuZeroPolicy, exp: Path) -> dict:
             f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "
             f"{str(exp)!r} (no {last})"
         )
-    state = load_checkpoint(policy, last)
+    return read_checkpoint(last, cfg, "resume")
+
+
+def resume_state(policy: MuZeroPolicy, exp: Path, state: dict) -> dict:
+    """Loads ``state``, read by :func:`read_last_checkpoint` from ``exp``, into ``policy``;
+    returns the run's counters (``env_step``, ``best``, ``wall_time``).
+
+    Raises:
+        ConfigError: a checkpoint that does not fit the configured model.
+    """
+    apply_checkpoint(policy, state, exp / "ckpt" / "ckpt_last.pth.tar", "resume")
     return {
         "env_step": int(state.get("env_step", 0)),
         "best": float(state.get("best_eval_return", -np.inf)),
@@ -195,8 +214,9 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         if mean > best:
             best = mean
             save_checkpoint(
-                policy, ckpt / "ckpt_best.pth.tar", env_step=collector.env_steps, eval_return=best
-            )
+                policy, ckpt / "ckpt_best.pth.tar", cfg, env_step=collector.env_steps,
+                eval_return=best, seed=seed,
+            )  # fmt: skip
         bots_text = "".join(
             f", {b} {r['win']:.2f}/{r['draw']:.2f}/{r['loss']:.2f}" for b, r in results.items()
         )
@@ -256,7 +276,9 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
                 save_checkpoint(
                     policy,
                     ckpt / f"iteration_{policy.train_iter}.pth.tar",
+                    cfg,
                     env_step=collector.env_steps,
+                    seed=seed,
                 )
             progress.status(collector.env_steps, policy.train_iter, row.get("total_loss"))
         if last_eval != policy.train_iter and not reason.startswith("stop value"):
@@ -271,8 +293,8 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
     finally:
         try:  # the checkpoint first: it is what a stopped run must leave
             save_checkpoint(
-                policy, ckpt / "ckpt_last.pth.tar", env_step=collector.env_steps,
-                best_eval_return=best, wall_time=time.time() - start,
+                policy, ckpt / "ckpt_last.pth.tar", cfg, env_step=collector.env_steps,
+                best_eval_return=best, wall_time=time.time() - start, seed=seed,
             )  # fmt: skip
         finally:
             log.close()

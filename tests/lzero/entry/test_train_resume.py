@@ -32,14 +32,18 @@ def rows(exp):
 
 def test_resume_continues_counters_and_appends_the_csv(tmp_path):
     exp = tmp_path / "run"
-    first = train_muzero_with_gym_env(cfg(tmp_path), seed=0, max_env_step=60)
+    first = train_muzero_with_gym_env(cfg(tmp_path), seed=2, max_env_step=60)
     before = rows(exp)
     last = torch.load(exp / "ckpt" / "ckpt_last.pth.tar", weights_only=True)
+    assert last["seed"] == 2
     best_before = torch.load(exp / "ckpt" / "ckpt_best.pth.tar", weights_only=True)["eval_return"]
-    # Another config's exp_name: the run goes on in the resumed directory.
-    second = train_muzero_with_gym_env(
-        cfg(tmp_path, "elsewhere"), seed=0, max_env_step=120, resume=exp
-    )
+    # Another seed than the run's own is refused before anything is written.
+    with pytest.raises(ConfigError, match="the resumed run's own seed 2 .or none., got 0"):
+        train_muzero_with_gym_env(cfg(tmp_path), seed=0, max_env_step=120, resume=exp)
+    assert rows(exp) == before
+    # Another config's exp_name: the run goes on in the resumed directory, with its own seed.
+    second = train_muzero_with_gym_env(cfg(tmp_path, "elsewhere"), max_env_step=120, resume=exp)
+    assert torch.load(exp / "ckpt" / "ckpt_last.pth.tar", weights_only=True)["seed"] == 2
     after = rows(exp)
     assert not (tmp_path / "elsewhere").exists()
     assert after[: len(before)] == before  # appended, never rewritten
@@ -68,6 +72,33 @@ def test_resume_refuses_a_checkpoint_of_another_model(tmp_path):
     bigger[0]["policy"]["model"]["hidden_size"] = 64
     with pytest.raises(ConfigError, match="does not fit the configured model"):
         train_muzero_with_gym_env(bigger, seed=0, max_env_step=40, resume=exp)
+
+
+def test_a_checkpoint_of_another_env_is_refused_by_name(tmp_path):
+    from lzero.entry import eval_muzero_with_gym_env
+    from zoo.board_games.tictactoe.config import tictactoe_muzero_bot_mode_config as ttt
+
+    exp = tmp_path / "run"
+    train_muzero_with_gym_env(cfg(tmp_path), seed=0, max_env_step=20)
+    last = exp / "ckpt" / "ckpt_last.pth.tar"
+    assert torch.load(last, weights_only=True)["env"] == "CartPole-v0"
+    board = [copy.deepcopy(ttt.main_config), copy.deepcopy(ttt.create_config)]
+    board[0].exp_name = str(tmp_path / "board")
+    with pytest.raises(
+        ConfigError,
+        match=r"model_path: expected a checkpoint of tictactoe \[3, 3, 3\] .*one of CartPole-v0 \[4\]",
+    ):
+        eval_muzero_with_gym_env(board, seed=0, model_path=str(last), num_episodes=1)
+    # The same env with another observation shape (what a board size changes) is refused too.
+    state = torch.load(last, weights_only=True)
+    state["observation_shape"] = [8]
+    torch.save(state, tmp_path / "other.pth.tar")
+    with pytest.raises(
+        ConfigError, match=r"expected a checkpoint of CartPole-v0 \[4\].*CartPole-v0 \[8\]"
+    ):
+        eval_muzero_with_gym_env(
+            cfg(tmp_path), seed=0, model_path=str(tmp_path / "other.pth.tar"), num_episodes=1
+        )
 
 
 def test_cli_resume_goes_on_in_the_run_directory(tmp_path, capsys):

@@ -47,9 +47,9 @@ def test_unreadable_files_are_refused_with_the_reason(tmp_path, make, match):
 
 def test_an_alphazero_checkpoint_given_to_muzero_names_what_it_is(tmp_path):
     from lzero.agent import CHECKPOINT_KIND
-    from lzero.entry.muzero_setup import load_checkpoint
+    from lzero.entry.muzero_setup import read_checkpoint
 
     path = tmp_path / "az.pth.tar"
     torch.save({"kind": CHECKPOINT_KIND, "model": {}}, path)
     with pytest.raises(ConfigError, match="an AlphaZero one.*lzero eval --ckpt PATH"):
-        load_checkpoint(None, path)
+        read_checkpoint(path, None)

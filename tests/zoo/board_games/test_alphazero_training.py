@@ -294,12 +294,19 @@ def test_bad_opening_moves_are_refused(tmp_path):
 
 def test_resume_continues_counters_and_appends_the_csv(tmp_path):
     exp = tmp_path / "run"
-    first = train_alphazero([tiny_main(exp), CREATE], seed=0, max_env_step=60)
+    first = train_alphazero([tiny_main(exp), CREATE], seed=4, max_env_step=60)
     before = read_rows(exp / "progress.csv")
     last = torch.load(exp / "ckpt" / "ckpt_last.pth.tar", weights_only=True)
+    assert last["seed"] == 4
+    # Another seed than the run's own is refused before anything is written.
+    with pytest.raises(ConfigError, match="the resumed run's own seed 4 .or none., got 0"):
+        train_alphazero([tiny_main(exp), CREATE], seed=0, max_env_step=120, resume=exp)
+    assert read_rows(exp / "progress.csv") == before
+    # No seed given: the run goes on with its own.
     second = train_alphazero(
-        [tiny_main(tmp_path / "elsewhere"), CREATE], seed=0, max_env_step=120, resume=exp
+        [tiny_main(tmp_path / "elsewhere"), CREATE], max_env_step=120, resume=exp
     )
+    assert torch.load(exp / "ckpt" / "ckpt_last.pth.tar", weights_only=True)["seed"] == 4
     after = read_rows(exp / "progress.csv")
     assert not (tmp_path / "elsewhere").exists()
     assert after[: len(before)] == before and len(after) > len(before)

@@ -74,7 +74,7 @@ def board_select(
     for b in range(leaves.shape[0]):
         if not active[b]:
             continue
-        node, slot = descend(tree, b, rule, c1, c2, False)
+        node, slot = descend(tree, b, rule, c1, c2, False, False)
         if slot < 0:
             leaves[b] = node
             continue

@@ -169,7 +169,8 @@ def init_node(tree, b, node, parent, action, to_play, reward, discount, terminal
 
 @njit(cache=True, inline="always")
 def select_slot(
-    visits, q_of, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2, normalize
+    visits, q_of, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2, normalize,
+    unvisited_q,
 ):  # fmt: skip
     """The slot the selection rule takes at expanded ``node``, on one tree's arrays
     (``node_visits`` `[N]`, ``node_q`` `[N]`, ``node_rsqrt`` `[N]`, ``children_index`` `[N, A]`,
@@ -177,7 +178,8 @@ def select_slot(
 
     PUCT as AlphaZero (Silver et al. 2018, pseudocode): ``Q + C(N) * P * sqrt(N) / (1 + n)``
     with ``C(N) = c1 + log((N + c2 + 1) / c2)`` (``c2 = inf``: the constant ``c1`` of AlphaGo
-    Zero); an unvisited slot has ``Q = 0``. UCB1 (Auer et al. 2002): ``Q + c1 * sqrt(ln N / n)``,
+    Zero); an unvisited slot scores ``unvisited_q`` for its ``Q`` (as given: 0, or the node's
+    mean ``Q`` already normalised by ``descend``). UCB1 (Auer et al. 2002): ``Q + c1 * sqrt(ln N / n)``,
     the first unvisited slot first. ``N`` is the node's visits (at least 1), ``n`` the
     child's; ``Q`` is min-max normalised to ``[0, 1]`` if ``normalize``. Ties go to the first
     slot. The loop keeps to arrays: a helper handed the tree tuple made numba count references
@@ -191,7 +193,7 @@ def select_slot(
         scale = (c1 + math.log1p((parent_visits + 1.0) / c2)) * math.sqrt(parent_visits)
         for k in range(num_children[node]):
             child = children[node, k]
-            q, n = 0.0, 0
+            q, n = unvisited_q, 0
             if child != UNVISITED:
                 q, n = q_of[child], visits[child]
                 if norm:
@@ -215,8 +217,28 @@ def select_slot(
 
 
 @njit(cache=True, inline="always")
-def descend(tree, b, rule, c1, c2, normalize):
-    """Follows the selection rule from the root of tree ``b`` to an edge not taken before.
+def _mean_q(q, children, num_children, discount, node, parent_mean):
+    """The ``Q`` an unvisited slot of ``node`` gets with ``descend``'s ``mean_q_unvisited``,
+    as in LightZero's (EfficientZero's) MuZero trees (``compute_mean_q``): at the root the mean ``Q`` of its visited slots (0 if
+    none); below, the mean of those and the parent's own mean (``parent_mean``, for the
+    parent's mover: negated when the edge's discount is negative, a two-player tree)."""
+    total, count = 0.0, 0
+    for k in range(num_children[node]):
+        child = children[node, k]
+        if child != UNVISITED:
+            total += q[child]
+            count += 1
+    if node == ROOT_INDEX:
+        return total / count if count > 0 else 0.0
+    inherited = parent_mean if discount[node] >= 0 else -parent_mean
+    return (inherited + total) / (count + 1)
+
+
+@njit(cache=True, inline="always")
+def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited):
+    """Follows the selection rule from the root of tree ``b`` to an edge not taken before;
+    an unvisited slot is worth ``Q = 0``, or with ``mean_q_unvisited`` its node's mean ``Q``
+    (``_mean_q``; MuZero's ``unvisited_value='mean_q'``).
 
     Returns:
         ``(node, slot)``: the expanded node and the untaken slot; ``slot`` is -1 when the
@@ -229,11 +251,21 @@ def descend(tree, b, rule, c1, c2, normalize):
         tree.node_terminal[b],
         tree.min_max[b],
     )
+    discount = tree.node_discount[b]
     node = ROOT_INDEX
+    mean_q = 0.0
     while num_children[node] >= 0 and not terminal[node]:
+        unvisited_q = 0.0
+        if mean_q_unvisited:
+            mean_q = _mean_q(q, children, num_children, discount, node, mean_q)
+            unvisited_q = mean_q
+            lo, hi = min_max[0], min_max[1]
+            if normalize and hi > lo:  # normalised, and clipped to [0, 1] as LightZero's
+                unvisited_q = min(max((mean_q - lo) / (hi - lo), 0.0), 1.0)
         slot = select_slot(
-            visits, q, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2, normalize
-        )
+            visits, q, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2,
+            normalize, unvisited_q,
+        )  # fmt: skip
         child = children[node, slot]
         if child == UNVISITED:
             return node, slot

@@ -37,6 +37,8 @@ __all__ = ["MuZeroMCTS", "RecurrentFn", "SearchOutput", "select_action"]
 RecurrentFn = Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
 
 _I64, _F32, _F64 = (types.Array(t, 1, "C") for t in (types.int64, types.float32, types.float64))
+#: ``MuZeroMCTS(unvisited_value=...)``: the worth of an edge not yet taken.
+UNVISITED_VALUES = ("zero", "mean_q")
 
 
 class SearchOutput(NamedTuple):
@@ -54,13 +56,14 @@ class SearchOutput(NamedTuple):
 
 
 @compiled_on_first_call(
-    types.none(bt.BATCHED_TREE_T, types.float64, types.float64, _I64, _I64, _I64)
+    types.none(bt.BATCHED_TREE_T, types.float64, types.float64, types.boolean, _I64, _I64, _I64)
 )
-def latent_select(tree, c1, c2, parents, slots, actions):
+def latent_select(tree, c1, c2, mean_q_unvisited, parents, slots, actions):
     """Descends every tree by PUCT on min-max normalised ``Q`` to an edge not taken before and
-    writes its node, slot and action into ``parents``, ``slots`` and ``actions`` `[B]`."""
+    writes its node, slot and action into ``parents``, ``slots`` and ``actions`` `[B]`; an
+    unvisited edge is worth 0, or its node's mean ``Q`` with ``mean_q_unvisited``."""
     for b in range(parents.shape[0]):
-        node, slot = bt.descend(tree, b, bt.PUCT, c1, c2, True)
+        node, slot = bt.descend(tree, b, bt.PUCT, c1, c2, True, mean_q_unvisited)
         parents[b], slots[b] = node, slot
         actions[b] = tree.children_action[b, node, slot]
 
@@ -106,6 +109,9 @@ class MuZeroMCTS:
         pb_c_init: PUCT's ``c1``; the paper's 1.25 by default.
         root_dirichlet_alpha: Dirichlet concentration of the root noise.
         root_noise_weight: weight of the noise in the root priors (0 disables it).
+        unvisited_value: what an unvisited edge is worth in selection: ``'zero'`` (the MuZero
+            pseudocode's 0, the least value once ``Q`` is normalised) or ``'mean_q'`` (its
+            node's mean ``Q``, as LightZero's and EfficientZero's trees).
 
     Raises:
         ValueError: a setting out of range.
@@ -121,6 +127,7 @@ class MuZeroMCTS:
         pb_c_init: float = 1.25,
         root_dirichlet_alpha: float = 0.3,
         root_noise_weight: float = 0.25,
+        unvisited_value: str = "zero",
     ) -> None:
         if num_simulations < 1:
             raise ValueError(f"expected num_simulations >= 1, got {num_simulations}")
@@ -135,6 +142,11 @@ class MuZeroMCTS:
         self.pb_c_init = float(pb_c_init)
         self.alpha = float(root_dirichlet_alpha)
         self.noise_weight = float(root_noise_weight)
+        if unvisited_value not in UNVISITED_VALUES:
+            raise ValueError(
+                f"expected unvisited_value in {list(UNVISITED_VALUES)}, got {unvisited_value!r}"
+            )
+        self.mean_q_unvisited = unvisited_value == "mean_q"
         self.tree: bt.BatchedTree | None = None
 
     def _allocate(self, batch: int) -> None:
@@ -213,7 +225,7 @@ class MuZeroMCTS:
         )  # fmt: skip
         c1, c2 = self.pb_c_init, self.pb_c_base
         for sim in range(self.num_simulations):
-            latent_select(tree, c1, c2, parents, slots, actions)
+            latent_select(tree, c1, c2, self.mean_q_unvisited, parents, slots, actions)
             r, v, pr = recurrent_fn(parents, actions, sim + 1)
             latent_expand(
                 tree, parents, slots, discounts,

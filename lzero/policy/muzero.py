@@ -81,6 +81,7 @@ class MuZeroPolicy:
             pb_c_init=cfg.pb_c_init,
             root_dirichlet_alpha=cfg.root_dirichlet_alpha,
             root_noise_weight=cfg.root_noise_weight,
+            unvisited_value=cfg.unvisited_value,
         )
 
     # ------------------------------------------------------------------ acting

@@ -65,6 +65,9 @@ MUZERO_POLICY_CONFIG = dict(
     pb_c_init=1.25,  # (float) pUCT c1 (paper constant)
     root_dirichlet_alpha=0.3,  # (float) Dirichlet alpha of the root noise
     root_noise_weight=0.25,  # (float) weight of the root noise during collection
+    unvisited_value="zero",  # (str) ours: what an edge not yet taken is worth in the search,
+    # 'zero' (the MuZero pseudocode's 0, the least value once Q is normalised) or 'mean_q' (its
+    # node's mean Q, as LightZero's C++ trees have it); see the README
     manual_temperature_decay=False,  # (bool) decay temperature 1 -> 0.5 -> 0.25 over training
     fixed_temperature_value=0.25,  # (float) visit-count temperature when not decaying
     threshold_training_steps_for_final_temperature=int(1e5),  # (int) iterations of the decay
@@ -102,6 +105,7 @@ _CHOICES = (
     ("model.model_type", ("mlp", "conv")),
     ("env_type", ("not_board_games", "board_games")),
     ("optim_type", ("Adam", "AdamW")),
+    ("unvisited_value", ("zero", "mean_q")),
     ("use_augmentation", (False,)),
     ("symmetry_augmentation", (False, True)),
     ("lr_piecewise_constant_decay", (False,)),

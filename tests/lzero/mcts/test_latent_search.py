@@ -1,5 +1,6 @@
 """MuZero's search on the batched tree against a plain-Python tree written from the MuZero
-pseudocode, for one-player tasks and two-player games."""
+pseudocode (with LightZero's value for unvisited edges), for one-player tasks and two-player
+games."""
 
 from __future__ import annotations
 
@@ -56,11 +57,16 @@ class MinMax:
 
 
 def reference_search(
-    model, root_prior, root_value, legal, n_sims, discount, c1=1.25, c2=19652.0, to_play=-1
-):
+    model, root_prior, root_value, legal, n_sims, discount, c1=1.25, c2=19652.0, to_play=-1,
+    unvisited="zero",
+):  # fmt: skip
     """MuZero pseudocode (appendix B), the root starting with one visit worth its value.
 
-    Min-max statistics cover the edges' values and the root's discounted value. In a
+    Min-max statistics cover the edges' values and the root's discounted value. An unvisited
+    edge is worth 0 as in the pseudocode, or with ``unvisited='mean_q'`` its node's mean ``Q``
+    (LightZero's and EfficientZero's ``compute_mean_q``): at the root the mean of its visited
+    edges (0 if none), below the mean of those and the parent's mean, turned to this node's
+    mover; normalised and clipped to ``[0, 1]`` once the statistics have a spread. In a
     two-player game (``to_play`` 1 or 2) players alternate, rewards are for the mover and the
     model's values for the player to move; values are stored from player 1's view here and
     turned to the selecting player's view in ``ucb``.
@@ -78,19 +84,34 @@ def reference_search(
         view = sign(parent.to_play) if two else 1.0
         return child.reward + discount * view * child.value()
 
-    def ucb(parent, child):
+    def mean_q(node, parent_mean):
+        visited = [edge_value(node, c) for c in node.children.values() if c.visit_count]
+        if node is root:
+            return sum(visited) / len(visited) if visited else 0.0
+        inherited = -parent_mean if two else parent_mean  # the parent's mover is the opponent
+        return (inherited + sum(visited)) / (len(visited) + 1)
+
+    def ucb(parent, child, mean):
         pb_c = (math.log((parent.visit_count + c2 + 1) / c2) + c1) * math.sqrt(parent.visit_count)
         score = pb_c / (child.visit_count + 1) * child.prior
         if child.visit_count > 0:
             score += mm.normalize(edge_value(parent, child))
+        elif unvisited == "zero":
+            pass
+        elif mm.hi > mm.lo:
+            score += min(max(mm.normalize(mean), 0.0), 1.0)
+        else:
+            score += mean
         return score
 
     for _ in range(n_sims):
         node, path, actions = root, [root], []
+        mean = 0.0
         while node.children:  # expanded
+            mean = mean_q(node, mean)
             best, best_a = -math.inf, None
             for a in sorted(node.children):
-                s = ucb(node, node.children[a])
+                s = ucb(node, node.children[a], mean)
                 if s > best:
                     best, best_a = s, a
             actions.append(best_a)
@@ -119,7 +140,7 @@ def reference_search(
 
 def batched_search(
     models, root_prior, root_value, legal, n_sims, discount, noise=None, c1=1.25, c2=19652.0,
-    to_play=None,
+    to_play=None, unvisited="zero",
 ):  # fmt: skip
     b, n_act = legal.shape
     paths = [[() for _ in range(n_sims + 1)] for _ in range(b)]
@@ -138,6 +159,7 @@ def batched_search(
         discount_factor=discount,
         pb_c_init=c1,
         pb_c_base=c2,
+        unvisited_value=unvisited,
     )
     return mcts.search(root_prior, root_value, legal, recurrent_fn, noise=noise, to_play=to_play)
 
@@ -150,8 +172,11 @@ def batched_search(
     players=st.lists(st.sampled_from([-1, 1, 2]), min_size=1, max_size=3),
     discount=st.sampled_from([1.0, 0.997, 0.9]),
     constants=st.sampled_from([(1.25, 19652.0), (0.5, 3.0)]),
+    unvisited=st.sampled_from(["zero", "mean_q"]),
 )
-def test_batched_tree_matches_reference(seed, n_act, n_sims, players, discount, constants):
+def test_batched_tree_matches_reference(
+    seed, n_act, n_sims, players, discount, constants, unvisited
+):
     # One-player rows (-1) and two-player rows (1, 2) in one batch: each tree keeps its own
     # discount sign.
     c1, c2 = constants
@@ -164,12 +189,14 @@ def test_batched_tree_matches_reference(seed, n_act, n_sims, players, discount, 
     value = rng.normal(size=batch)
     models = [FakeModel(seed * 10 + i, n_act) for i in range(batch)]
     out = batched_search(
-        models, prior, value, legal, n_sims, discount, c1=c1, c2=c2, to_play=np.array(players)
-    )
+        models, prior, value, legal, n_sims, discount, c1=c1, c2=c2, to_play=np.array(players),
+        unvisited=unvisited,
+    )  # fmt: skip
     for i in range(batch):
         counts, root_v = reference_search(
-            models[i], prior[i], value[i], legal[i], n_sims, discount, c1, c2, players[i]
-        )
+            models[i], prior[i], value[i], legal[i], n_sims, discount, c1, c2, players[i],
+            unvisited,
+        )  # fmt: skip
         np.testing.assert_array_equal(out.visit_counts[i], counts)
         assert out.root_value[i] == pytest.approx(root_v, rel=1e-5, abs=1e-5)
         assert (
@@ -242,6 +269,10 @@ def test_search_rejects_bad_inputs():
         mcts.search(np.ones((1, 3)), np.zeros(1), np.ones((1, 3)), None, to_play=np.array([0]))
     with pytest.raises(ValueError, match="expected num_simulations >= 1, got 0"):
         MuZeroMCTS(num_simulations=0, action_space_size=3, discount_factor=1.0)
+    with pytest.raises(ValueError, match=r"expected unvisited_value in \['zero', 'mean_q'\]"):
+        MuZeroMCTS(
+            num_simulations=2, action_space_size=3, discount_factor=1.0, unvisited_value="mean"
+        )
 
 
 def test_select_action_temperature():

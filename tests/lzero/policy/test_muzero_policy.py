@@ -178,6 +178,10 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ({"env_type": "atari"}, r"expected env_type in \['not_board_games', 'board_games'\]"),
         ({"use_augmentation": True}, r"expected use_augmentation in \[False\], got True"),
         (
+            {"unvisited_value": "parent"},
+            r"expected unvisited_value in \['zero', 'mean_q'\], got 'parent'",
+        ),
+        (
             {"model": {"model_type": "conv", "observation_shape": 27}},
             r"expected model.observation_shape \(C, H, W\) for model_type 'conv', got 27",
         ),

@@ -31,7 +31,8 @@ main_config.policy.symmetry_augmentation = True
 # once Q is normalised: the search now tries the moves its prior has written off. Seed 1 beat the
 # rule bot in every eval game at 12,760 env steps (304 s) instead of drawing all of them for
 # 10 minutes (it had settled on the centre; only the corner opening beats this bot); seeds 0 and
-# 2 at 824 env steps (20 and 22 s).
+# 2 at 824 env steps (20 and 22 s), seed 3 at 2,512 (it drew throughout with 'zero'). Seeds 4
+# and 5 still draw throughout (see the README).
 main_config.policy.unvisited_value = "mean_q"
 
 if __name__ == "__main__":

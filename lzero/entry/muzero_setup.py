@@ -230,13 +230,11 @@ def load_checkpoint(policy: MuZeroPolicy, path: str | Path, cfg: Mapping) -> dic
 def run_seed(seed: int | None, recorded: int | None) -> int:
     """The seed a run uses: a fresh run's ``seed`` (0 if None); a resumed run's own,
     ``recorded`` in its checkpoint (None for checkpoints older than that record: ``seed``
-    or 0).
+    or 0). ``seed`` is None or already checked (:func:`check_seed`).
 
     Raises:
-        ConfigError: ``seed`` is not a seed, or names another seed than the resumed run's.
+        ConfigError: ``seed`` names another seed than the resumed run's.
     """
-    if seed is not None:
-        check_seed(seed)
     if recorded is None:
         return 0 if seed is None else seed
     if seed is not None and seed != recorded:

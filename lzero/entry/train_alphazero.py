@@ -20,7 +20,7 @@ import torch
 
 from lzero.agent import Agent, load_policy, read_checkpoint, save_checkpoint
 from lzero.entry.muzero_setup import check_seed, run_seed, seed_everything
-from lzero.entry.train_log import Progress, TrainLog, check_fresh_exp
+from lzero.entry.train_log import Progress, TrainLog, check_fresh_exp, last_checkpoint
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer
@@ -104,12 +104,7 @@ def train_alphazero(
     if resume is None:
         check_fresh_exp(exp)
     else:
-        if not (ckpt_dir / "ckpt_last.pth.tar").is_file():
-            raise ConfigError(
-                f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "
-                f"{str(exp)!r} (no {ckpt_dir / 'ckpt_last.pth.tar'})"
-            )
-        resumed = read_checkpoint(ckpt_dir / "ckpt_last.pth.tar")
+        resumed = read_checkpoint(last_checkpoint(exp))
     seed = run_seed(seed, None if resumed is None else resumed.get("seed"))
     seed_everything(seed)
     torch.set_num_threads(cfg.policy.torch_num_threads)

@@ -72,6 +72,21 @@ def check_fresh_exp(exp: Path) -> None:
         )
 
 
+def last_checkpoint(exp: Path) -> Path:
+    """``exp/ckpt/ckpt_last.pth.tar``, the checkpoint a resumed run continues from.
+
+    Raises:
+        ConfigError: ``exp`` holds no such file.
+    """
+    last = exp / "ckpt" / "ckpt_last.pth.tar"
+    if not last.is_file():
+        raise ConfigError(
+            f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "
+            f"{str(exp)!r} (no {last})"
+        )
+    return last
+
+
 class Progress:
     """Training progress on stdout: one rewritten status line on a terminal; without one (a log
     file, CI), a plain status line every ``interval_s`` seconds.

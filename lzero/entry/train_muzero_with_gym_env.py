@@ -39,7 +39,7 @@ from lzero.entry.muzero_setup import (
     save_checkpoint,
     seed_everything,
 )
-from lzero.entry.train_log import COLUMNS, Progress, TrainLog, check_fresh_exp
+from lzero.entry.train_log import COLUMNS, Progress, TrainLog, check_fresh_exp, last_checkpoint
 from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
@@ -87,17 +87,18 @@ def train_muzero_with_gym_env(
     cfg = compile_config(input_cfg)
     check_env_config(cfg)
     exp = Path(cfg.exp_name if resume is None else resume)
+    last_path, last = None, None
     if resume is None:
         check_fresh_exp(exp)
-        last = None
     else:
-        last = read_last_checkpoint(exp, cfg)
+        last_path = last_checkpoint(exp)
+        last = read_checkpoint(last_path, cfg, "resume")
     seed = run_seed(seed, None if last is None else last.get("seed"))
     seed_everything(seed)
     policy = MuZeroPolicy(cfg.policy, model)
     if model_path is not None:
         load_checkpoint(policy, model_path, cfg)
-    resumed = None if last is None else resume_state(policy, exp, last)
+    resumed = None if last is None else resume_state(policy, last_path, last)
     try:
         (exp / "ckpt").mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -138,29 +139,14 @@ def make_collector(cfg, policy: MuZeroPolicy, seed: int):
     return make_muzero_collector(cfg, manager, policy, seed)
 
 
-def read_last_checkpoint(exp: Path, cfg) -> dict:
-    """``exp/ckpt/ckpt_last.pth.tar``, the checkpoint a resumed run continues from.
-
-    Raises:
-        ConfigError: no such checkpoint, or one of another kind or env.
-    """
-    last = exp / "ckpt" / "ckpt_last.pth.tar"
-    if not last.is_file():
-        raise ConfigError(
-            f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "
-            f"{str(exp)!r} (no {last})"
-        )
-    return read_checkpoint(last, cfg, "resume")
-
-
-def resume_state(policy: MuZeroPolicy, exp: Path, state: dict) -> dict:
-    """Loads ``state``, read by :func:`read_last_checkpoint` from ``exp``, into ``policy``;
-    returns the run's counters (``env_step``, ``best``, ``wall_time``).
+def resume_state(policy: MuZeroPolicy, path: Path, state: dict) -> dict:
+    """Loads ``state``, the checkpoint read from ``path`` (a run's ``ckpt_last``), into
+    ``policy``; returns the run's counters (``env_step``, ``best``, ``wall_time``).
 
     Raises:
         ConfigError: a checkpoint that does not fit the configured model.
     """
-    apply_checkpoint(policy, state, exp / "ckpt" / "ckpt_last.pth.tar", "resume")
+    apply_checkpoint(policy, state, path, "resume")
     return {
         "env_step": int(state.get("env_step", 0)),
         "best": float(state.get("best_eval_return", -np.inf)),

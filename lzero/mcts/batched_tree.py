@@ -178,9 +178,9 @@ def select_slot(
 
     PUCT as AlphaZero (Silver et al. 2018, pseudocode): ``Q + C(N) * P * sqrt(N) / (1 + n)``
     with ``C(N) = c1 + log((N + c2 + 1) / c2)`` (``c2 = inf``: the constant ``c1`` of AlphaGo
-    Zero); an unvisited slot scores ``unvisited_q`` for its ``Q`` (as given: 0, or the node's
-    mean ``Q`` already normalised by ``descend``). UCB1 (Auer et al. 2002): ``Q + c1 * sqrt(ln N / n)``,
-    the first unvisited slot first. ``N`` is the node's visits (at least 1), ``n`` the
+    Zero); an unvisited slot scores ``unvisited_q`` for its ``Q`` as given (0, or the node's
+    mean ``Q`` already normalised by ``descend``). UCB1 (Auer et al. 2002):
+    ``Q + c1 * sqrt(ln N / n)``, the first unvisited slot first. ``N`` is the node's visits (at least 1), ``n`` the
     child's; ``Q`` is min-max normalised to ``[0, 1]`` if ``normalize``. Ties go to the first
     slot. The loop keeps to arrays: a helper handed the tree tuple made numba count references
     to all its arrays at every call.
@@ -219,9 +219,10 @@ def select_slot(
 @njit(cache=True, inline="always")
 def _mean_q(q, children, num_children, discount, node, parent_mean):
     """The ``Q`` an unvisited slot of ``node`` gets with ``descend``'s ``mean_q_unvisited``,
-    as in LightZero's (EfficientZero's) MuZero trees (``compute_mean_q``): at the root the mean ``Q`` of its visited slots (0 if
-    none); below, the mean of those and the parent's own mean (``parent_mean``, for the
-    parent's mover: negated when the edge's discount is negative, a two-player tree)."""
+    as in LightZero's (EfficientZero's) MuZero trees (``compute_mean_q``): at the root the
+    mean ``Q`` of its visited slots (0 if none); below, the mean of those and the parent's own
+    mean (``parent_mean``, for the parent's mover: negated when the edge's discount is
+    negative, a two-player tree)."""
     total, count = 0.0, 0
     for k in range(num_children[node]):
         child = children[node, k]
@@ -251,13 +252,12 @@ def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited):
         tree.node_terminal[b],
         tree.min_max[b],
     )
-    discount = tree.node_discount[b]
     node = ROOT_INDEX
     mean_q = 0.0
     while num_children[node] >= 0 and not terminal[node]:
         unvisited_q = 0.0
         if mean_q_unvisited:
-            mean_q = _mean_q(q, children, num_children, discount, node, mean_q)
+            mean_q = _mean_q(q, children, num_children, tree.node_discount[b], node, mean_q)
             unvisited_q = mean_q
             lo, hi = min_max[0], min_max[1]
             if normalize and hi > lo:  # normalised, and clipped to [0, 1] as LightZero's

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import warnings
 from collections.abc import Iterator
 
 import numpy as np
@@ -50,6 +51,35 @@ def build_model(m: dict) -> torch.nn.Module:
     )
 
 
+class _InitialStep(torch.nn.Module):
+    """``h`` then ``f`` as the search reads them: latent, scalar value, policy probabilities."""
+
+    def __init__(self, model: torch.nn.Module, support: int) -> None:
+        super().__init__()
+        self.model, self.support = model, support
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        out = self.model.initial_inference(obs)
+        value = support_to_scalar(out.value_logits, self.support)
+        return out.latent_state, value, torch.softmax(out.policy_logits, -1)
+
+
+class _RecurrentStep(torch.nn.Module):
+    """``g`` then ``f`` as the search reads them: latent, scalar reward and value, policy."""
+
+    def __init__(self, model: torch.nn.Module, support: int) -> None:
+        super().__init__()
+        self.model, self.support = model, support
+
+    def forward(
+        self, latent: torch.Tensor, action: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        o = self.model.recurrent_inference(latent, action)
+        reward = support_to_scalar(o.reward_logits, self.support)
+        value = support_to_scalar(o.value_logits, self.support)
+        return o.latent_state, reward, value, torch.softmax(o.policy_logits, -1)
+
+
 def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return -(target * torch.log_softmax(logits, dim=-1)).sum(-1)
 
@@ -73,6 +103,9 @@ class MuZeroPolicy:
         )
         self.support = int(getattr(self.model, "support_scale", cfg.model.support_scale))
         self.train_iter = 0
+        self._weights = [*self.model.parameters(), *self.model.buffers()]
+        self._frozen: tuple | None = None
+        self._frozen_version: tuple | None = None
         self.mcts = MuZeroMCTS(
             num_simulations=cfg.num_simulations,
             action_space_size=cfg.model.action_space_size,
@@ -95,6 +128,35 @@ class MuZeroPolicy:
     def collect_epsilon(self, env_step: int) -> float | None:
         """The epsilon of ``cfg.eps`` at ``env_step`` for :meth:`search`; None when it is off."""
         return collect_epsilon(self.cfg.eps, env_step)
+
+    def inference_steps(self) -> tuple[torch.jit.ScriptModule, torch.jit.ScriptModule]:
+        """The model's initial and recurrent steps as the search runs them: in eval mode,
+        traced, frozen and optimised for inference by ``torch.jit`` (batch norms folded into
+        the convolutions, no Python per layer), with the value and reward supports turned into
+        scalars and the policy logits into probabilities inside the graph. Outputs equal the
+        eager model's to about 1e-6. Rebuilt whenever a weight or buffer has changed in place
+        since the last build (an optimizer step, ``load_state_dict``), as the tensors' version
+        counters tell; see ``AlphaZeroPolicy.inference_model``.
+        """
+        version = tuple(t._version for t in self._weights)
+        if self._frozen is None or version != self._frozen_version:
+            self.model.eval()
+            shape = self.cfg.model.observation_shape
+            obs = torch.zeros((2, *shape) if isinstance(shape, (list, tuple)) else (2, shape))
+            action = torch.zeros(2, dtype=torch.long)
+            with warnings.catch_warnings(), torch.no_grad():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                latent = self.model.initial_inference(obs).latent_state
+                self._frozen = tuple(
+                    torch.jit.optimize_for_inference(
+                        torch.jit.freeze(
+                            torch.jit.trace(step(self.model, self.support).eval(), args)
+                        )
+                    )
+                    for step, args in ((_InitialStep, obs), (_RecurrentStep, (latent, action)))
+                )
+            self._frozen_version = version  # building changes no tensor in place
+        return self._frozen
 
     @torch.no_grad()
     def search(
@@ -123,30 +185,24 @@ class MuZeroPolicy:
         Returns:
             `[B]` actions, `[B, A]` normalised visit counts, `[B]` root values.
         """
-        self.model.eval()
-        out = self.model.initial_inference(torch.as_tensor(np.asarray(obs, np.float32)))
-        batch = out.latent_state.shape[0]
-        latents = out.latent_state.new_empty(
-            (self.cfg.num_simulations + 1, *out.latent_state.shape)
-        )
-        latents[0] = out.latent_state
+        initial, recurrent = self.inference_steps()
+        root_latent, root_value, root_policy = initial(torch.as_tensor(np.asarray(obs, np.float32)))
+        batch = root_latent.shape[0]
+        latents = root_latent.new_empty((self.cfg.num_simulations + 1, *root_latent.shape))
+        latents[0] = root_latent
         rows = torch.arange(batch)
 
         def recurrent_fn(parent, action, new_node):
-            o = self.model.recurrent_inference(
+            latent, reward, value, policy = recurrent(
                 latents[torch.from_numpy(parent).long(), rows], torch.from_numpy(action).long()
             )
-            latents[new_node] = o.latent_state
-            return (
-                support_to_scalar(o.reward_logits, self.support).numpy(),
-                support_to_scalar(o.value_logits, self.support).numpy(),
-                torch.softmax(o.policy_logits, -1).numpy(),
-            )
+            latents[new_node] = latent
+            return reward.numpy(), value.numpy(), policy.numpy()
 
         noise = self.mcts.root_noise(action_mask, rng) if explore else None
         res = self.mcts.search(
-            torch.softmax(out.policy_logits, -1).numpy(),
-            support_to_scalar(out.value_logits, self.support).numpy(),
+            root_policy.numpy(),
+            root_value.numpy(),
             action_mask,
             recurrent_fn,
             noise=noise,

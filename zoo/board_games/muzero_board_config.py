@@ -17,6 +17,7 @@ def muzero_board_config(
     battle_mode: str = "play_with_bot_mode",
     collector_env_num: int = 8,
     eval_freq: int = 200,
+    replay_ratio: float = 0.5,
     env: dict | None = None,
 ) -> tuple[EasyDict, EasyDict]:
     """``(main_config, create_config)`` of MuZero on ``game``, sized for 2 CPU cores.
@@ -33,6 +34,7 @@ def muzero_board_config(
         battle_mode: ``'play_with_bot_mode'`` or ``'self_play_mode'``.
         collector_env_num: games collected at once (one batched search).
         eval_freq: train iterations between evaluations.
+        replay_ratio: gradient steps per collected env step.
         env: further env keys (the board size of Gomoku, the collector bot's noise, ...).
     """
     h, w = board_shape
@@ -72,7 +74,7 @@ def muzero_board_config(
             num_unroll_steps=3,
             discount_factor=1,
             batch_size=128,
-            replay_ratio=0.5,
+            replay_ratio=replay_ratio,
             learning_rate=3e-3,
             grad_clip_value=0.5,
             # An update's convolutions gain from the second core (Connect4, batch 128: 140 ->

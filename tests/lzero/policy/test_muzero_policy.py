@@ -313,3 +313,52 @@ def test_learning_threads_hold_for_the_block_only():
     with pytest.raises(KeyError), policy.learning_threads():
         raise KeyError("an update failed")
     assert torch.get_num_threads() == 1  # back for the search after a failure too
+
+
+@pytest.mark.parametrize("conv", [False, True])
+def test_search_steps_equal_the_eager_model_and_follow_its_weights(conv):
+    """The traced and frozen steps the search runs give the eager model's latent, scalar
+    reward and value (``support_to_scalar``) and policy probabilities, and are rebuilt after
+    an update changes the weights (a stale copy would keep the old outputs)."""
+    from lzero.policy.scaling_transform import support_to_scalar
+
+    torch.manual_seed(0)
+    policy = MuZeroPolicy(LIGHTZERO_TICTACTOE if conv else SMALL)
+    rng = np.random.default_rng(1)
+    if conv:
+        buf, _ = random_tictactoe_games(seed=0, games=8, moves=7, two_player=True)
+        obs = torch.as_tensor((rng.random((5, 27)) < 0.3).astype(np.float32))
+        actions = torch.as_tensor([0, 3, 4, 8, 2])
+    else:
+        buf = filled_buffer()
+        obs = torch.as_tensor(rng.normal(size=(5, 3)).astype(np.float32))
+        actions = torch.as_tensor([0, 1, 1, 0, 1])
+
+    def check():
+        initial, recurrent = policy.inference_steps()
+        policy.model.eval()
+        with torch.no_grad():
+            ref = policy.model.initial_inference(obs)
+            latent, value, probs = initial(obs)
+            nxt = policy.model.recurrent_inference(ref.latent_state, actions)
+            latent2, reward2, value2, probs2 = recurrent(ref.latent_state, actions)
+        s = policy.support
+        pairs = [
+            (latent, ref.latent_state),
+            (value, support_to_scalar(ref.value_logits, s)),
+            (probs, torch.softmax(ref.policy_logits, -1)),
+            (latent2, nxt.latent_state),
+            (reward2, support_to_scalar(nxt.reward_logits, s)),
+            (value2, support_to_scalar(nxt.value_logits, s)),
+            (probs2, torch.softmax(nxt.policy_logits, -1)),
+        ]
+        for got, want in pairs:
+            np.testing.assert_allclose(got.numpy(), want.numpy(), atol=1e-5)
+        return value.clone()
+
+    before = check()
+    assert policy.inference_steps() is policy.inference_steps()  # no rebuild without a change
+    for _ in range(3):
+        policy.learn(buf.sample(16))
+    after = check()
+    assert not torch.allclose(before, after)

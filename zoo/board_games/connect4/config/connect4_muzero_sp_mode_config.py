@@ -15,6 +15,7 @@ main_config, create_config = muzero_board_config(
     battle_mode="self_play_mode",
     exp_name="data_muzero/connect4_muzero_sp_mode_seed0",
 )
+main_config.policy.symmetry_augmentation = True  # as in bot mode (not measured here)
 
 if __name__ == "__main__":
     from lzero.cli_train import run_as_main

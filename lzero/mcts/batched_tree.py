@@ -180,10 +180,10 @@ def select_slot(
     with ``C(N) = c1 + log((N + c2 + 1) / c2)`` (``c2 = inf``: the constant ``c1`` of AlphaGo
     Zero); an unvisited slot scores ``unvisited_q`` for its ``Q`` as given (0, or the node's
     mean ``Q`` already normalised by ``descend``). UCB1 (Auer et al. 2002):
-    ``Q + c1 * sqrt(ln N / n)``, the first unvisited slot first. ``N`` is the node's visits (at least 1), ``n`` the
-    child's; ``Q`` is min-max normalised to ``[0, 1]`` if ``normalize``. Ties go to the first
-    slot. The loop keeps to arrays: a helper handed the tree tuple made numba count references
-    to all its arrays at every call.
+    ``Q + c1 * sqrt(ln N / n)``, the first unvisited slot first. ``N`` is the node's visits (at
+    least 1), ``n`` the child's; ``Q`` is min-max normalised to ``[0, 1]`` if ``normalize``.
+    Ties go to the first slot. The loop keeps to arrays: a helper handed the tree tuple made
+    numba count references to all its arrays at every call.
     """
     parent_visits = max(visits[node], 1)
     lo, hi = min_max[0], min_max[1]

@@ -10,7 +10,6 @@ value the search found at that position's root (the collector mixes it in).
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -19,6 +18,7 @@ from torch.nn import functional as F
 
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.model.alphazero_model import AlphaZeroModel
+from lzero.model.frozen import FrozenCache, freeze
 from lzero.policy.board_game import BoardGame
 
 
@@ -56,8 +56,8 @@ class AlphaZeroPolicy:
             )
         self.train_iter = 0
         self.forward_seconds = 0.0  # time spent in the network's forward pass while searching
-        self._weights = [*self.model.parameters(), *self.model.buffers()]
-        self._frozen, self._frozen_version = None, None
+        example = torch.zeros((2, *cfg.model.observation_shape))
+        self._frozen = FrozenCache(self.model, lambda: freeze(self.model, example))
         mc = cfg.mcts
         self.search = BatchedSearch(
             game.kernels,
@@ -90,29 +90,12 @@ class AlphaZeroPolicy:
 
     def inference_model(self) -> torch.jit.ScriptModule:
         """The model as :meth:`evaluate` runs it: in eval mode, traced, frozen and optimised
-        for inference by ``torch.jit`` (batch norms folded into the convolutions, which run
-        in oneDNN on pre-packed weights with the activations kept in its layout between them;
-        no Python per layer). That makes a forward pass of 64 positions 1.8-2.5x faster than
-        the eager model on the zoo's Connect4 and 9x9 Gomoku networks (1 or 2 torch threads),
-        with outputs equal to 1e-6. It is rebuilt (about 0.1 s) whenever a weight or buffer
-        has changed in place since the last build (an optimizer step, ``load_state_dict``, a
-        Ray actor's weight sync), which the tensors' version counters tell at about 5 us a
-        call.
-
-        ``torch.jit`` is deprecated in favour of ``torch.compile``, which needs a C++
-        compiler at run time and recompiles when the batch size changes; torch is pinned, and
-        its deprecation warnings are silenced here only.
+        for inference (:mod:`lzero.model.frozen`). That makes a forward pass of 64 positions
+        1.8-2.5x faster than the eager model on the zoo's Connect4 and 9x9 Gomoku networks (1
+        or 2 torch threads), with outputs equal to 1e-6. It is rebuilt (about 0.1 s) whenever
+        a weight or buffer has changed in place since the last build.
         """
-        version = tuple(t._version for t in self._weights)
-        if self._frozen is None or version != self._frozen_version:
-            self.model.eval()
-            example = torch.zeros((2, *self.cfg.model.observation_shape))
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                traced = torch.jit.trace(self.model, example)
-                self._frozen = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
-            self._frozen_version = version  # building changes no tensor in place
-        return self._frozen
+        return self._frozen.get()
 
     def temperature(self) -> float:
         """The visit-count temperature of self-play at the current training iteration."""

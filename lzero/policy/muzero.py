@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import warnings
 from collections.abc import Iterator
 
 import numpy as np
@@ -18,6 +17,7 @@ import torch
 
 from lzero.mcts.latent_search import MuZeroMCTS, select_action
 from lzero.model import MuZeroModel, MuZeroModelMLP
+from lzero.model.frozen import FrozenCache, freeze
 from lzero.policy.muzero_config import collect_epsilon, policy_config
 from lzero.policy.scaling_transform import scalar_to_support, support_to_scalar
 
@@ -103,9 +103,7 @@ class MuZeroPolicy:
         )
         self.support = int(getattr(self.model, "support_scale", cfg.model.support_scale))
         self.train_iter = 0
-        self._weights = [*self.model.parameters(), *self.model.buffers()]
-        self._frozen: tuple | None = None
-        self._frozen_version: tuple | None = None
+        self._frozen = FrozenCache(self.model, self._freeze_steps)
         self.mcts = MuZeroMCTS(
             num_simulations=cfg.num_simulations,
             action_space_size=cfg.model.action_space_size,
@@ -131,32 +129,23 @@ class MuZeroPolicy:
 
     def inference_steps(self) -> tuple[torch.jit.ScriptModule, torch.jit.ScriptModule]:
         """The model's initial and recurrent steps as the search runs them: in eval mode,
-        traced, frozen and optimised for inference by ``torch.jit`` (batch norms folded into
-        the convolutions, no Python per layer), with the value and reward supports turned into
-        scalars and the policy logits into probabilities inside the graph. Outputs equal the
-        eager model's to about 1e-6. Rebuilt whenever a weight or buffer has changed in place
-        since the last build (an optimizer step, ``load_state_dict``), as the tensors' version
-        counters tell; see ``AlphaZeroPolicy.inference_model``.
+        traced, frozen and optimised for inference (:mod:`lzero.model.frozen`), with the value
+        and reward supports turned into scalars and the policy logits into probabilities
+        inside the graph. Outputs equal the eager model's to about 1e-6. Rebuilt whenever a
+        weight or buffer has changed in place since the last build, as AlphaZero's
+        ``inference_model``.
         """
-        version = tuple(t._version for t in self._weights)
-        if self._frozen is None or version != self._frozen_version:
-            self.model.eval()
-            shape = self.cfg.model.observation_shape
-            obs = torch.zeros((2, *shape) if isinstance(shape, (list, tuple)) else (2, shape))
-            action = torch.zeros(2, dtype=torch.long)
-            with warnings.catch_warnings(), torch.no_grad():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                latent = self.model.initial_inference(obs).latent_state
-                self._frozen = tuple(
-                    torch.jit.optimize_for_inference(
-                        torch.jit.freeze(
-                            torch.jit.trace(step(self.model, self.support).eval(), args)
-                        )
-                    )
-                    for step, args in ((_InitialStep, obs), (_RecurrentStep, (latent, action)))
-                )
-            self._frozen_version = version  # building changes no tensor in place
-        return self._frozen
+        return self._frozen.get()
+
+    def _freeze_steps(self) -> tuple[torch.jit.ScriptModule, torch.jit.ScriptModule]:
+        shape = self.cfg.model.observation_shape
+        obs = torch.zeros((2, *shape) if isinstance(shape, (list, tuple)) else (2, shape))
+        latent = self.model.initial_inference(obs).latent_state
+        action = torch.zeros(2, dtype=torch.long)
+        return (
+            freeze(_InitialStep(self.model, self.support), obs),
+            freeze(_RecurrentStep(self.model, self.support), (latent, action)),
+        )
 
     @torch.no_grad()
     def search(

@@ -104,12 +104,12 @@ def board_select(
 @compiled_on_first_call(
     types.none(
         _BOARDS_T, _I64_1D, _I64_1D, _BOOL_1D, _BOOL_2D, _I64_2D, types.int64, types.boolean,
-        types.int64, types.int64, _I64_1D, *KERNELS_T,
+        types.int64, types.int64, types.int64, _I64_1D, *KERNELS_T,
     )
 )  # fmt: skip
 def root_moves(
     boards, to_play, num_moves, active, legal, scratch, radius, tactics, threat_depth,
-    win_length, budget, legal_actions, apply_action, result_after,
+    three_depth, win_length, budget, legal_actions, apply_action, result_after,
 ):  # fmt: skip
     """Writes into ``legal`` `[B, A]` the moves to expand at each active root ``boards[b, 0]``:
     its legal moves within ``radius`` of a stone if ``radius > 0``, and with ``tactics`` those
@@ -137,7 +137,7 @@ def root_moves(
         if threat_depth > 0:
             m = root_threats(
                 board, to_play[b], num_moves[b], scratch[0], scratch[1], m, threat_depth,
-                win_length, result_after, budget,
+                win_length, result_after, budget, three_depth,
             )  # fmt: skip
         legal[b, :] = False
         for i in range(m):

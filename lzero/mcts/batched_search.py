@@ -111,6 +111,8 @@ class BatchedSearch:
         tree_tactics: bool = False,
         threat_depth: int = 0,
         threat_budget: int = 64,
+        three_depth: int = 0,
+        three_budget: int = 256,
         evaluate: Any = None,
         priors: Any = None,
         seed: int = 0,
@@ -143,8 +145,16 @@ class BatchedSearch:
                 f"known win_length, got {threat_depth} (placement={kernels.placement}, "
                 f"win_length={kernels.win_length})"
             )
-        if int(threat_budget) < 1:
-            raise ValueError(f"expected threat_budget >= 1, got {threat_budget!r}")
+        if int(three_depth) < 0 or (three_depth and not threat_depth):
+            raise ValueError(
+                f"expected three_depth 0, or three_depth >= 1 with threat_depth >= 1, got "
+                f"three_depth={three_depth} with threat_depth={threat_depth}"
+            )
+        if int(threat_budget) < 1 or int(three_budget) < 1:
+            raise ValueError(
+                f"expected threat_budget >= 1 and three_budget >= 1, got {threat_budget!r} "
+                f"and {three_budget!r}"
+            )
         self.kernels = kernels
         self.num_simulations = int(num_simulations)
         self.rule = SELECTIONS[selection]
@@ -161,7 +171,8 @@ class BatchedSearch:
         self.threat_depth = int(threat_depth)
         # k of a placement k-in-a-row game, for the tree's decisive-move filter (0: none)
         self._tree_win_length = kernels.win_length if kernels.placement else 0
-        self._threat_budget = np.array([0, int(threat_budget)], np.int64)
+        self.three_depth = int(three_depth)
+        self._threat_budget = np.array([0, int(threat_budget), int(three_budget)], np.int64)
         self.seed = int(seed)
         self.rng = np.random.default_rng(seed)
         evaluate = kernels.evaluate if evaluate is None else evaluate
@@ -295,7 +306,8 @@ class BatchedSearch:
         if self.radius or self.tactics or self.threat_depth:
             root_moves(
                 store, to_play.astype(np.int64), moves[:, 0].copy(), active, legal, self._scratch,
-                self.radius, self.tactics, self.threat_depth, self.kernels.win_length,
+                self.radius, self.tactics, self.threat_depth, self.three_depth,
+                self.kernels.win_length,
                 self._threat_budget, *self.native_kernels,
             )  # fmt: skip
         leaves = np.zeros(batch, np.int64)

@@ -12,7 +12,9 @@ from numba import njit
 
 from lzero.mcts.game import ONGOING
 
-__all__ = ["decisive_moves", "forcing_win", "root_tactics", "root_threats"]
+__all__ = [
+    "decisive_moves", "forcing_win", "root_tactics", "root_threats", "threat_space_win",
+]  # fmt: skip
 
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
@@ -307,6 +309,223 @@ def forcing_win(board, attacker, num_moves, depth, forced, k, result_after, budg
     return result
 
 
+@njit(cache=True)
+def _window_cells(flat, h, w, player, k, stones, out):
+    """Marks in ``out`` (bool `[H * W]`, not cleared) the empty cells of the runs of ``k``
+    cells that hold exactly ``stones`` of ``player``'s stones and no other stone."""
+    for d in range(4):
+        dr, dc = _DIRECTIONS[d]
+        for r in range(h):
+            re = r + (k - 1) * dr
+            if re < 0 or re >= h:
+                continue
+            for c in range(w):
+                ce = c + (k - 1) * dc
+                if ce < 0 or ce >= w:
+                    continue
+                mine = 0
+                empty = 0
+                for i in range(k):
+                    v = flat[(r + i * dr) * w + c + i * dc]
+                    if v == player:
+                        mine += 1
+                    elif v == 0:
+                        empty += 1
+                    else:
+                        break
+                if mine == stones and empty == k - stones:
+                    for i in range(k):
+                        e = (r + i * dr) * w + c + i * dc
+                        if flat[e] == 0:
+                            out[e] = True
+
+
+@njit(cache=True)
+def _threat_replies(board, attacker, played, k, result_after, probe, mask, out):
+    """After ``attacker`` made no winning cell with its last stone (``played`` stones now),
+    the defender's replies that may stop its next move from making two winning cells: the
+    cells of such moves, their winning cells, and the defender's moves that make a winning
+    cell of its own (a superset of those: every cell of a run of ``k`` holding ``k - 2`` of
+    its stones). Any other reply loses to one of those moves, so a win against these
+    replies is a win. Writes them to ``out`` and returns how many; 0 when the attacker has
+    no such move (its stone was no threat). ``probe`` (bool), ``mask`` (bool) `[H * W]`
+    and ``out`` (int64 `[H * W]`) are work space."""
+    h, w = board.shape
+    flat = board.reshape(-1)
+    wins = np.empty(2, np.int64)
+    probe[:] = False
+    _window_cells(flat, h, w, attacker, k, k - 2, probe)
+    mask[:] = False
+    threats = 0
+    for d in range(flat.size):
+        if not probe[d]:
+            continue
+        flat[d] = attacker
+        if _wins_through(board, d, attacker, played + 1, result_after, wins, k) == 2:
+            mask[d] = True
+            mask[wins[0]] = True
+            mask[wins[1]] = True
+            threats += 1
+        flat[d] = 0
+    if threats == 0:
+        return 0
+    _window_cells(flat, h, w, 3 - attacker, k, k - 2, mask)
+    n = 0
+    for e in range(flat.size):
+        if mask[e]:
+            out[n] = e
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def threat_space_win(board, attacker, num_moves, depth, forced, k, result_after, budget):
+    """A win for ``attacker`` (to move) by continuous threats on a placement k-in-a-row board,
+    threes included (gomoku's "victory by continuous threats"): each of its moves makes a
+    winning cell (a four), which the defender must fill, or threatens to make two next (an
+    open three, or any move after which one more stone makes two winning cells), against
+    which every defender reply that might matter is tried (:func:`_threat_replies`: the
+    blocks, and the defender's own fours, after which the attacker must fill the defender's
+    winning cell and go on), until a move makes two winning cells. Returns the first move's
+    cell, or -1 if none is found with at most ``depth`` attacker moves.
+
+    Preconditions and ``budget`` as :func:`forcing_win` (``budget[0]``: attacker moves left
+    to try). Every win reported is forced; -1 proves nothing. Fours are tried before threes
+    at each level. ``board`` is restored.
+    """
+    h, w = board.shape
+    size = h * w
+    flat = board.reshape(-1)
+    defender = 3 - attacker
+    wins = np.empty(2, np.int64)
+    forced_at = np.empty(depth, np.int64)
+    next_at = np.empty(depth, np.int64)  # candidates: [0, size) fours, [size, 2 size) threes
+    move_at = np.empty(depth, np.int64)
+    fours = np.empty((depth, size), np.bool_)
+    threes = np.empty((depth, size), np.bool_)
+    replies = np.empty((depth, size), np.int64)
+    num_replies = np.empty(depth, np.int64)
+    at_reply = np.empty(depth, np.int64)
+    probe = np.empty(size, np.bool_)
+    mask = np.empty(size, np.bool_)
+    stack = np.empty(2 * depth + 1, np.int64)  # the stones on the board, to undo
+    sp = 0
+    choose, on_replies, succeeded, failed = 0, 1, 2, 3
+    level = 0
+    forced_at[0] = forced
+    next_at[0] = 0
+    if forced < 0:
+        fours[0, :] = False
+        threes[0, :] = False
+        _window_cells(flat, h, w, attacker, k, k - 2, fours[0])
+        _window_cells(flat, h, w, attacker, k, k - 3, threes[0])
+    result = -1
+    state = choose
+    while True:
+        if state == choose:
+            state = failed
+            f = forced_at[level]
+            while next_at[level] < 2 * size:
+                i = next_at[level]
+                next_at[level] = i + 1
+                if f >= 0:
+                    if i > 0:
+                        break
+                    cell = f
+                elif i < size:
+                    cell = i
+                    if not fours[level, cell]:
+                        continue
+                else:
+                    cell = i - size
+                    if fours[level, cell] or not threes[level, cell]:
+                        continue
+                if flat[cell] != 0:
+                    continue
+                if budget[0] <= 0:
+                    break
+                budget[0] -= 1
+                played = num_moves + 2 * level + 1
+                flat[cell] = attacker
+                n = _wins_through(board, cell, attacker, played, result_after, wins, k)
+                if n == 2:
+                    flat[cell] = 0
+                    move_at[level] = cell
+                    state = succeeded
+                    break
+                if level + 1 >= depth:
+                    flat[cell] = 0
+                    continue
+                if n == 1:
+                    replies[level, 0] = wins[0]
+                    num_replies[level] = 1
+                else:
+                    num_replies[level] = _threat_replies(
+                        board, attacker, played, k, result_after, probe, mask, replies[level]
+                    )
+                    if num_replies[level] == 0:
+                        flat[cell] = 0
+                        continue
+                move_at[level] = cell
+                stack[sp] = cell
+                sp += 1
+                at_reply[level] = 0
+                state = on_replies
+                break
+            if budget[0] <= 0 and state == failed:
+                break
+        elif state == on_replies:
+            j = at_reply[level]
+            if j == num_replies[level]:
+                sp -= 1
+                flat[stack[sp]] = 0  # the attacker's move: it won against every reply
+                state = succeeded
+                continue
+            reply = replies[level, j]
+            played = num_moves + 2 * level + 2
+            flat[reply] = defender
+            m = _wins_through(board, reply, defender, played, result_after, wins, k)
+            if m == 2:
+                flat[reply] = 0
+                sp -= 1
+                flat[stack[sp]] = 0
+                state = choose
+                continue
+            stack[sp] = reply
+            sp += 1
+            level += 1
+            forced_at[level] = wins[0] if m == 1 else -1
+            next_at[level] = 0
+            if m == 0:
+                fours[level, :] = False
+                threes[level, :] = False
+                _window_cells(flat, h, w, attacker, k, k - 2, fours[level])
+                _window_cells(flat, h, w, attacker, k, k - 3, threes[level])
+            state = choose
+        elif state == succeeded:
+            if level == 0:
+                result = move_at[0]
+                break
+            level -= 1
+            sp -= 1
+            flat[stack[sp]] = 0  # the defender's reply, refuted
+            at_reply[level] += 1
+            state = on_replies
+        else:  # failed: no win at this level against the reply above
+            if level == 0:
+                break
+            level -= 1
+            sp -= 1
+            flat[stack[sp]] = 0  # the refuting reply
+            sp -= 1
+            flat[stack[sp]] = 0  # the attacker's move it refuted
+            state = choose
+    while sp > 0:
+        sp -= 1
+        flat[stack[sp]] = 0
+    return result
+
+
 @njit(cache=True, inline="always")
 def _keep_only(actions, keep, m, cell):
     """Keeps only the move ``cell`` among ``actions[keep[:m]]`` if it is there (returns
@@ -319,7 +538,9 @@ def _keep_only(actions, keep, m, cell):
 
 
 @njit(cache=True)
-def root_threats(board, to_play, num_moves, actions, keep, m, depth, k, result_after, budget):
+def root_threats(
+    board, to_play, num_moves, actions, keep, m, depth, k, result_after, budget, three_depth=0
+):  # fmt: skip
     """Narrows the root moves ``actions[keep[:m]]`` of a placement k-in-a-row game (an action
     is the cell it fills) by wins at once and forced wins (:func:`forcing_win`, at most
     ``depth`` attacker moves, ``budget[1]`` moves tried per search; ``budget`` int64 `[2]`):
@@ -343,6 +564,13 @@ def root_threats(board, to_play, num_moves, actions, keep, m, depth, k, result_a
     win = forcing_win(board, to_play, num_moves, depth, forced, k, result_after, budget, -1)
     if win >= 0 and _keep_only(actions, keep, m, win):
         return 1
+    if three_depth > 0:
+        budget[0] = budget[2]
+        win = threat_space_win(
+            board, to_play, num_moves, three_depth, forced, k, result_after, budget
+        )
+        if win >= 0 and _keep_only(actions, keep, m, win):
+            return 1
     threat = -1
     if theirs == 0:
         # The opponent's forced wins if the mover passed: a stone of the mover's only takes

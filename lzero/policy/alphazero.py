@@ -71,6 +71,7 @@ class AlphaZeroPolicy:
             tactics=bool(mc.get("tactics", False)),
             tree_tactics=bool(mc.get("tactics", False)),
             threat_depth=int(mc.get("threat_depth", 0)),
+            three_depth=int(mc.get("three_depth", 0)),
             seed=seed,
         )
 

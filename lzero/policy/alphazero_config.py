@@ -93,6 +93,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
         # the root for forced wins by continuous fours of up to this many moves: the mover's
         # first move is then the only root move, and moves that leave the opponent one are
         # dropped (unless all do). It includes the root part of ``tactics``. 0: off.
+        three_depth=0,  # (int) ours, with threat_depth: when the mover has no such win, also
+        # search for its wins by continuous threats with threes (each move a four or a threat
+        # to make two winning cells next, every defence that might matter tried) of up to this
+        # many moves; the first move of one found is then the only root move. 0: off.
         legal_actions=None,  # LightZero's; no effect (legal moves come from the rules)
         action_space_size=None,  # (int) LightZero's; no effect (model.action_space_size)
         num_of_sampled_actions=2,  # (int) Sampled AlphaZero's; no effect
@@ -203,6 +207,12 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise ConfigError(
             f"main_config.policy.mcts: expected threat_depth to be an int >= 0, got {depth!r}"
+        )
+    three = policy.mcts.three_depth
+    if isinstance(three, bool) or not isinstance(three, int) or three < 0 or (three and not depth):
+        raise ConfigError(
+            "main_config.policy.mcts: expected three_depth to be an int >= 0, and 0 unless "
+            f"threat_depth >= 1, got three_depth={three!r} with threat_depth={depth!r}"
         )
     moves = policy.eval_opening_moves
     if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:

@@ -1,5 +1,6 @@
-"""The root's forced-win search (``lzero.mcts.tactics.forcing_win`` and ``root_threats``)
-against a plain-Python reference that tries every defender reply, on small Gomoku boards."""
+"""The root's forced-win searches (``lzero.mcts.tactics.forcing_win``, ``threat_space_win``
+and ``root_threats``) against a plain-Python reference that tries every defender reply, on
+small Gomoku boards."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.mcts.game import GameKernels
-from lzero.mcts.tactics import decisive_moves, forcing_win, root_threats
+from lzero.mcts.tactics import decisive_moves, forcing_win, root_threats, threat_space_win
 from zoo.board_games.gomoku.envs import gomoku_rules
 
 SIZE, K = 7, 5
@@ -120,6 +121,120 @@ def test_forcing_win_finds_what_the_reference_finds(position, depth):
     if move >= 0:
         assert move in expected
     assert board.ravel().tolist() == cells  # restored
+
+
+def attacker_moves(cells: list[int], attacker: int) -> list[int]:
+    """The empty cells in some run of ``K`` cells holding at least ``K - 3`` of the
+    attacker's stones and none of the defender's: every move of a win by fours and threes
+    (and a subset of all moves, so a win the reference finds with them is a win)."""
+    moves = set()
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(SIZE):
+            for c in range(SIZE):
+                run = [(r + i * dr, c + i * dc) for i in range(K)]
+                if not all(0 <= rr < SIZE and 0 <= cc < SIZE for rr, cc in run):
+                    continue
+                values = [cells[rr * SIZE + cc] for rr, cc in run]
+                if 3 - attacker not in values and values.count(attacker) >= K - 3:
+                    moves.update(rr * SIZE + cc for rr, cc in run if cells[rr * SIZE + cc] == 0)
+    return sorted(moves)
+
+
+def reference_wins_within(cells: list[int], attacker: int, moves: int) -> bool:
+    """Whether ``attacker`` (to move) completes a line within ``moves`` of its moves whatever
+    the defender replies (every empty cell tried)."""
+    if wins(cells, attacker):
+        return True
+    theirs = wins(cells, 3 - attacker)
+    if moves <= 1 or len(theirs) >= 2:
+        return False
+    for a in theirs or attacker_moves(cells, attacker):
+        cells[a] = attacker
+        ok = not wins(cells, 3 - attacker) and all(
+            reference_defended(cells, attacker, r, moves - 1)
+            for r in [e for e, v in enumerate(cells) if v == 0]
+        )
+        cells[a] = 0
+        if ok:
+            return True
+    return False
+
+
+def reference_defended(cells: list[int], attacker: int, reply: int, moves: int) -> bool:
+    """Whether the attacker still wins within ``moves`` after the defender's ``reply``."""
+    cells[reply] = 3 - attacker
+    ok = reference_wins_within(cells, attacker, moves)
+    cells[reply] = 0
+    return ok
+
+
+def test_threat_space_wins_are_wins_and_include_the_fours():
+    """On 400 random 7 x 7 positions, every win ``threat_space_win`` reports with two
+    attacker moves is one the reference confirms against every defender reply (three
+    attacker moves with the stone that completes the line), and it finds one wherever the
+    fours alone find one. Some of its wins need a three (the fours find none there)."""
+    rng = np.random.default_rng(1)
+    depth = 2
+    checked = only_threes = 0
+    for _ in range(400):
+        cells, attacker = [0] * (SIZE * SIZE), 1
+        for cell in rng.permutation(SIZE * SIZE)[: rng.integers(8, 27)]:
+            cells[int(cell)] = attacker
+            if five(cells, int(cell), attacker):
+                cells[int(cell)] = 0
+                continue
+            attacker = 3 - attacker
+        theirs = wins(cells, 3 - attacker)
+        if wins(cells, attacker) or len(theirs) >= 2:
+            continue  # outside the preconditions
+        forced = theirs[0] if theirs else -1
+        stones = sum(v > 0 for v in cells)
+        board = board_of(cells)
+        move = threat_space_win(
+            board, attacker, stones, depth, forced, K, RULES.result_after,
+            np.array([UNLIMITED], np.int64),
+        )  # fmt: skip
+        assert board.ravel().tolist() == cells  # restored
+        fours = forcing_win(
+            board, attacker, stones, depth, forced, K, RULES.result_after,
+            np.array([UNLIMITED], np.int64), -1,
+        )  # fmt: skip
+        if fours >= 0:
+            assert move >= 0
+        if move >= 0:
+            work = list(cells)
+            work[move] = attacker
+            assert not wins(work, 3 - attacker) or len(wins(work, attacker)) >= 2
+            assert all(
+                reference_defended(work, attacker, r, depth)
+                for r in [e for e, v in enumerate(work) if v == 0]
+            )
+            checked += 1
+            only_threes += fours < 0
+    assert checked >= 40 and only_threes >= 5
+
+
+def test_threat_space_win_finds_a_double_three_that_the_fours_miss():
+    """X to move on 9 x 9 makes two open threes at once (row 4 and column 5): no four is on
+    the board, so the win by fours finds nothing and the search with threes finds it. The
+    budget bounds the search."""
+    board = np.zeros((9, 9), np.int8)
+    for r, c in ((4, 3), (4, 4), (2, 5), (3, 5)):
+        board[r, c] = 1
+    for r, c in ((0, 0), (8, 8), (0, 8), (8, 0)):
+        board[r, c] = 2
+    rules = gomoku_rules.make_rules(9)
+    fours = forcing_win(
+        board, 1, 8, 4, -1, K, rules.result_after, np.array([UNLIMITED], np.int64), -1
+    )
+    assert fours == -1
+    budget = np.array([UNLIMITED], np.int64)
+    move = threat_space_win(board, 1, 8, 2, -1, K, rules.result_after, budget)
+    assert move == 4 * 9 + 5
+    one_move = np.array([1], np.int64)  # not enough
+    assert threat_space_win(board, 1, 8, 2, -1, K, rules.result_after, one_move) == -1
+    unlimited = np.array([UNLIMITED], np.int64)  # O has nothing
+    assert threat_space_win(board, 2, 8, 2, -1, K, rules.result_after, unlimited) == -1
 
 
 def reference_decisive(cells: list[int], to_play: int, actions: list[int]) -> list[int]:
@@ -234,6 +349,23 @@ def test_the_search_plays_a_four_three_and_answers_one():
         cells_o[move] = 0
 
 
+def test_the_search_plays_a_double_three_with_three_depth_only():
+    """The double three of ``test_threat_space_win_finds_a_double_three_that_the_fours_miss``
+    at the root: with ``three_depth`` every simulation goes to it; with the fours alone the
+    search spreads its simulations."""
+    board = np.zeros((9, 9), np.int8)
+    for r, c in ((4, 3), (4, 4), (2, 5), (3, 5)):
+        board[r, c] = 1
+    for r, c in ((0, 0), (8, 8), (0, 8), (8, 0)):
+        board[r, c] = 2
+    kernels = gomoku_kernels()
+    settings = dict(num_simulations=16, radius=2, tactics=True, threat_depth=3)
+    threes = BatchedSearch(kernels, three_depth=2, **settings)
+    assert threes.search(board[None], np.array([1]), uniform_net).visits[0][4 * 9 + 5] == 16
+    fours = BatchedSearch(kernels, **settings)
+    assert fours.search(board[None], np.array([1]), uniform_net).visits[0][4 * 9 + 5] < 16
+
+
 def test_threat_depth_is_refused_where_it_cannot_run(c4):
     with pytest.raises(ValueError, match="threat_depth 0, or threat_depth >= 1 for a placement"):
         BatchedSearch(c4, threat_depth=2)
@@ -241,6 +373,10 @@ def test_threat_depth_is_refused_where_it_cannot_run(c4):
         BatchedSearch(gomoku_kernels(), threat_depth=-1)
     with pytest.raises(ValueError, match="threat_budget >= 1"):
         BatchedSearch(gomoku_kernels(), threat_depth=1, threat_budget=0)
+    with pytest.raises(ValueError, match="three_depth >= 1 with threat_depth >= 1"):
+        BatchedSearch(gomoku_kernels(), three_depth=2)
+    with pytest.raises(ValueError, match="three_budget >= 1"):
+        BatchedSearch(gomoku_kernels(), threat_depth=1, three_depth=1, three_budget=0)
     search = BatchedSearch(gomoku_kernels(), threat_depth=1)
     with pytest.raises(ValueError, match="without a Python evaluator"):
         search.search(np.zeros((1, 9, 9), np.int8), np.array([1]))

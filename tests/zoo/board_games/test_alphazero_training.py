@@ -163,6 +163,10 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
             lambda m, c: m.policy.update(mcts=dict(threat_depth=1.5)),
             "expected threat_depth to be an int >= 0, got 1.5",
         ),
+        (
+            lambda m, c: m.policy.update(mcts=dict(three_depth=2)),
+            "0 unless threat_depth >= 1, got three_depth=2 with threat_depth=0",
+        ),
     ],
 )
 def test_bad_configs_fail_before_any_env_starts(tmp_path, change, match):

@@ -543,12 +543,16 @@ def root_threats(
 ):  # fmt: skip
     """Narrows the root moves ``actions[keep[:m]]`` of a placement k-in-a-row game (an action
     is the cell it fills) by wins at once and forced wins (:func:`forcing_win`, at most
-    ``depth`` attacker moves, ``budget[1]`` moves tried per search; ``budget`` int64 `[2]`):
+    ``depth`` attacker moves, ``budget[1]`` moves tried per search; ``budget`` int64 `[3]`):
     a winning move alone if there is one, else the first move of a forced win for
     ``to_play`` alone, else the moves after which the opponent can neither win at once nor
     force a win (all of them when every move leaves one of those). This includes what
-    :func:`root_tactics` keeps, which in a placement game costs more to find. Returns the
-    new ``m``; ``keep`` is rewritten in place; ``board`` is restored."""
+    :func:`root_tactics` keeps, which in a placement game costs more to find. With
+    ``three_depth > 0`` the forced wins with threes of :func:`threat_space_win` (at most
+    ``three_depth`` attacker moves, ``budget[2]`` moves tried per search) count too: the
+    mover's after its wins by fours, and among the moves that leave the opponent no win by
+    fours, those that leave it none with threes either, if there are any. Returns the new
+    ``m``; ``keep`` is rewritten in place; ``board`` is restored."""
     if m <= 1 or depth < 1:
         return m
     flat = board.reshape(-1)
@@ -572,41 +576,83 @@ def root_threats(
         if win >= 0 and _keep_only(actions, keep, m, win):
             return 1
     threat = -1
+    threes = False  # whether to look for the opponent's wins with threes too
     if theirs == 0:
         # The opponent's forced wins if the mover passed: a stone of the mover's only takes
         # cells from the opponent's lines, so without one here no move leaves one.
         budget[0] = budget[1]
         threat = forcing_win(board, opponent, num_moves, depth, -1, k, result_after, budget, -1)
-        if threat < 0:
-            return m
-    safe = 0
-    for i in range(m):
-        cell = actions[keep[i]]
-        if forced >= 0 and cell != forced:
-            continue  # the opponent wins at once
-        flat[cell] = to_play
-        refuted = False
-        mine = _wins_through(board, cell, to_play, num_moves + 1, result_after, cells, k)
-        if mine < 2:
-            budget[0] = budget[1]
-            refuted = (
-                forcing_win(
-                    board,
-                    opponent,
-                    num_moves + 1,
-                    depth,
-                    cells[0] if mine == 1 else -1,
-                    k,
-                    result_after,
-                    budget,
-                    threat,
+        if three_depth > 0:
+            budget[0] = budget[2]
+            threes = (
+                threat_space_win(
+                    board, opponent, num_moves, three_depth, -1, k, result_after, budget
                 )
                 >= 0
             )
-        flat[cell] = 0
-        if not refuted:
-            keep[safe] = keep[i]
-            safe += 1
+        if threat < 0 and not threes:
+            return m
+    safe = 0
+    if forced < 0 and threat < 0:
+        safe = m  # none by fours for the opponent even if the mover passed: none after any
+    else:
+        for i in range(m):
+            cell = actions[keep[i]]
+            if forced >= 0 and cell != forced:
+                continue  # the opponent wins at once
+            flat[cell] = to_play
+            refuted = False
+            mine = _wins_through(board, cell, to_play, num_moves + 1, result_after, cells, k)
+            if mine < 2:
+                budget[0] = budget[1]
+                refuted = (
+                    forcing_win(
+                        board,
+                        opponent,
+                        num_moves + 1,
+                        depth,
+                        cells[0] if mine == 1 else -1,
+                        k,
+                        result_after,
+                        budget,
+                        threat,
+                    )
+                    >= 0
+                )
+            flat[cell] = 0
+            if not refuted:
+                keep[safe] = keep[i]
+                safe += 1
     if safe == 0:
         return m
+    if threes:
+        # Among the moves that leave no win by fours, those that leave none with threes
+        # either, if there are any.
+        kept = 0
+        for i in range(safe):
+            cell = actions[keep[i]]
+            flat[cell] = to_play
+            mine = _wins_through(board, cell, to_play, num_moves + 1, result_after, cells, k)
+            refuted = False
+            if mine < 2:
+                budget[0] = budget[2]
+                refuted = (
+                    threat_space_win(
+                        board,
+                        opponent,
+                        num_moves + 1,
+                        three_depth,
+                        cells[0] if mine == 1 else -1,
+                        k,
+                        result_after,
+                        budget,
+                    )
+                    >= 0
+                )
+            flat[cell] = 0
+            if not refuted:
+                keep[kept] = keep[i]  # kept <= i: keep[:safe] stays whole while none is kept
+                kept += 1
+        if kept > 0:
+            return kept
     return safe

@@ -299,7 +299,7 @@ def test_root_threats_keep_what_the_reference_keeps(position, depth):
     actions = np.zeros(SIZE * SIZE, np.int64)
     actions[: len(empty)] = empty
     keep = np.arange(SIZE * SIZE, dtype=np.int64)
-    budget = np.array([0, UNLIMITED], np.int64)
+    budget = np.array([0, UNLIMITED, UNLIMITED], np.int64)
     m = root_threats(
         board, to_play, sum(v > 0 for v in cells), actions, keep, len(empty), depth, K,
         RULES.result_after, budget,
@@ -310,6 +310,56 @@ def test_root_threats_keep_what_the_reference_keeps(position, depth):
     else:
         assert kept == expected
     assert board.ravel().tolist() == cells
+
+
+def test_root_threats_with_threes_drop_only_moves_that_lose():
+    """With ``three_depth``, on random 7 x 7 positions: a forced win of the mover's with threes
+    is its only move; else the moves kept are among those the fours alone keep, and every
+    move dropped besides is one after which the reference finds the opponent a forced win
+    (against every reply)."""
+    rng = np.random.default_rng(2)
+    depth = 2
+    dropped_checked = 0
+    for _ in range(120):
+        cells, to_play = [0] * (SIZE * SIZE), 1
+        for cell in rng.permutation(SIZE * SIZE)[: rng.integers(8, 27)]:
+            cells[int(cell)] = to_play
+            if five(cells, int(cell), to_play):
+                cells[int(cell)] = 0
+                continue
+            to_play = 3 - to_play
+        if wins(cells, to_play) or wins(cells, 3 - to_play):
+            continue
+        empty = [e for e, v in enumerate(cells) if v == 0]
+        stones = SIZE * SIZE - len(empty)
+        kept = {}
+        for three_depth in (0, depth):
+            board = board_of(cells)
+            actions = np.zeros(SIZE * SIZE, np.int64)
+            actions[: len(empty)] = empty
+            keep = np.arange(SIZE * SIZE, dtype=np.int64)
+            m = root_threats(
+                board, to_play, stones, actions, keep, len(empty), depth, K, RULES.result_after,
+                np.array([0, UNLIMITED, UNLIMITED], np.int64), three_depth,
+            )  # fmt: skip
+            assert board.ravel().tolist() == cells
+            kept[three_depth] = {int(actions[keep[i]]) for i in range(m)}
+        if len(kept[0]) == 1:
+            continue  # a forced win of the mover's by fours
+        own = threat_space_win(
+            board_of(cells), to_play, stones, depth, -1, K, RULES.result_after,
+            np.array([UNLIMITED], np.int64),
+        )  # fmt: skip
+        if own >= 0:
+            assert kept[depth] == {own}  # the mover's forced win with threes alone
+            continue
+        assert kept[depth] <= kept[0] and kept[depth]
+        for move in kept[0] - kept[depth]:
+            work = list(cells)
+            work[move] = to_play
+            assert reference_wins_within(work, 3 - to_play, depth + 1)
+            dropped_checked += 1
+    assert dropped_checked >= 3
 
 
 def gomoku_kernels(size: int = 9) -> GameKernels:

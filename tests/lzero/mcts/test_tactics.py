@@ -86,10 +86,17 @@ def reference_forcing(cells: list[int], attacker: int, depth: int) -> set[int]:
 def positions(draw):
     """A Gomoku position of 7 x 7 with no line of five, and the player to move."""
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    stones = draw(st.integers(8, 26))
+    return random_position(rng, draw(st.integers(8, 26)))
+
+
+def random_position(rng: np.random.Generator, stones: int | None = None):
+    """Up to ``stones`` (default 8 to 26) stones in random cells of a 7 x 7 board, the
+    players taking turns, a stone that would make a line of five left out; the cells and
+    the player to move."""
     cells = [0] * (SIZE * SIZE)
     player = 1
-    for cell in rng.permutation(SIZE * SIZE)[:stones]:
+    count = rng.integers(8, 27) if stones is None else stones
+    for cell in rng.permutation(SIZE * SIZE)[:count]:
         cells[int(cell)] = player
         if five(cells, int(cell), player):
             cells[int(cell)] = 0
@@ -177,13 +184,7 @@ def test_threat_space_wins_are_wins_and_include_the_fours():
     depth = 2
     checked = only_threes = 0
     for _ in range(400):
-        cells, attacker = [0] * (SIZE * SIZE), 1
-        for cell in rng.permutation(SIZE * SIZE)[: rng.integers(8, 27)]:
-            cells[int(cell)] = attacker
-            if five(cells, int(cell), attacker):
-                cells[int(cell)] = 0
-                continue
-            attacker = 3 - attacker
+        cells, attacker = random_position(rng)
         theirs = wins(cells, 3 - attacker)
         if wins(cells, attacker) or len(theirs) >= 2:
             continue  # outside the preconditions
@@ -214,15 +215,22 @@ def test_threat_space_wins_are_wins_and_include_the_fours():
     assert checked >= 40 and only_threes >= 5
 
 
-def test_threat_space_win_finds_a_double_three_that_the_fours_miss():
-    """X to move on 9 x 9 makes two open threes at once (row 4 and column 5): no four is on
-    the board, so the win by fours finds nothing and the search with threes finds it. The
-    budget bounds the search."""
+def double_three_board() -> np.ndarray:
+    """9 x 9: X's two stones in row 4 and two in column 5 that (4, 5) makes two open threes
+    of; O's stones in the corners. X to move (8 stones)."""
     board = np.zeros((9, 9), np.int8)
     for r, c in ((4, 3), (4, 4), (2, 5), (3, 5)):
         board[r, c] = 1
     for r, c in ((0, 0), (8, 8), (0, 8), (8, 0)):
         board[r, c] = 2
+    return board
+
+
+def test_threat_space_win_finds_a_double_three_that_the_fours_miss():
+    """X to move on 9 x 9 makes two open threes at once (row 4 and column 5): no four is on
+    the board, so the win by fours finds nothing and the search with threes finds it. The
+    budget bounds the search."""
+    board = double_three_board()
     rules = gomoku_rules.make_rules(9)
     fours = forcing_win(
         board, 1, 8, 4, -1, K, rules.result_after, np.array([UNLIMITED], np.int64), -1
@@ -321,13 +329,7 @@ def test_root_threats_with_threes_drop_only_moves_that_lose():
     depth = 2
     dropped_checked = 0
     for _ in range(120):
-        cells, to_play = [0] * (SIZE * SIZE), 1
-        for cell in rng.permutation(SIZE * SIZE)[: rng.integers(8, 27)]:
-            cells[int(cell)] = to_play
-            if five(cells, int(cell), to_play):
-                cells[int(cell)] = 0
-                continue
-            to_play = 3 - to_play
+        cells, to_play = random_position(rng)
         if wins(cells, to_play) or wins(cells, 3 - to_play):
             continue
         empty = [e for e, v in enumerate(cells) if v == 0]
@@ -403,11 +405,7 @@ def test_the_search_plays_a_double_three_with_three_depth_only():
     """The double three of ``test_threat_space_win_finds_a_double_three_that_the_fours_miss``
     at the root: with ``three_depth`` every simulation goes to it; with the fours alone the
     search spreads its simulations."""
-    board = np.zeros((9, 9), np.int8)
-    for r, c in ((4, 3), (4, 4), (2, 5), (3, 5)):
-        board[r, c] = 1
-    for r, c in ((0, 0), (8, 8), (0, 8), (8, 0)):
-        board[r, c] = 2
+    board = double_three_board()
     kernels = gomoku_kernels()
     settings = dict(num_simulations=16, radius=2, tactics=True, threat_depth=3)
     threes = BatchedSearch(kernels, three_depth=2, **settings)

@@ -95,8 +95,8 @@ def random_position(rng: np.random.Generator, stones: int | None = None):
     the player to move."""
     cells = [0] * (SIZE * SIZE)
     player = 1
-    count = rng.integers(8, 27) if stones is None else stones
-    for cell in rng.permutation(SIZE * SIZE)[:count]:
+    order = rng.permutation(SIZE * SIZE)
+    for cell in order[: rng.integers(8, 27) if stones is None else stones]:
         cells[int(cell)] = player
         if five(cells, int(cell), player):
             cells[int(cell)] = 0

@@ -117,9 +117,11 @@ def root_moves(
     after which the opponent cannot win at once, all of them when none or all are such), and
     with ``threat_depth > 0`` (placement games of ``win_length`` in a row) instead those
     ``lzero.mcts.tactics.root_threats`` keeps (a winning move alone, else the first move of a
-    forced win alone, else the moves that leave the opponent neither; ``budget`` `[2]` int64, ``budget[1]`` the moves each
-    forced-win search may try). ``to_play``, ``num_moves``: `[B]` the mover and the stones of
-    each root; ``scratch`` `[3, A]` int64 work space. The boards are left as they were."""
+    forced win alone, else the moves that leave the opponent neither; with ``three_depth > 0``
+    wins with threes count too). ``budget`` `[3]` int64: ``budget[1]`` the moves each search
+    for wins by fours may try, ``budget[2]`` each search with threes. ``to_play``,
+    ``num_moves``: `[B]` the mover and the stones of each root; ``scratch`` `[3, A]` int64
+    work space. The boards are left as they were."""
     for b in range(active.shape[0]):
         if not active[b]:
             continue

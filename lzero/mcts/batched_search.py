@@ -85,6 +85,12 @@ class BatchedSearch:
             the only root move) and for the opponent after each root move (moves that leave
             one are dropped unless all do); each such search tries at most
             ``threat_budget`` moves (``lzero.mcts.tactics.root_threats``).
+        three_depth, three_budget: with ``threat_depth``, also search for wins by continuous
+            threats with threes (``lzero.mcts.tactics.threat_space_win``) of at most
+            ``three_depth`` moves (0: off), each search trying at most ``three_budget``
+            moves: the mover's (its first move is then the only root move), and the
+            opponent's after each root move that leaves it no win by fours (such moves are
+            dropped unless all are).
         evaluate, priors: for searches with a numba evaluator (``search`` without
             ``evaluator``): the leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``; default the
             game's, else random rollouts); the move priors (``lzero.mcts.game.PRIORS_T``;

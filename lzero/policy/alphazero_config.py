@@ -93,10 +93,11 @@ ALPHAZERO_POLICY_CONFIG = dict(
         # the root for forced wins by continuous fours of up to this many moves: the mover's
         # first move is then the only root move, and moves that leave the opponent one are
         # dropped (unless all do). It includes the root part of ``tactics``. 0: off.
-        three_depth=0,  # (int) ours, with threat_depth: when the mover has no such win, also
-        # search for its wins by continuous threats with threes (each move a four or a threat
-        # to make two winning cells next, every defence that might matter tried) of up to this
-        # many moves; the first move of one found is then the only root move. 0: off.
+        three_depth=0,  # (int) ours, with threat_depth: also search the root for wins by
+        # continuous threats with threes (each move a four or a threat to make two winning
+        # cells next, every defence that might matter tried) of up to this many moves: the
+        # mover's first move is then the only root move, and among the moves that leave the
+        # opponent no win by fours, those that leave it none of these are kept if any. 0: off.
         legal_actions=None,  # LightZero's; no effect (legal moves come from the rules)
         action_space_size=None,  # (int) LightZero's; no effect (model.action_space_size)
         num_of_sampled_actions=2,  # (int) Sampled AlphaZero's; no effect

@@ -354,6 +354,17 @@ def _threat_replies(board, attacker, played, k, result_after, probe, mask, out):
     return n
 
 
+@njit(cache=True, inline="always")
+def _attack_cells(flat, h, w, attacker, k, fours, threes):
+    """The attacker's candidate moves of :func:`threat_space_win` at a level: ``fours``
+    marks the cells that can make a winning cell, ``threes`` those that can make a run of
+    ``k`` holding ``k - 2`` of its stones (the candidates for a threat to make two)."""
+    fours[:] = False
+    threes[:] = False
+    _window_cells(flat, h, w, attacker, k, k - 2, fours)
+    _window_cells(flat, h, w, attacker, k, k - 3, threes)
+
+
 @njit(cache=True)
 def threat_space_win(board, attacker, num_moves, depth, forced, k, result_after, budget):
     """A win for ``attacker`` (to move) by continuous threats on a placement k-in-a-row board,
@@ -391,10 +402,7 @@ def threat_space_win(board, attacker, num_moves, depth, forced, k, result_after,
     forced_at[0] = forced
     next_at[0] = 0
     if forced < 0:
-        fours[0, :] = False
-        threes[0, :] = False
-        _window_cells(flat, h, w, attacker, k, k - 2, fours[0])
-        _window_cells(flat, h, w, attacker, k, k - 3, threes[0])
+        _attack_cells(flat, h, w, attacker, k, fours[0], threes[0])
     result = -1
     state = choose
     while True:
@@ -473,10 +481,7 @@ def threat_space_win(board, attacker, num_moves, depth, forced, k, result_after,
             forced_at[level] = wins[0] if m == 1 else -1
             next_at[level] = 0
             if m == 0:
-                fours[level, :] = False
-                threes[level, :] = False
-                _window_cells(flat, h, w, attacker, k, k - 2, fours[level])
-                _window_cells(flat, h, w, attacker, k, k - 3, threes[level])
+                _attack_cells(flat, h, w, attacker, k, fours[level], threes[level])
             state = choose
         elif state == succeeded:
             if level == 0:
@@ -568,65 +573,46 @@ def root_threats(
             )
         if threat < 0 and not threes:
             return m
+    # One pass over the moves: the fours guard (needed unless the opponent has none even if
+    # the mover passed) and, on the moves it keeps, the threes guard.
+    fours = forced >= 0 or threat >= 0
+    no_threes = np.zeros(m if threes else 0, np.bool_)  # per kept move: leaves none of those
     safe = 0
-    if forced < 0 and threat < 0:
-        safe = m  # none by fours for the opponent even if the mover passed: none after any
-    else:
-        for i in range(m):
-            cell = actions[keep[i]]
-            if forced >= 0 and cell != forced:
-                continue  # the opponent wins at once
-            flat[cell] = to_play
-            refuted = False
-            mine = _wins_through(board, cell, to_play, num_moves + 1, result_after, cells, k)
-            if mine < 2:
-                budget[0] = budget[1]
-                refuted = (
-                    forcing_win(
-                        board,
-                        opponent,
-                        num_moves + 1,
-                        depth,
-                        cells[0] if mine == 1 else -1,
-                        k,
-                        result_after,
-                        budget,
-                        threat,
-                    )
-                    >= 0
+    for i in range(m):
+        cell = actions[keep[i]]
+        if forced >= 0 and cell != forced:
+            continue  # the opponent wins at once
+        flat[cell] = to_play
+        mine = _wins_through(board, cell, to_play, num_moves + 1, result_after, cells, k)
+        reply = cells[0] if mine == 1 else -1  # the mover's winning cell, to be filled
+        refuted = False
+        if fours and mine < 2:
+            budget[0] = budget[1]
+            refuted = (
+                forcing_win(
+                    board, opponent, num_moves + 1, depth, reply, k, result_after, budget,
+                    threat,
                 )
-            flat[cell] = 0
-            if not refuted:
-                keep[safe] = keep[i]
-                safe += 1
+                >= 0
+            )  # fmt: skip
+        if threes and not refuted:
+            budget[0] = budget[2]
+            no_threes[safe] = mine >= 2 or (
+                threat_space_win(
+                    board, opponent, num_moves + 1, three_depth, reply, k, result_after, budget
+                )
+                < 0
+            )
+        flat[cell] = 0
+        if not refuted:
+            keep[safe] = keep[i]
+            safe += 1
     if safe == 0:
         return m
     if threes:
-        # Among the moves that leave no win by fours, those that leave none with threes
-        # either, if there are any.
         kept = 0
         for i in range(safe):
-            cell = actions[keep[i]]
-            flat[cell] = to_play
-            mine = _wins_through(board, cell, to_play, num_moves + 1, result_after, cells, k)
-            refuted = False
-            if mine < 2:
-                budget[0] = budget[2]
-                refuted = (
-                    threat_space_win(
-                        board,
-                        opponent,
-                        num_moves + 1,
-                        three_depth,
-                        cells[0] if mine == 1 else -1,
-                        k,
-                        result_after,
-                        budget,
-                    )
-                    >= 0
-                )
-            flat[cell] = 0
-            if not refuted:
+            if no_threes[i]:
                 keep[kept] = keep[i]  # kept <= i: keep[:safe] stays whole while none is kept
                 kept += 1
         if kept > 0:

@@ -75,7 +75,7 @@ def eval_muzero_with_gym_env(
                 f"({err.strerror})"
             ) from err
     muzero_setup.seed_everything(seed)
-    policy = MuZeroPolicy(cfg.policy)
+    policy = muzero_setup.make_policy(cfg)
     if model_path is not None:
         muzero_setup.load_checkpoint(policy, model_path, cfg)
     if muzero_setup.is_board(cfg):

@@ -97,18 +97,34 @@ def check_env_config(cfg: Mapping) -> None:
         env.close()
 
 
-def board_symmetries(cfg: Mapping) -> tuple[np.ndarray, np.ndarray] | None:
-    """The cell and action permutations of the board's symmetries for the replay buffer when
-    ``policy.symmetry_augmentation`` is on (checked by :func:`check_env_config`), else None."""
-    if not cfg.policy.symmetry_augmentation:
+def board_game(cfg: Mapping):
+    """The ``lzero.policy.board_game.BoardGame`` of a compiled board-game config (made from
+    one env of it), or None for a gym task."""
+    if not is_board(cfg):
         return None
     from lzero.policy.board_game import BoardGame
 
     env = env_factory(cfg, is_train=False)()
     try:
-        return BoardGame.from_env(env).symmetry_permutations()
+        return BoardGame.from_env(env)
     finally:
         env.close()
+
+
+def make_policy(cfg: Mapping, model=None) -> MuZeroPolicy:
+    """The :class:`MuZeroPolicy` of a compiled config, given its board game when the config
+    narrows the root's moves by the rules (``policy.mcts``)."""
+    rules = cfg.policy.get("mcts", {})
+    narrows = any(rules.get(k) for k in ("radius", "tactics", "threat_depth"))
+    return MuZeroPolicy(cfg.policy, model, game=board_game(cfg) if narrows else None)
+
+
+def board_symmetries(cfg: Mapping) -> tuple[np.ndarray, np.ndarray] | None:
+    """The cell and action permutations of the board's symmetries for the replay buffer when
+    ``policy.symmetry_augmentation`` is on (checked by :func:`check_env_config`), else None."""
+    if not cfg.policy.symmetry_augmentation:
+        return None
+    return board_game(cfg).symmetry_permutations()
 
 
 def check_seed(seed: int) -> None:

@@ -33,6 +33,7 @@ from lzero.entry.muzero_setup import (
     load_checkpoint,
     make_env_manager,
     make_muzero_collector,
+    make_policy,
     observation_size,
     read_checkpoint,
     run_seed,
@@ -95,7 +96,7 @@ def train_muzero_with_gym_env(
         last = read_checkpoint(last_path, cfg, "resume")
     seed = run_seed(seed, None if last is None else last.get("seed"))
     seed_everything(seed)
-    policy = MuZeroPolicy(cfg.policy, model)
+    policy = make_policy(cfg, model)
     if model_path is not None:
         load_checkpoint(policy, model_path, cfg)
     resumed = None if last is None else resume_state(policy, last_path, last)

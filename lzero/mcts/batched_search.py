@@ -307,15 +307,7 @@ class BatchedSearch:
         bt.reset_roots(tree, to_play)
         store[:, 0] = boards
         moves[:, 0] = np.count_nonzero(boards.reshape(batch, -1), axis=1)
-        legal = root_legal(boards, self.kernels.legal_actions, self.kernels.action_size)
-        _check_moves(active & legal.any(axis=1), active)
-        if self.radius or self.tactics or self.threat_depth:
-            root_moves(
-                store, to_play.astype(np.int64), moves[:, 0].copy(), active, legal, self._scratch,
-                self.radius, self.tactics, self.threat_depth, self.three_depth,
-                self.kernels.win_length,
-                self._threat_budget, *self.native_kernels,
-            )  # fmt: skip
+        legal = self._root_moves(store, to_play, active, moves[:, 0].copy())
         leaves = np.zeros(batch, np.int64)
         self._evaluate(evaluator, leaves, legal, active)
         self._raw = self._root_snapshot(batch)  # one visit each: the evaluator's value
@@ -328,6 +320,37 @@ class BatchedSearch:
                 *self.native_kernels,
             )  # fmt: skip
             self._evaluate(evaluator, leaves, legal, active)
+
+    def root_moves(
+        self, boards: np.ndarray, to_play: np.ndarray, active: np.ndarray | None = None
+    ) -> np.ndarray:
+        """`[B, A]` bool, the moves a search with a Python evaluator would expand at each root:
+        the legal moves narrowed by ``radius``, ``tactics``, ``threat_depth`` and
+        ``three_depth``, without searching (a MuZero search takes them as its root's legal
+        moves). Inactive rows are all False.
+
+        Raises:
+            ValueError: as :meth:`search` does, for bad shapes or values or an active position
+                without a legal move.
+        """
+        boards, to_play, active = self._check(boards, to_play, active)
+        moves = np.count_nonzero(boards.reshape(boards.shape[0], -1), axis=1)
+        legal = self._root_moves(boards[:, None], to_play, active, moves)
+        legal[~active] = False
+        return legal
+
+    def _root_moves(self, roots, to_play, active, num_moves) -> np.ndarray:
+        """The root moves of ``roots`` `[B, >= 1, H, W]` (each root at ``[b, 0]``), whose
+        stones ``num_moves`` `[B]` int64 counts (a copy the kernels may use as scratch)."""
+        legal = root_legal(roots[:, 0], self.kernels.legal_actions, self.kernels.action_size)
+        _check_moves(active & legal.any(axis=1), active)
+        if self.radius or self.tactics or self.threat_depth:
+            root_moves(
+                roots, to_play.astype(np.int64), num_moves, active, legal, self._scratch,
+                self.radius, self.tactics, self.threat_depth, self.three_depth,
+                self.kernels.win_length, self._threat_budget, *self.native_kernels,
+            )  # fmt: skip
+        return legal
 
     def _search_numba(self, boards, to_play, active, add_noise, sims, limit) -> None:
         batch = boards.shape[0]

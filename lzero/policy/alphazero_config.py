@@ -17,6 +17,7 @@ from lzero.envs.config import check_positive_ints, merge_config, merge_config_pa
 from lzero.envs.env_manager import BaseEnvManager, manager_type
 from lzero.envs.env_manager.ray_session import check_ray_config
 from lzero.errors import ConfigError
+from lzero.policy.board_game import check_search_rules
 
 ALPHAZERO_POLICY_CONFIG = dict(
     type="alphazero",  # (str) policy name; the only one this module serves
@@ -194,27 +195,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         where="main_config.policy",
     )  # fmt: skip
     check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
-    radius = policy.mcts.radius
-    if isinstance(radius, bool) or not isinstance(radius, int) or radius < 0:
-        raise ConfigError(
-            f"main_config.policy.mcts: expected radius to be an int >= 0, got {radius!r}"
-        )
-    if not isinstance(policy.mcts.tactics, bool):
-        raise ConfigError(
-            "main_config.policy.mcts: expected tactics to be True or False, got "
-            f"{policy.mcts.tactics!r}"
-        )
-    depth = policy.mcts.threat_depth
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise ConfigError(
-            f"main_config.policy.mcts: expected threat_depth to be an int >= 0, got {depth!r}"
-        )
-    three = policy.mcts.three_depth
-    if isinstance(three, bool) or not isinstance(three, int) or three < 0 or (three and not depth):
-        raise ConfigError(
-            "main_config.policy.mcts: expected three_depth to be an int >= 0, and 0 unless "
-            f"threat_depth >= 1, got three_depth={three!r} with threat_depth={depth!r}"
-        )
+    check_search_rules(policy.mcts, where="main_config.policy.mcts")
     moves = policy.eval_opening_moves
     if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
         raise ConfigError(

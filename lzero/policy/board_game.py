@@ -9,7 +9,28 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from lzero.errors import ConfigError
 from lzero.mcts.game import GameKernels
+
+
+def check_search_rules(section: Any, *, where: str) -> None:
+    """Raises ConfigError unless the rule settings of a board search in ``section`` (a config
+    mapping with ``radius``, ``tactics``, ``threat_depth`` and ``three_depth``, as
+    ``lzero.mcts.BatchedSearch`` takes them) are in range; ``where`` names the section."""
+    radius = section.radius
+    if isinstance(radius, bool) or not isinstance(radius, int) or radius < 0:
+        raise ConfigError(f"{where}: expected radius to be an int >= 0, got {radius!r}")
+    if not isinstance(section.tactics, bool):
+        raise ConfigError(f"{where}: expected tactics to be True or False, got {section.tactics!r}")
+    depth = section.threat_depth
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ConfigError(f"{where}: expected threat_depth to be an int >= 0, got {depth!r}")
+    three = section.three_depth
+    if isinstance(three, bool) or not isinstance(three, int) or three < 0 or (three and not depth):
+        raise ConfigError(
+            f"{where}: expected three_depth to be an int >= 0, and 0 unless threat_depth >= 1, "
+            f"got three_depth={three!r} with threat_depth={depth!r}"
+        )
 
 
 class BoardGame(NamedTuple):
@@ -56,6 +77,40 @@ class BoardGame(NamedTuple):
         out[:, 1] = (boards == 3 - to_play) * factor
         out[:, 2] = to_play * factor
         return out
+
+    def boards_from_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The inverse of :meth:`planes`: ``(boards [B, H, W] int8, to_play [B] int64)`` of
+        observation planes `[B, 3 * H * W]` or `[B, 3, H, W]`.
+
+        Raises:
+            ValueError: planes that :meth:`planes` cannot have made (a shape other than the
+                game's, a mover other than 1 or 2, a cell other than empty or one stone).
+        """
+        planes = np.asarray(planes)
+        b = planes.shape[0] if planes.ndim else 0
+        if planes.size != b * 3 * self.height * self.width or planes.ndim not in (2, 4):
+            raise ValueError(
+                f"expected observation planes [B, {3 * self.height * self.width}] or [B, 3, "
+                f"{self.height}, {self.width}], got shape {planes.shape}"
+            )
+        planes = planes.reshape(b, 3, self.height, self.width)
+        factor = 0.5 if self.scale else 1.0
+        stones = planes[:, :2] / factor
+        to_play = planes[:, 2, 0, 0] / factor
+        bad = ~np.isin(stones, (0, 1)).reshape(b, -1).all(axis=1)
+        bad |= (stones[:, 0] + stones[:, 1] > 1).reshape(b, -1).any(axis=1)
+        bad |= ~np.isin(to_play, (1, 2))
+        bad |= (planes[:, 2] != planes[:, 2, :1, :1]).reshape(b, -1).any(axis=1)
+        if bad.any():
+            raise ValueError(
+                f"expected the planes of a board (stones {factor:g} or 0, never both planes at "
+                f"one cell, the third plane filled with {factor:g} or {2 * factor:g}: the mover), "
+                f"got other values in row {int(np.flatnonzero(bad)[0])}"
+            )
+        to_play = to_play.astype(np.int64)
+        mover = to_play.reshape(-1, 1, 1)
+        boards = (stones[:, 0] * mover + stones[:, 1] * (3 - mover)).astype(np.int8)
+        return boards, to_play
 
     @property
     def num_symmetries(self) -> int:

@@ -15,9 +15,12 @@ from collections.abc import Iterator
 import numpy as np
 import torch
 
+from lzero.errors import ConfigError
+from lzero.mcts.batched_search import BatchedSearch
 from lzero.mcts.latent_search import MuZeroMCTS, select_action
 from lzero.model import MuZeroModel, MuZeroModelMLP
 from lzero.model.frozen import FrozenCache, freeze
+from lzero.policy.board_game import BoardGame
 from lzero.policy.muzero_config import collect_epsilon, policy_config
 from lzero.policy.scaling_transform import scalar_to_support, support_to_scalar
 
@@ -90,10 +93,31 @@ class MuZeroPolicy:
     Args:
         cfg: the policy config (see :func:`policy_config`).
         model: a prebuilt model; by default a :class:`MuZeroModelMLP` from ``cfg.model``.
+        game: the board game (``lzero.policy.board_game.BoardGame``) whose observation planes
+            the policy sees; needed, and used only, when ``cfg.mcts`` narrows the root's moves
+            by the rules.
+
+    Raises:
+        ConfigError: a bad config, or ``cfg.mcts`` settings without a board game.
     """
 
-    def __init__(self, cfg: dict, model: torch.nn.Module | None = None) -> None:
+    def __init__(
+        self, cfg: dict, model: torch.nn.Module | None = None, *, game: BoardGame | None = None
+    ) -> None:
         self.cfg = cfg = policy_config(cfg)
+        self.game, self.root_search = game, None
+        rules = cfg.mcts
+        if rules.radius or rules.tactics or rules.threat_depth:
+            if game is None:
+                raise ConfigError(
+                    "policy config.mcts: radius, tactics and threat_depth narrow a board "
+                    "game's root moves by its rules; expected a board game (MuZeroPolicy(..., "
+                    f"game=...)), got none with {dict(rules)}"
+                )
+            self.root_search = BatchedSearch(
+                game.kernels, num_simulations=1, radius=rules.radius, tactics=rules.tactics,
+                threat_depth=rules.threat_depth, three_depth=rules.three_depth,
+            )  # fmt: skip
         torch.set_num_threads(cfg.torch_num_threads)
         self.model = model if model is not None else build_model(cfg.model)
         self.target_model = copy.deepcopy(self.model)
@@ -162,7 +186,9 @@ class MuZeroPolicy:
 
         Args:
             obs: `[B, O]` observations.
-            action_mask: `[B, A]` 1 where legal.
+            action_mask: `[B, A]` 1 where legal. With ``cfg.mcts`` rule settings, the root
+                searches only the legal moves the rules keep (from the board of each
+                observation's planes).
             to_play: `[B]` player to move, 1 or 2, for a two-player tree; -1 (or None) for a
                 one-player task.
             rng: generator for root noise and action sampling (used when ``explore``).
@@ -174,6 +200,9 @@ class MuZeroPolicy:
         Returns:
             `[B]` actions, `[B, A]` normalised visit counts, `[B]` root values.
         """
+        if self.root_search is not None:
+            boards, movers = self.game.boards_from_planes(obs)
+            action_mask = np.asarray(action_mask) * self.root_search.root_moves(boards, movers)
         initial, recurrent = self.inference_steps()
         root_latent, root_value, root_policy = initial(torch.as_tensor(np.asarray(obs, np.float32)))
         batch = root_latent.shape[0]

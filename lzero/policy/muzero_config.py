@@ -8,6 +8,7 @@ from easydict import EasyDict
 
 from lzero.envs.config import check_positive_ints, merge_config
 from lzero.errors import ConfigError
+from lzero.policy.board_game import check_search_rules
 
 MUZERO_POLICY_CONFIG = dict(
     type="muzero",  # (str) policy name; the only one this module serves
@@ -68,6 +69,15 @@ MUZERO_POLICY_CONFIG = dict(
     unvisited_value="zero",  # (str) ours: what an edge not yet taken is worth in the search,
     # 'zero' (the MuZero pseudocode's 0, the least value once Q is normalised) or 'mean_q' (its
     # node's mean Q, as LightZero's C++ trees have it); see the README
+    mcts=dict(  # ours, board games: the root's moves narrowed by the rules, as AlphaZero's
+        # policy.mcts keys of these names narrow them (lzero.mcts.BatchedSearch.root_moves); at
+        # the root only, since below it the tree runs on the model's latent states
+        radius=0,  # (int) placement games: only the empty cells within this distance of a stone
+        tactics=False,  # (bool) a winning move alone, else no move that lets the opponent win next
+        threat_depth=0,  # (int) placement k-in-a-row games: forced wins by continuous fours of
+        # up to this many moves, the mover's (its first move alone) and the opponent's (dropped)
+        three_depth=0,  # (int) with threat_depth: wins by continuous threats with threes too
+    ),
     manual_temperature_decay=False,  # (bool) decay temperature 1 -> 0.5 -> 0.25 over training
     fixed_temperature_value=0.25,  # (float) visit-count temperature when not decaying
     threshold_training_steps_for_final_temperature=int(1e5),  # (int) iterations of the decay
@@ -205,6 +215,7 @@ def policy_config(user: dict | None) -> EasyDict:
         ),
         where="policy config",
     )
+    check_search_rules(cfg.mcts, where="policy config.mcts")
     if cfg.update_per_collect is None and cfg.replay_ratio is None:
         raise ConfigError(
             "policy config: expected one of update_per_collect and replay_ratio, got neither"

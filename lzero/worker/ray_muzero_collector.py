@@ -79,12 +79,11 @@ class MuZeroSelfPlayActor(SelfPlayActorBase):
     def __init__(self, cfg: Mapping, env_ids: list[int], seed: int) -> None:
         import torch
 
-        from lzero.entry.muzero_setup import env_factory, make_muzero_collector
-        from lzero.policy.muzero import MuZeroPolicy
+        from lzero.entry.muzero_setup import env_factory, make_muzero_collector, make_policy
 
         m = cfg.env.manager
         torch.manual_seed(seed + env_ids[0])
-        self.policy = MuZeroPolicy(cfg.policy)
+        self.policy = make_policy(cfg)
         torch.set_num_threads(max(1, int(m.num_cpus_per_actor)))
         manager = BaseEnvManager(
             [env_factory(cfg, is_train=True)] * len(env_ids),

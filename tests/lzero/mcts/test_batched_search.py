@@ -524,3 +524,36 @@ def test_python_evaluator_refuses_numba_only_settings(ttt):
         search.search(np.zeros((1, 3, 3), np.int8), np.ones(1), batch_net, time_limit_s=1.0)
     with pytest.raises(ValueError, match=r"expected radius 0, or radius >= 1 for a placement"):
         BatchedSearch(ttt._replace(placement=False), radius=2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_root_moves_are_the_plain_python_tactics_and_the_searched_root(ttt, seed):
+    """``root_moves`` (what a MuZero root searches) keeps exactly the plain-Python reference's
+    root moves, which are also the root's children after a search with a Python evaluator;
+    inactive rows keep none."""
+    boards, to_play = random_positions(6, 24, seed)
+    search = BatchedSearch(ttt, num_simulations=3, tactics=True)
+    active = np.arange(len(boards)) % 5 != 4
+    kept = search.root_moves(boards, to_play, active)
+    assert not kept[~active].any()
+    narrowed = 0
+    for b in np.flatnonzero(active):
+        cells = boards[b].ravel().tolist()
+        ref = tactical_moves(cells, int(to_play[b]), at_root=True)
+        assert set(np.flatnonzero(kept[b])) == set(ref)
+        narrowed += len(ref) < cells.count(0)
+    assert narrowed >= 3  # the sample holds wins to take and threats to block
+    search.search(boards, to_play, batch_net, active=active)
+    for b in np.flatnonzero(active):
+        assert set(search.root_actions(b).tolist()) == set(np.flatnonzero(kept[b]))
+
+
+@pytest.mark.parametrize("radius", [1, 2])
+def test_root_moves_with_a_radius_are_the_empty_cells_near_stones(ttt, radius):
+    ttt9 = ttt._replace(action_size=81, board_shape=(9, 9))
+    boards, to_play = kernel_positions(ttt9, 7, 6, 6)
+    kept = BatchedSearch(ttt9, radius=radius).root_moves(boards, to_play)
+    for b in range(len(boards)):
+        assert set(np.flatnonzero(kept[b])) == near_stones(boards[b], radius)
+    with pytest.raises(ValueError, match="expected every searched position to have a legal"):
+        BatchedSearch(ttt).root_moves(np.ones((1, 3, 3), np.int8), np.ones(1))

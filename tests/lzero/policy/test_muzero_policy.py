@@ -362,3 +362,57 @@ def test_search_steps_equal_the_eager_model_and_follow_its_weights(conv):
         policy.learn(buf.sample(16))
     after = check()
     assert not torch.allclose(before, after)
+
+
+def tictactoe_game():
+    from lzero.envs.registry import ENV_REGISTRY
+    from lzero.policy.board_game import BoardGame
+
+    return BoardGame.from_env(ENV_REGISTRY.build("tictactoe", {}))
+
+
+def test_root_rules_need_a_board_game_and_valid_settings():
+    with pytest.raises(ConfigError, match=r"expected a board game \(MuZeroPolicy\(\.\.\., game"):
+        MuZeroPolicy(dict(LIGHTZERO_TICTACTOE, mcts=dict(tactics=True)))
+    with pytest.raises(ConfigError, match="expected three_depth to be an int >= 0, and 0 unless"):
+        policy_config(dict(LIGHTZERO_TICTACTOE, mcts=dict(three_depth=2)))
+    with pytest.raises(ConfigError, match="expected radius to be an int >= 0, got -1"):
+        policy_config(dict(LIGHTZERO_TICTACTOE, mcts=dict(radius=-1)))
+    with pytest.raises(ConfigError, match="unknown key 'depth'"):
+        policy_config(dict(LIGHTZERO_TICTACTOE, mcts=dict(depth=2)))
+
+
+def test_root_rules_narrow_the_searched_moves_to_the_win_and_the_blocks():
+    """An untrained model with ``mcts.tactics`` takes the one winning move and otherwise only
+    searches moves that leave the opponent no win at once (read from the planes, in either
+    mover's colour); without it the search spreads over the legal moves."""
+    game = tictactoe_game()
+    boards = np.array(
+        [
+            [[1, 1, 0], [2, 2, 0], [0, 0, 0]],  # X to move wins at 2
+            [[1, 1, 0], [0, 2, 0], [0, 0, 0]],  # O to move must block at 2
+            [[2, 0, 0], [0, 1, 0], [0, 0, 1]],  # O to move: 4-8 threatens nothing yet
+        ],
+        np.int8,
+    )
+    to_play = np.array([1, 2, 2])
+    obs = game.planes(boards, to_play).reshape(3, -1)
+    mask = (boards.reshape(3, -1) == 0).astype(np.int8)
+    torch.manual_seed(0)
+    plain = MuZeroPolicy(LIGHTZERO_TICTACTOE)
+    _, dist, _ = plain.search(obs, mask, rng=None, explore=False, to_play=to_play)
+    assert (np.count_nonzero(dist[:2], axis=1) > 1).all()
+    torch.manual_seed(0)
+    policy = MuZeroPolicy(dict(LIGHTZERO_TICTACTOE, mcts=dict(tactics=True)), game=game)
+    actions, dist, _ = policy.search(obs, mask, rng=None, explore=False, to_play=to_play)
+    assert actions[:2].tolist() == [2, 2]
+    assert dist[0, 2] == dist[1, 2] == 1.0
+    # The third position has no threat: every legal move stays.
+    assert set(np.flatnonzero(dist[2])) <= set(np.flatnonzero(mask[2]))
+    assert np.count_nonzero(dist[2]) > 1
+    rng = np.random.default_rng(0)
+    actions, dist, _ = policy.search(obs, mask, rng=rng, explore=True, to_play=to_play)
+    assert actions[:2].tolist() == [2, 2]  # root noise cannot bring back a dropped move
+    # A one-player tree (the agent against the env's bot) reads the mover from the planes.
+    actions, _, _ = policy.search(obs, mask, rng=None, explore=False, to_play=np.full(3, -1))
+    assert actions[:2].tolist() == [2, 2]

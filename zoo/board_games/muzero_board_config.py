@@ -19,6 +19,7 @@ def muzero_board_config(
     eval_freq: int = 200,
     replay_ratio: float = 0.5,
     env: dict | None = None,
+    policy: dict | None = None,
 ) -> tuple[EasyDict, EasyDict]:
     """``(main_config, create_config)`` of MuZero on ``game``, sized for 2 CPU cores.
 
@@ -36,6 +37,7 @@ def muzero_board_config(
         eval_freq: train iterations between evaluations.
         replay_ratio: gradient steps per collected env step.
         env: further env keys (the board size of Gomoku, the collector bot's noise, ...).
+        policy: further policy keys (symmetry augmentation, the root's rules, ...).
     """
     h, w = board_shape
     horizon = agent_moves * (2 if battle_mode == "self_play_mode" else 1)
@@ -84,6 +86,7 @@ def muzero_board_config(
             n_episode=collector_env_num,
             eval_freq=eval_freq,
             replay_buffer_size=int(1e5),
+            **(policy or {}),
         ),
     )
     create = dict(

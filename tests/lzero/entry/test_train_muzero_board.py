@@ -111,3 +111,28 @@ def test_a_run_with_symmetry_augmentation_trains_and_is_reproducible(tmp_path):
             )
     assert rows[0] and rows[0] == rows[1]
     assert any(r["total_loss"] for r in rows[0])
+
+
+def test_the_root_rules_reach_training_and_evaluation(tmp_path, monkeypatch):
+    """The Gomoku config's ``policy.mcts`` rules narrow the root in the trained policy, and a
+    checkpoint evaluated through ``eval_muzero`` searches with them too."""
+    from lzero.entry import eval_muzero_with_gym_env
+    from lzero.policy.muzero import MuZeroPolicy
+    from zoo.board_games.gomoku.config import gomoku_muzero_bot_mode_config as gomoku
+
+    main, create = tiny(tmp_path, gomoku)
+    assert main.policy.mcts.threat_depth > 0
+    policy = train_muzero([main, create], seed=0, max_env_step=40)
+    assert policy.root_search is not None and policy.root_search.threat_depth == 4
+    narrowed = []
+    search = MuZeroPolicy.search
+
+    def recording(self, obs, action_mask, **kwargs):
+        out = search(self, obs, action_mask, **kwargs)
+        narrowed.append(self.root_search is not None)
+        return out
+
+    monkeypatch.setattr(MuZeroPolicy, "search", recording)
+    ckpt = tmp_path / "exp" / "ckpt" / "ckpt_last.pth.tar"
+    eval_muzero_with_gym_env([main, create], seed=0, model_path=str(ckpt), num_episodes=1)
+    assert narrowed and all(narrowed)

@@ -13,7 +13,10 @@ thresholds are ``MIRROR_PLY``, ``ETC_PLY``, ``SORT_PLY`` and ``TT_PLY``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from zoo.board_games.connect4.envs.connect4_book import MISSING, book_score
 from zoo.board_games.connect4.envs.connect4_position import (
@@ -58,6 +61,13 @@ SORT_PLY = 32
 #: Positions with this many stones or more skip the table: their subtrees are small, and a
 #: probe is a miss in main memory that costs more than searching them again.
 TT_PLY = 36
+#: Below this many stones a node starts loading its children's table entries on entry,
+#: before it probes its own (``_prefetch_children``, LLVM's prefetch): a probe is mostly a
+#: miss in main memory, and loads started together overlap. Against no prefetch (20 positions
+#: a kind, best of 3 interleaved rounds): middle medium 0.72-0.78x the time, beginning easy
+#: 0.74-0.82x, beginning medium 0.92x, and 0.86-0.92x of that again for loading on entry
+#: rather than after ordering the moves; 24 or 30 instead of 36 saved less.
+PREFETCH_PLY = TT_PLY
 _COL = np.int64((1 << (HEIGHT + 1)) - 1)
 _LEAF = MISSING  # no value yet (not in the book either): search the children
 
@@ -148,6 +158,42 @@ def _store(keys, vals, key, val):
     vals[i] = val
 
 
+@intrinsic
+def _prefetch(typingctx, arr, idx):
+    """``_prefetch(arr, i)``: asks the CPU to bring ``arr[i]``'s cache line in (LLVM's
+    ``llvm.prefetch``, a read kept in every cache level); no effect on results."""
+    if not isinstance(arr, types.Array) or not isinstance(idx, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, idx), codegen
+
+
+@njit(cache=True)
+def _prefetch_children(current, mask, possible, n, keys, vals, mirror_ply):
+    """Starts loading the table entries of the children that ``possible``'s moves make, so
+    that the probes to come (each child's on entering it, and ``_etc``'s) do not each wait
+    on main memory in turn."""
+    child = current ^ mask
+    size = keys.shape[0]
+    while possible:
+        move = possible & -possible
+        possible ^= move
+        key = table_key(child, mask | move, n + 1, mirror_ply)
+        i = key % DEFAULT_TABLE_SIZE if size == DEFAULT_TABLE_SIZE else key % size
+        _prefetch(keys, i)
+        _prefetch(vals, i)
+
+
 @njit(cache=True, inline="always")
 def _etc(current, mask, n, possible, beta, keys, vals, mirror_ply):
     """Enhanced transposition cutoff: a child whose table entry bounds its score from above
@@ -219,6 +265,8 @@ def negamax(current, mask, n0, alpha, beta, keys, vals, moves, frames, codes, va
             lo = -((SIZE - 2 - n) // 2)  # the opponent cannot win with its next stone
             hi = (SIZE - 1 - n) // 2  # we cannot win with our next stone
             key = table_key(current, mask, n, mirror_ply)
+            if n + 1 < PREFETCH_PLY:  # before our own probe: their loads overlap with it
+                _prefetch_children(current, mask, possible, n, keys, vals, mirror_ply)
             val = _tt_get(keys, vals, key) if n < TT_PLY else 0
             if val > MAX_SCORE - MIN_SCORE + 1:  # a lower bound
                 lo = max(lo, val + 2 * MIN_SCORE - MAX_SCORE - 2)

@@ -6,8 +6,10 @@ once. Positions are the ``current``/``mask`` bitboards of ``connect4_position``.
 Beyond Pons (each measured on beginning-hard positions against bitbully, whose search has the
 same ideas): a position and its mirror share a table entry early in the game, children's table
 entries are probed for a cutoff before any is searched (enhanced transposition cutoff), and
-late in the game moves are ordered by column alone and positions skip the table. The
-thresholds are ``MIRROR_PLY``, ``ETC_PLY``, ``SORT_PLY`` and ``TT_PLY``.
+late in the game moves are ordered by column alone and positions skip the table. A node
+starts loading its children's table entries before it probes its own (``PREFETCH_PLY``;
+measured against Pons' own solver in ``benchmarks/bench_connect4_solver.py``). The
+thresholds are ``MIRROR_PLY``, ``ETC_PLY``, ``SORT_PLY``, ``TT_PLY`` and ``PREFETCH_PLY``.
 """
 
 from __future__ import annotations

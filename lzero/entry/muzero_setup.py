@@ -85,10 +85,17 @@ def check_env_config(cfg: Mapping) -> None:
                 "policy.symmetry_augmentation: expected a board game with model_type 'conv', "
                 f"got a {kind} with model_type {cfg.policy.model.model_type!r}"
             )
-        if cfg.env.get("channel_last"):
+    rules = cfg.policy.mcts
+    narrows = bool(rules.radius or rules.tactics or rules.threat_depth)
+    if narrows and not is_board(cfg):
+        raise ConfigError(
+            "policy.mcts: radius, tactics and threat_depth narrow a board game's root moves by "
+            f"its rules; expected a board game, got the gym task {cfg.env.get('env_id')!r}"
+        )
+    for key, on in (("symmetry_augmentation", cfg.policy.symmetry_augmentation), ("mcts", narrows)):
+        if on and cfg.env.get("channel_last"):
             raise ConfigError(
-                "policy.symmetry_augmentation: expected env.channel_last False (planes "
-                "[C, H, W]), got True"
+                f"policy.{key}: expected env.channel_last False (planes [C, H, W]), got True"
             )
     env = env_factory(cfg, is_train=False)()
     try:
@@ -112,11 +119,9 @@ def board_game(cfg: Mapping):
 
 
 def make_policy(cfg: Mapping, model=None) -> MuZeroPolicy:
-    """The :class:`MuZeroPolicy` of a compiled config, given its board game when the config
-    narrows the root's moves by the rules (``policy.mcts``)."""
-    rules = cfg.policy.get("mcts", {})
-    narrows = any(rules.get(k) for k in ("radius", "tactics", "threat_depth"))
-    return MuZeroPolicy(cfg.policy, model, game=board_game(cfg) if narrows else None)
+    """The :class:`MuZeroPolicy` of a compiled config, given its board game (for the root's
+    rules, ``policy.mcts``) when it trains on one."""
+    return MuZeroPolicy(cfg.policy, model, game=board_game(cfg))
 
 
 def board_symmetries(cfg: Mapping) -> tuple[np.ndarray, np.ndarray] | None:

@@ -98,6 +98,19 @@ def test_symmetry_augmentation_needs_planes_channels_first(tmp_path):
     assert not (tmp_path / "exp" / "progress.csv").exists()
 
 
+def test_root_rules_need_a_board_game_with_planes_channels_first(tmp_path):
+    main, create = tiny(tmp_path)
+    main.policy.mcts = dict(tactics=True)
+    main.env.channel_last = True
+    with pytest.raises(ConfigError, match=r"policy.mcts: expected env.channel_last False \(planes"):
+        train_muzero([main, create], seed=0, max_env_step=10)
+    main, create = tiny(tmp_path, cartpole)
+    main.policy.mcts = dict(threat_depth=2)
+    with pytest.raises(ConfigError, match="expected a board game, got the gym task 'CartPole-v0'"):
+        train_muzero([main, create], seed=0, max_env_step=10)
+    assert not (tmp_path / "exp" / "progress.csv").exists()
+
+
 def test_a_run_with_symmetry_augmentation_trains_and_is_reproducible(tmp_path):
     rows = []
     for name in ("a", "b"):

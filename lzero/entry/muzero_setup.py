@@ -124,12 +124,13 @@ def make_policy(cfg: Mapping, model=None) -> MuZeroPolicy:
     return MuZeroPolicy(cfg.policy, model, game=board_game(cfg))
 
 
-def board_symmetries(cfg: Mapping) -> tuple[np.ndarray, np.ndarray] | None:
+def board_symmetries(policy: MuZeroPolicy) -> tuple[np.ndarray, np.ndarray] | None:
     """The cell and action permutations of the board's symmetries for the replay buffer when
-    ``policy.symmetry_augmentation`` is on (checked by :func:`check_env_config`), else None."""
-    if not cfg.policy.symmetry_augmentation:
+    ``policy.symmetry_augmentation`` is on (a board game: checked by :func:`check_env_config`,
+    so :func:`make_policy` gave the policy its game), else None."""
+    if not policy.cfg.symmetry_augmentation:
         return None
-    return board_game(cfg).symmetry_permutations()
+    return policy.game.symmetry_permutations()
 
 
 def check_seed(seed: int) -> None:

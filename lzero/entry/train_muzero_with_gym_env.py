@@ -167,7 +167,7 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         observation_shape=observation_size(cfg),
         action_space_size=pc.model.action_space_size,
         seed=seed,
-        symmetries=board_symmetries(cfg),
+        symmetries=board_symmetries(policy),
     )
     bots = list(getattr(evaluator, "bots", ()))
     log = TrainLog(

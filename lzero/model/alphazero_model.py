@@ -15,6 +15,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from lzero.model.line_features import NUM_PLANES
+
 
 class ResBlock(nn.Module):
     """Two 3x3 convolutions with batch norm and a skip connection."""
@@ -40,6 +42,10 @@ class AlphaZeroModel(nn.Module):
         num_res_blocks: residual blocks in the tower.
         num_channels: channels of the tower.
         value_head_hidden_channels: hidden width of the value head.
+        line_features: ours; ``k > 0``: the input is the board planes followed by their six
+            window-count planes (:func:`lzero.model.line_features.with_line_planes` with
+            windows of ``k`` cells; ``AlphaZeroPolicy`` adds them), `[B, C + 6, H, W]`; 0
+            (LightZero's network): the board planes alone.
     """
 
     def __init__(
@@ -49,12 +55,15 @@ class AlphaZeroModel(nn.Module):
         num_res_blocks: int = 1,
         num_channels: int = 32,
         value_head_hidden_channels: int = 64,
+        line_features: int = 0,
     ) -> None:
         super().__init__()
         c, h, w = (int(x) for x in observation_shape)
         self.observation_shape, self.action_space_size = (c, h, w), int(action_space_size)
+        self.line_features = int(line_features)
+        extra = NUM_PLANES if line_features else 0
         self.stem = nn.Sequential(
-            nn.Conv2d(c, num_channels, 3, padding=1, bias=False),
+            nn.Conv2d(c + extra, num_channels, 3, padding=1, bias=False),
             nn.BatchNorm2d(num_channels),
             nn.ReLU(),
         )
@@ -72,7 +81,8 @@ class AlphaZeroModel(nn.Module):
         )  # fmt: skip
 
     def forward(self, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Policy logits `[B, A]` and value `[B, 1]` in ``[-1, 1]`` of planes `[B, C, H, W]`."""
+        """Policy logits `[B, A]` and value `[B, 1]` in ``[-1, 1]`` of planes `[B, C, H, W]`
+        (`[B, C + 6, H, W]` with ``line_features``)."""
         x = self.tower(self.stem(state))
         logits = self.policy_fc(self.policy_conv(x).flatten(1))
         value = self.value_fc(self.value_conv(x).flatten(1))

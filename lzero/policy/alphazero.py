@@ -19,6 +19,7 @@ from torch.nn import functional as F
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.model.alphazero_model import AlphaZeroModel
 from lzero.model.frozen import FrozenCache, freeze
+from lzero.model.line_features import NUM_PLANES, with_line_planes
 from lzero.policy.board_game import BoardGame
 
 
@@ -40,6 +41,7 @@ class AlphaZeroPolicy:
             num_res_blocks=m.num_res_blocks,
             num_channels=m.num_channels,
             value_head_hidden_channels=m.value_head_hidden_channels,
+            line_features=int(m.get("line_features", 0)),  # .get: older checkpoints
         )
         params = self.model.parameters()
         if cfg.optim_type == "SGD":
@@ -56,7 +58,9 @@ class AlphaZeroPolicy:
             )
         self.train_iter = 0
         self.forward_seconds = 0.0  # time spent in the network's forward pass while searching
-        example = torch.zeros((2, *cfg.model.observation_shape))
+        self.line_features = int(m.get("line_features", 0))
+        c, h, w = cfg.model.observation_shape
+        example = torch.zeros((2, c + (NUM_PLANES if self.line_features else 0), h, w))
         self._frozen = FrozenCache(self.model, lambda: freeze(self.model, example))
         mc = cfg.mcts
         self.search = BatchedSearch(
@@ -81,13 +85,20 @@ class AlphaZeroPolicy:
     def evaluate(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray):
         """The search's evaluator (``lzero.mcts.batched_search.BatchEvaluator``): priors over
         the legal moves `[B, A]` and values `[B]` for the player to move."""
+        planes = torch.from_numpy(self.model_input(self.game.planes(boards, to_play)))
         start = time.perf_counter()
-        planes = torch.from_numpy(self.game.planes(boards, to_play))
         logits, value = self.inference_model()(planes)
         logits = logits.masked_fill(torch.from_numpy(~np.asarray(legal, bool)), -torch.inf)
         priors = torch.softmax(logits, dim=-1).numpy()
         self.forward_seconds += time.perf_counter() - start
         return priors, value[:, 0].numpy().astype(np.float64)
+
+    def model_input(self, planes: np.ndarray) -> np.ndarray:
+        """The network's input for board planes `[B, 3, H, W]`: the planes, followed by their
+        window-count planes with ``model.line_features`` (ours)."""
+        if self.line_features:
+            return with_line_planes(planes, self.line_features)
+        return np.ascontiguousarray(planes, np.float32)
 
     def inference_model(self) -> torch.jit.ScriptModule:
         """The model as :meth:`evaluate` runs it: in eval mode, traced, frozen and optimised
@@ -123,7 +134,7 @@ class AlphaZeroPolicy:
         self.model.train()
         for group in self.optimizer.param_groups:
             group["lr"] = self.cfg.learning_rate * self._lr_factor()
-        x = torch.from_numpy(np.ascontiguousarray(planes, np.float32))
+        x = torch.from_numpy(self.model_input(planes))
         target_pi = torch.from_numpy(np.ascontiguousarray(policy, np.float32))
         target_z = torch.from_numpy(np.ascontiguousarray(value, np.float32))
         logits, v = self.model(x)

@@ -28,6 +28,7 @@ ALPHAZERO_POLICY_CONFIG = dict(
         num_res_blocks=1,  # (int) residual blocks of the tower
         num_channels=32,  # (int) channels of the tower
         value_head_hidden_channels=64,  # (int) hidden width of the value head
+        line_features=0,  # (int) ours: k > 0 adds 6 input planes counting k-cell line windows
     ),
     cuda=False,  # (bool) must be False: this build trains on CPU
     torch_num_threads=2,  # (int) torch intra-op threads
@@ -195,6 +196,13 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         where="main_config.policy",
     )  # fmt: skip
     check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
+    k, shape = policy.model.line_features, tuple(policy.model.observation_shape)
+    longest = max(shape[1:]) if len(shape) == 3 else 0
+    if isinstance(k, bool) or not isinstance(k, int) or not (k == 0 or 2 <= k <= longest):
+        raise ConfigError(
+            "main_config.policy.model: expected line_features to be 0 (off) or a window length "
+            f"from 2 to the board's longer side ({longest}), got {k!r}"
+        )
     check_search_rules(policy.mcts, where="main_config.policy.mcts")
     moves = policy.eval_opening_moves
     if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:

@@ -123,12 +123,17 @@ def test_replay_buffer_keeps_the_last_positions():
         AlphaZeroReplayBuffer(0, game)
 
 
-def tiny_policy(seed=0, **mcts):
+def tiny_policy(seed=0, line_features=0, **mcts):
     cfg = compile_alphazero_config(
         [
             dict(
                 policy=dict(
-                    model=dict(observation_shape=(3, 3, 3), action_space_size=9, num_channels=8),
+                    model=dict(
+                        observation_shape=(3, 3, 3),
+                        action_space_size=9,
+                        num_channels=8,
+                        line_features=line_features,
+                    ),
                     mcts=mcts,
                 )
             ),
@@ -139,8 +144,9 @@ def tiny_policy(seed=0, **mcts):
     return AlphaZeroPolicy(cfg.policy, BoardGame.from_env(make_env("tictactoe")), seed=seed)
 
 
-def test_one_update_on_a_fixed_batch_lowers_its_loss():
-    policy = tiny_policy()
+@pytest.mark.parametrize("line_features", [0, 3])
+def test_one_update_on_a_fixed_batch_lowers_its_loss(line_features):
+    policy = tiny_policy(line_features=line_features)
     rng = np.random.default_rng(1)
     planes = rng.integers(0, 2, (32, 3, 3, 3)).astype(np.float32) * 0.5
     pi = rng.dirichlet(np.ones(9), 32).astype(np.float32)
@@ -155,15 +161,17 @@ def eager_outputs(policy, boards, to_play):
     """Priors over every move and values of the plain (eager, eval-mode) model."""
     policy.model.eval()
     with torch.no_grad():
-        logits, value = policy.model(torch.from_numpy(policy.game.planes(boards, to_play)))
+        planes = policy.model_input(policy.game.planes(boards, to_play))
+        logits, value = policy.model(torch.from_numpy(planes))
     return torch.softmax(logits, -1).numpy(), value[:, 0].numpy()
 
 
-def test_the_evaluator_follows_every_change_of_the_weights():
+@pytest.mark.parametrize("line_features", [0, 3])
+def test_the_evaluator_follows_every_change_of_the_weights(line_features):
     """The search's evaluator runs a frozen copy of the model; it must give the eager model's
     outputs after updates, after a weight load (as a Ray actor's sync does it) and for any
     batch size, and must not be rebuilt while the weights stand still."""
-    policy = tiny_policy()
+    policy = tiny_policy(line_features=line_features)
     rng = np.random.default_rng(3)
     boards = rng.choice(np.array([0, 1, 2], np.int8), (5, 3, 3))
     to_play = rng.integers(1, 3, 5)
@@ -171,7 +179,7 @@ def test_the_evaluator_follows_every_change_of_the_weights():
     planes = rng.integers(0, 2, (32, 3, 3, 3)).astype(np.float32) * 0.5
     pi = rng.dirichlet(np.ones(9), 32).astype(np.float32)
     z = rng.choice([-1.0, 0.0, 1.0], 32).astype(np.float32)
-    other = tiny_policy(seed=7)
+    other = tiny_policy(seed=7, line_features=line_features)
     seen = []
     for change in ("none", "update", "update", "load"):
         if change == "update":

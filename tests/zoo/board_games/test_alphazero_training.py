@@ -104,6 +104,27 @@ def test_a_checkpoint_loads_as_an_agent_that_plays_legal_moves(tiny_run):
                 obs, done = timestep.obs, timestep.done
 
 
+def test_a_run_with_line_features_checkpoints_an_agent_that_uses_them(tmp_path):
+    """The window-count planes (``model.line_features``) reach the trained network, its
+    checkpoint and the agent loaded from it, which plays legal moves."""
+    exp = tmp_path / "lf"
+    policy = train_alphazero(
+        [tiny_main(exp, model=dict(line_features=3)), CREATE], seed=0, max_env_step=40
+    )
+    assert policy.model.stem[0].in_channels == 3 + 6
+    agent = load_agent(exp / "ckpt" / "ckpt_last.pth.tar", num_simulations=4)
+    assert agent._policy.model.stem[0].in_channels == 3 + 6
+    from lzero.envs import ENV_REGISTRY
+
+    env = ENV_REGISTRY.build("tictactoe", {"battle_mode": "self_play_mode"})
+    obs, done = env.reset(), False
+    while not done:
+        action = agent.act(obs)
+        assert obs["action_mask"][action] == 1
+        timestep = env.step(action)
+        obs, done = timestep.obs, timestep.done
+
+
 def test_a_new_run_refuses_a_directory_holding_a_run(tiny_run):
     """Training again into a finished run's directory stops before any file is touched; the
     message names --resume and --exp-name."""
@@ -163,6 +184,12 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
             lambda m, c: m.policy.update(mcts=dict(threat_depth=1.5)),
             "expected threat_depth to be an int >= 0, got 1.5",
         ),
+        (
+            lambda m, c: m.policy.model.update(line_features=4),
+            r"line_features to be 0 \(off\) or a window length from 2 to the board's longer "
+            r"side \(3\), got 4",
+        ),
+        (lambda m, c: m.policy.model.update(line_features="5"), "line_features .* got '5'"),
         (
             lambda m, c: m.policy.update(mcts=dict(three_depth=2)),
             "0 unless threat_depth >= 1, got three_depth=2 with threat_depth=0",

@@ -15,6 +15,12 @@ main_config.policy.eval_freq = 2000
 # searched root value, as in the Connect4 configs. Seed 0, 25 minutes beside the run without
 # it: 0.62 against 0.53 wins in 60 games against the rule bot (about 1.3 standard errors).
 main_config.policy.root_value_target_weight = 0.5
+# Ours (lzero.model.line_features): the network also sees, for every empty cell, how many open
+# 5-cell windows through it hold 4, 3 or 2 stones of each side (the threats the rule bot reads).
+# Seed 0, 25 minutes on the whole machine: 0.85 wins in 100 games against the rule bot (0.74 as
+# the second player), where runs without it won 0.53-0.62 after 25 minutes and 0.58-0.71
+# after 60.
+main_config.policy.model.line_features = 5
 
 if __name__ == "__main__":
     from lzero.cli_train import run_as_main

@@ -119,7 +119,13 @@ def train_alphazero(
             raise ConfigError(
                 f"model_path: expected a checkpoint of {game.name}, got one of {loaded.game.name}"
             )
-        policy.model.load_state_dict(loaded.model.state_dict())
+        try:
+            policy.model.load_state_dict(loaded.model.state_dict())
+        except RuntimeError as err:  # another tower, or with/without line_features
+            raise ConfigError(
+                f"model_path: {model_path} does not fit the configured model (policy.model): "
+                f"{str(err).splitlines()[-1].strip()}"
+            ) from err
     pcfg = cfg.policy
     if resumed is not None:
         if resumed["game"]["name"] != game.name:

@@ -114,6 +114,14 @@ def test_a_run_with_line_features_checkpoints_an_agent_that_uses_them(tmp_path):
     assert policy.model.stem[0].in_channels == 3 + 6
     agent = load_agent(exp / "ckpt" / "ckpt_last.pth.tar", num_simulations=4)
     assert agent._policy.model.stem[0].in_channels == 3 + 6
+    # Its weights do not fit a network without the planes: a clear error, not torch's.
+    with pytest.raises(ConfigError, match=r"model_path: .* does not fit the configured model"):
+        train_alphazero(
+            [tiny_main(tmp_path / "plain"), CREATE],
+            seed=0,
+            max_env_step=10,
+            model_path=str(exp / "ckpt" / "ckpt_last.pth.tar"),
+        )
     from lzero.envs import ENV_REGISTRY
 
     env = ENV_REGISTRY.build("tictactoe", {"battle_mode": "self_play_mode"})

@@ -35,13 +35,14 @@ class AlphaZeroPolicy:
     def __init__(self, cfg: Mapping, game: BoardGame, *, seed: int = 0) -> None:
         self.cfg, self.game = cfg, game
         m = cfg.model
+        self.line_features = int(m.get("line_features", 0))  # .get: older checkpoints
         self.model = AlphaZeroModel(
             observation_shape=tuple(m.observation_shape),
             action_space_size=m.action_space_size,
             num_res_blocks=m.num_res_blocks,
             num_channels=m.num_channels,
             value_head_hidden_channels=m.value_head_hidden_channels,
-            line_features=int(m.get("line_features", 0)),  # .get: older checkpoints
+            line_features=self.line_features,
         )
         params = self.model.parameters()
         if cfg.optim_type == "SGD":
@@ -58,7 +59,6 @@ class AlphaZeroPolicy:
             )
         self.train_iter = 0
         self.forward_seconds = 0.0  # time spent in the network's forward pass while searching
-        self.line_features = int(m.get("line_features", 0))
         c, h, w = cfg.model.observation_shape
         example = torch.zeros((2, c + (NUM_PLANES if self.line_features else 0), h, w))
         self._frozen = FrozenCache(self.model, lambda: freeze(self.model, example))

@@ -11,10 +11,6 @@ main_config, create_config = for_board(
 # An evaluation (20 games against each bot at 200 simulations) took 34 s, as long as about
 # 100 iterations of training: every 400 iterations it would take a fifth of the hour.
 main_config.policy.eval_freq = 2000
-# Evaluation searches 1,600 simulations a move (AlphaGo Zero's figure; the issue caps only
-# Connect4's evaluation, at 200). The three 60-minute checkpoints of seeds 0-2 below won 0.78-0.83
-# of 100 games against the rule bot at 200 simulations, 0.84-0.91 at 800 and 0.91-0.94 at 1,600.
-main_config.policy.eval_num_simulations = 1600
 # Ours (see AlphaZero's config): the value target is the mean of the game's outcome and the
 # searched root value, as in the Connect4 configs. Seed 0, 25 minutes beside the run without
 # it: 0.62 against 0.53 wins in 60 games against the rule bot (about 1.3 standard errors).

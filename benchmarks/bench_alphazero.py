@@ -16,6 +16,10 @@ The issue's bars (2 CPU cores): TicTacToe, 3 minutes: no loss in 100 games again
 bot and at least 95% perfect raw-policy moves; Connect4, 60 minutes: at least 95% against the
 rule bot and 50% against MCTS at 1,000 rollouts, at no more than 200 simulations a move;
 Gomoku 9x9, 60 minutes: at least 90% against the rule bot; outside-forward share at most 25%.
+The issue caps the evaluation search of Connect4 only (200 simulations); Gomoku's last checkpoint
+is judged at 1,600 simulations a move (``EVAL_SIMULATIONS``, AlphaGo Zero's figure), while the
+config's in-training evaluation stays at 200, so that evaluation does not eat the hour of
+training. Otherwise the evaluation searches the config's ``eval_num_simulations``.
 
 Run: ``python benchmarks/bench_alphazero.py --game tictactoe --seeds 0 1 2 --minutes 3``.
 ``--ckpt PATH`` evaluates one saved checkpoint of a run instead (``iteration_N`` checkpoints
@@ -47,6 +51,8 @@ GAMES = {
     ),
     "gomoku": ("zoo.board_games.gomoku.config.gomoku_9x9_alphazero_sp_mode_config", ["rule"]),
 }
+#: Evaluation simulations a move where they differ from the config's ``eval_num_simulations``.
+EVAL_SIMULATIONS = {"gomoku": 1600}
 BARS = {
     "tictactoe": {"alpha_beta": ("loss", 0.0)},
     "connect4": {"rule": ("win", 0.95), "mcts": ("win", 0.50)},
@@ -210,7 +216,10 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--minutes", type=float, default=3.0, help="training wall time per seed")
     parser.add_argument("--games", type=int, default=100, help="evaluation games per bot")
-    parser.add_argument("--simulations", type=int, default=None, help="eval simulations a move")
+    parser.add_argument(
+        "--simulations", type=int, default=None,
+        help="eval simulations a move (default: the game's EVAL_SIMULATIONS, else the config's)",
+    )  # fmt: skip
     parser.add_argument("--out", default="data_bench_alphazero")
     parser.add_argument(
         "--torch-threads", type=int, default=None,
@@ -221,10 +230,11 @@ def main() -> None:
         "--ckpt", default=None, help="only evaluate this checkpoint of a run (its first seed's)"
     )
     args = parser.parse_args()
+    args.simulations = args.simulations or EVAL_SIMULATIONS.get(args.game)
     print(
         f"settings: game {args.game}, seeds {args.seeds}, "
         f"{f'evaluating {args.ckpt}' if args.ckpt else f'{args.minutes} min per seed'}, {args.games} games "
-        f"per bot; torch threads {args.torch_threads or 'as configured'}; {os.cpu_count()} cores, "
+        f"per bot at {args.simulations or 'the configured'} simulations; torch threads {args.torch_threads or 'as configured'}; {os.cpu_count()} cores, "
         f"load {os.getloadavg()[0]:.2f}",
         flush=True,
     )

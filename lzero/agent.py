@@ -85,10 +85,15 @@ class Agent:
     Args:
         policy: the loaded ``AlphaZeroPolicy``.
         num_simulations: simulations per move; 0 plays the network's most probable legal move.
+        averaged: play the moving average of the network's weights if the policy keeps one
+            (``ema_decay``); False: the network itself.
     """
 
-    def __init__(self, policy: AlphaZeroPolicy, num_simulations: int) -> None:
+    def __init__(
+        self, policy: AlphaZeroPolicy, num_simulations: int, averaged: bool = True
+    ) -> None:
         self._policy, self.game, self.num_simulations = policy, policy.game, int(num_simulations)
+        self._evaluate = policy.evaluator(averaged)
 
     def check_game(self, name: str, board_shape: tuple[int, int]) -> None:
         """Raises ConfigError unless the agent was trained on ``name`` with ``board_shape``."""
@@ -121,7 +126,7 @@ class Agent:
     def policy(self, obs: Mapping) -> np.ndarray:
         """The network's move probabilities `[A]` over the legal moves (no search)."""
         board, to_play, legal = self._state(obs)
-        priors, _ = self._policy.evaluate(board[None], np.array([to_play]), legal[None])
+        priors, _ = self._evaluate(board[None], np.array([to_play]), legal[None])
         return priors[0]
 
     def act(self, obs: Mapping) -> int:
@@ -131,12 +136,14 @@ class Agent:
 
     def act_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """Moves `[B]` for positions `[B, H, W]` (``lzero.worker.alphazero_evaluator.ActFn``)."""
-        p = self._policy
         if self.num_simulations == 0:
-            priors, _ = p.evaluate(boards, to_play, legal)
+            priors, _ = self._evaluate(boards, to_play, legal)
             return np.where(legal, priors, -1.0).argmax(axis=1)
-        result = p.search.search(
-            boards, np.asarray(to_play, np.int64), p.evaluate, num_simulations=self.num_simulations
+        result = self._policy.search.search(
+            boards,
+            np.asarray(to_play, np.int64),
+            self._evaluate,
+            num_simulations=self.num_simulations,
         )
         return result.visits.argmax(axis=1)
 

@@ -120,7 +120,7 @@ def train_alphazero(
                 f"model_path: expected a checkpoint of {game.name}, got one of {loaded.game.name}"
             )
         try:
-            policy.model.load_state_dict(loaded.model.state_dict())
+            policy.load_state_dict({"model": loaded.model.state_dict()})  # and the average
         except RuntimeError as err:  # another tower, or with/without line_features
             raise ConfigError(
                 f"model_path: {model_path} does not fit the configured model (policy.model): "

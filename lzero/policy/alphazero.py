@@ -4,13 +4,17 @@ Training follows AlphaZero (Silver et al. 2018): the loss of a position with sea
 ``pi`` and game outcome ``z`` (for the player to move) is ``(z - v)^2 * value_weight -
 pi . log p`` (minus ``entropy_weight`` times the entropy of ``p``), plus weight decay. With
 ``root_value_target_weight`` w (ours) the target ``z`` becomes ``(1 - w) z + w q``, ``q`` the
-value the search found at that position's root (the collector mixes it in).
+value the search found at that position's root (the collector mixes it in). With ``ema_decay``
+(ours) the policy also keeps an exponential moving average of the network's weights, which
+plays outside self-play (evaluation, checkpoints' agents); self-play and training use the
+network itself.
 """
 
 from __future__ import annotations
 
+import copy
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import torch
@@ -62,6 +66,12 @@ class AlphaZeroPolicy:
         c, h, w = cfg.model.observation_shape
         example = torch.zeros((2, c + (NUM_PLANES if self.line_features else 0), h, w))
         self._frozen = FrozenCache(self.model, lambda: freeze(self.model, example))
+        self.ema_decay = float(cfg.get("ema_decay", 0.0))  # .get: older checkpoints
+        self.ema_model: AlphaZeroModel | None = None  # the weights' moving average, if on
+        self._frozen_ema = None
+        if self.ema_decay > 0:
+            ema = self.ema_model = copy.deepcopy(self.model).requires_grad_(False)
+            self._frozen_ema = FrozenCache(ema, lambda: freeze(ema, example))
         mc = cfg.mcts
         self.search = BatchedSearch(
             game.kernels,
@@ -81,13 +91,24 @@ class AlphaZeroPolicy:
 
     # -- acting -----------------------------------------------------------------------------
 
-    @torch.inference_mode()
     def evaluate(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray):
         """The search's evaluator (``lzero.mcts.batched_search.BatchEvaluator``): priors over
-        the legal moves `[B, A]` and values `[B]` for the player to move."""
+        the legal moves `[B, A]` and values `[B]` for the player to move, by the network."""
+        return self._evaluate(self._frozen, boards, to_play, legal)
+
+    def evaluator(self, averaged: bool = True) -> Callable:
+        """The evaluator of play outside self-play: with ``averaged`` and ``ema_decay`` on,
+        that of the weights' moving average; else :meth:`evaluate`, the network's."""
+        if averaged and self._frozen_ema is not None:
+            frozen = self._frozen_ema
+            return lambda boards, to_play, legal: self._evaluate(frozen, boards, to_play, legal)
+        return self.evaluate
+
+    @torch.inference_mode()
+    def _evaluate(self, frozen: FrozenCache, boards, to_play, legal):
         planes = torch.from_numpy(self.model_input(self.game.planes(boards, to_play)))
         start = time.perf_counter()
-        logits, value = self.inference_model()(planes)
+        logits, value = frozen.get()(planes)
         logits = logits.masked_fill(torch.from_numpy(~np.asarray(legal, bool)), -torch.inf)
         priors = torch.softmax(logits, dim=-1).numpy()
         self.forward_seconds += time.perf_counter() - start
@@ -148,6 +169,8 @@ class AlphaZeroPolicy:
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.cfg.grad_clip_value)
         self.optimizer.step()
         self.train_iter += 1
+        if self.ema_model is not None:
+            self._update_ema()
         return {
             "total_loss": total.item(),
             "policy_loss": policy_loss.item(),
@@ -155,17 +178,38 @@ class AlphaZeroPolicy:
             "policy_entropy": entropy.item(),
         }
 
+    @torch.no_grad()
+    def _update_ema(self) -> None:
+        """Moves the average towards the network: ``e <- d e + (1 - d) w`` for every weight and
+        batch-norm statistic, ``d = min(ema_decay, (1 + n) / (10 + n))`` after ``n`` gradient
+        steps (TensorFlow's ``ExponentialMovingAverage`` warm-up: early weights fade fast)."""
+        n = self.train_iter
+        d = min(self.ema_decay, (1 + n) / (10 + n))
+        ours = self.model.state_dict()
+        for key, e in self.ema_model.state_dict().items():
+            if e.dtype.is_floating_point:
+                e.lerp_(ours[key], 1 - d)
+            else:  # batch norm's step counter
+                e.copy_(ours[key])
+
     # -- checkpoints ------------------------------------------------------------------------
 
     def state_dict(self) -> dict:
-        return {
+        state = {
             "model": self.model.state_dict(),
             "optimizer": self.optimizer.state_dict(),
             "train_iter": self.train_iter,
         }
+        if self.ema_model is not None:
+            state["ema_model"] = self.ema_model.state_dict()
+        return state
 
     def load_state_dict(self, state: Mapping) -> None:
+        """Loads a checkpoint's dict (or just ``{"model": ...}``); without ``ema_model`` in it,
+        the moving average, if on, starts from the loaded network."""
         self.model.load_state_dict(state["model"])
+        if self.ema_model is not None:
+            self.ema_model.load_state_dict(state.get("ema_model", state["model"]))
         if "optimizer" in state:
             self.optimizer.load_state_dict(state["optimizer"])
         self.train_iter = int(state.get("train_iter", 0))

@@ -61,6 +61,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
     # collected games played against the env's rule bot instead of the agent itself, the
     # agent's colour drawn per game; only the agent's positions are stored. 0: pure self-play
     entropy_weight=0.0,  # (float) weight of the policy entropy bonus
+    ema_decay=0.0,  # (float) ours, in [0, 1): evaluation, checkpoints' agents and ckpt_best
+    # play an exponential moving average of the network's weights, updated after every
+    # gradient step with decay min(ema_decay, (1 + n) / (10 + n)) after n steps; self-play
+    # and training use the network itself. 0: off (the network plays everywhere)
     lr_piecewise_constant_decay=False,  # (bool) lr x1 -> x0.1 -> x0.01 at 1/3 and 2/3 below
     threshold_training_steps_for_final_lr=int(5e5),  # (int) iterations of that decay
     manual_temperature_decay=False,  # (bool) temperature 1 -> 0.5 -> 0.25 over training
@@ -233,6 +237,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         raise ConfigError(
             f"main_config.policy: expected policy_target in {list(POLICY_TARGETS)}, got "
             f"{policy.policy_target!r}"
+        )
+    decay = policy.ema_decay
+    if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 <= decay < 1:
+        raise ConfigError(
+            f"main_config.policy: expected ema_decay in [0, 1) (0: off), got {decay!r}"
         )
     env_user = dict(main_user.pop("env", {}) or {})
     share = policy.bot_opponent_share

@@ -123,7 +123,7 @@ def test_replay_buffer_keeps_the_last_positions():
         AlphaZeroReplayBuffer(0, game)
 
 
-def tiny_policy(seed=0, line_features=0, **mcts):
+def tiny_policy(seed=0, line_features=0, ema_decay=0.0, **mcts):
     cfg = compile_alphazero_config(
         [
             dict(
@@ -134,6 +134,7 @@ def tiny_policy(seed=0, line_features=0, **mcts):
                         num_channels=8,
                         line_features=line_features,
                     ),
+                    ema_decay=ema_decay,
                     mcts=mcts,
                 )
             ),
@@ -194,6 +195,70 @@ def test_the_evaluator_follows_every_change_of_the_weights(line_features):
         seen.append(policy.inference_model())
         assert policy.inference_model() is seen[-1]  # not rebuilt without a change
     assert len({id(m) for m in seen}) == 4  # rebuilt after each change
+
+
+def fixed_batch(seed):
+    rng = np.random.default_rng(seed)
+    planes = rng.integers(0, 2, (32, 3, 3, 3)).astype(np.float32) * 0.5
+    pi = rng.dirichlet(np.ones(9), 32).astype(np.float32)
+    z = rng.choice([-1.0, 0.0, 1.0], 32).astype(np.float32)
+    return planes, pi, z
+
+
+def test_the_weights_average_follows_the_ema_recurrence_and_leaves_training_alone():
+    """With ``ema_decay`` d the average after step n is ``d_n e + (1 - d_n) w_n``, ``d_n =
+    min(d, (1 + n) / (10 + n))``, from the initial weights, for every float weight and
+    batch-norm statistic (recomputed here in float64 from the network's weights after each
+    step); the network's own steps are those of a policy without the average."""
+    averaged, plain = tiny_policy(ema_decay=0.8), tiny_policy()
+    assert plain.ema_model is None and "ema_model" not in plain.state_dict()
+    ref = {k: v.double().clone() for k, v in averaged.model.state_dict().items()}
+    for n in range(1, 41):
+        batch = fixed_batch(n)
+        averaged.learn(*batch)
+        plain.learn(*batch)
+        d = min(0.8, (1 + n) / (10 + n))
+        for k, w in averaged.model.state_dict().items():
+            ref[k] = d * ref[k] + (1 - d) * w.double() if w.is_floating_point() else w.double()
+    assert d == 0.8  # the warm-up is over: the configured decay rules
+    ema = averaged.state_dict()["ema_model"]
+    for k, want in ref.items():
+        np.testing.assert_allclose(ema[k].double().numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    for a, b in zip(averaged.model.state_dict().values(), plain.model.state_dict().values()):
+        assert torch.equal(a, b)
+    moved = [k for k in ref if not torch.equal(ema[k], averaged.model.state_dict()[k])]
+    assert moved  # the average is not the network
+
+
+def test_the_averaged_evaluator_plays_the_average_and_follows_its_updates():
+    policy = tiny_policy(ema_decay=0.5)
+    rng = np.random.default_rng(4)
+    boards = rng.choice(np.array([0, 1, 2], np.int8), (5, 3, 3))
+    to_play, legal = rng.integers(1, 3, 5), np.ones((5, 9), bool)
+    net = tiny_policy()  # a policy without the average, to run the average's weights eagerly
+    for _ in range(2):
+        for _ in range(3):
+            policy.learn(*fixed_batch(int(rng.integers(1 << 30))))
+        net.model.load_state_dict(policy.ema_model.state_dict())
+        priors, values = policy.evaluator()(boards, to_play, legal)
+        want_p, want_v = eager_outputs(net, boards, to_play)
+        np.testing.assert_allclose(priors, want_p, atol=1e-5)
+        np.testing.assert_allclose(values, want_v, atol=1e-5)
+        raw_p, _ = policy.evaluator(averaged=False)(boards, to_play, legal)
+        np.testing.assert_allclose(raw_p, eager_outputs(policy, boards, to_play)[0], atol=1e-5)
+        assert np.abs(raw_p - priors).max() > 1e-4
+    # A checkpoint without an average (or a bare network) starts the average from its network.
+    policy.load_state_dict({"model": net.model.state_dict()})
+    for a, b in zip(policy.ema_model.state_dict().values(), net.model.state_dict().values()):
+        assert torch.equal(a, b)
+
+
+@pytest.mark.parametrize("decay", [-0.1, 1.0, True, "slow"])
+def test_ema_decay_outside_0_1_is_refused(decay):
+    from lzero.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"expected ema_decay in \[0, 1\) \(0: off\), got"):
+        tiny_policy(ema_decay=decay)
 
 
 @pytest.mark.parametrize("tactics", [False, True])

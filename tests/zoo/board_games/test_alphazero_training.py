@@ -133,6 +133,41 @@ def test_a_run_with_line_features_checkpoints_an_agent_that_uses_them(tmp_path):
         obs, done = timestep.obs, timestep.done
 
 
+def test_a_run_with_ema_checkpoints_the_average_and_its_agents_play_it(tmp_path):
+    """``ema_decay``: the checkpoint holds the network and its average; a loaded agent (and
+    the run's evaluation) plays the average, ``averaged=False`` the network; a resumed run
+    holds both."""
+    from lzero.agent import Agent, load_policy
+    from lzero.envs import ENV_REGISTRY
+
+    exp = tmp_path / "ema"
+    policy = train_alphazero([tiny_main(exp, ema_decay=0.9), CREATE], seed=1, max_env_step=60)
+    path = exp / "ckpt" / "ckpt_last.pth.tar"
+    state = torch.load(path, weights_only=True)
+    for key, value in policy.ema_model.state_dict().items():
+        assert torch.equal(state["ema_model"][key], value)
+    env = ENV_REGISTRY.build("tictactoe", {"battle_mode": "self_play_mode"})
+    obs = env.reset()
+    loaded, _ = load_policy(path)
+    averaged = load_agent(path, num_simulations=0).policy(obs)
+    network = Agent(loaded, 0, averaged=False).policy(obs)
+    with torch.no_grad():
+        x = torch.from_numpy(obs["observation"][None].astype(np.float32))
+        for model, probs in ((loaded.ema_model, averaged), (loaded.model, network)):
+            logits = model.eval()(x)[0][0].masked_fill(
+                torch.from_numpy(obs["action_mask"] == 0), -torch.inf
+            )
+            np.testing.assert_allclose(probs, torch.softmax(logits, -1).numpy(), atol=1e-5)
+    assert np.abs(averaged - network).max() > 1e-4
+    # Resumed (here with nothing left to train), the run holds the checkpoint's average.
+    resumed = train_alphazero(
+        [tiny_main(exp, ema_decay=0.9), CREATE], max_env_step=state["env_step"], resume=exp
+    )
+    assert resumed.train_iter == policy.train_iter
+    for key, value in resumed.ema_model.state_dict().items():
+        assert torch.equal(state["ema_model"][key], value)
+
+
 def test_a_new_run_refuses_a_directory_holding_a_run(tiny_run):
     """Training again into a finished run's directory stops before any file is touched; the
     message names --resume and --exp-name."""

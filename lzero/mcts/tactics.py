@@ -14,10 +14,26 @@ from lzero.mcts.game import ONGOING
 
 __all__ = [
     "decisive_moves", "forcing_win", "root_tactics", "root_threats", "threat_space_win",
+    "window_stones",
 ]  # fmt: skip
 
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+@njit(cache=True, inline="always")
+def window_stones(board, r0, c0, dr, dc, k):
+    """``(n1, n2)``: the stones of player 1 and of player 2 among the ``k`` cells of the
+    `[H, W]` ``board`` from ``(r0, c0)`` along ``(dr, dc)`` (the caller keeps the window inside
+    the board). The window count shared by the MCTS bot's line evaluator and the network's
+    line-feature planes."""
+    n1 = 0
+    n2 = 0
+    for i in range(k):
+        v = board[r0 + i * dr, c0 + i * dc]
+        n1 += v == 1
+        n2 += v == 2
+    return n1, n2
 
 
 @njit(cache=True, inline="always")

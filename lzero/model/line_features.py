@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lzero.mcts.tactics import window_stones
+
 __all__ = ["NUM_PLANES", "SCALE", "line_planes", "with_line_planes"]
 
 #: Planes added: 2 sides x 3 stone counts.
@@ -42,12 +44,7 @@ def _line_planes(planes, k, out):
             dr, dc = _DR[d], _DC[d]
             for r0 in range(h - (k - 1) * dr):
                 for c0 in range(max(0, -(k - 1) * dc), w - max(0, (k - 1) * dc)):
-                    mine = 0
-                    theirs = 0
-                    for i in range(k):
-                        v = board[r0 + i * dr, c0 + i * dc]
-                        mine += v == 1
-                        theirs += v == 2
+                    mine, theirs = window_stones(board, r0, c0, dr, dc, k)
                     if mine > 0 and theirs > 0:
                         continue
                     for side in range(2):

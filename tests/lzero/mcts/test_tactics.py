@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.mcts.game import GameKernels
-from lzero.mcts.tactics import decisive_moves, forcing_win, root_threats, threat_space_win
+from lzero.mcts.tactics import (
+    decisive_moves,
+    forcing_win,
+    root_threats,
+    threat_space_win,
+    window_stones,
+)
 from zoo.board_games.gomoku.envs import gomoku_rules
 
 SIZE, K = 7, 5
@@ -428,3 +434,19 @@ def test_threat_depth_is_refused_where_it_cannot_run(c4):
     search = BatchedSearch(gomoku_kernels(), threat_depth=1)
     with pytest.raises(ValueError, match="without a Python evaluator"):
         search.search(np.zeros((1, 9, 9), np.int8), np.array([1]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_window_stones_counts_each_players_stones_of_a_window(data):
+    """The window count that the line evaluator and the line-feature planes share, against a
+    count over the window's cells listed in plain Python."""
+    h, w = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))
+    cells = data.draw(st.lists(st.sampled_from([0, 1, 2]), min_size=h * w, max_size=h * w))
+    board = np.array(cells, np.int8).reshape(h, w)
+    dr, dc = data.draw(st.sampled_from([(0, 1), (1, 0), (1, 1), (1, -1)]))
+    k = data.draw(st.integers(1, max(1, min(h if dr else 9, w if dc else 9))))
+    r0 = data.draw(st.integers(0, h - 1 - (k - 1) * dr))
+    c0 = data.draw(st.integers(max(0, -(k - 1) * dc), w - 1 - max(0, (k - 1) * dc)))
+    window = [cells[(r0 + i * dr) * w + c0 + i * dc] for i in range(k)]
+    assert window_stones(board, r0, c0, dr, dc, k) == (window.count(1), window.count(2))

@@ -31,6 +31,8 @@ import math
 
 from numba import njit
 
+from lzero.mcts.tactics import window_stones
+
 __all__ = [
     "cell_gains",
     "evaluate_five",
@@ -172,12 +174,7 @@ def cell_gains(board, cell, k):
             r1, c1 = r0 + (k - 1) * dr, c0 + (k - 1) * dc
             if r0 < 0 or r1 >= h or min(c0, c1) < 0 or max(c0, c1) >= w:
                 continue
-            n1 = 0
-            n2 = 0
-            for i in range(k):
-                v = board[r0 + i * dr, c0 + i * dc]
-                n1 += v == 1
-                n2 += v == 2
+            n1, n2 = window_stones(board, r0, c0, dr, dc, k)
             if n2 == 0:
                 gain1 += WEIGHTS[n1 + 1] - WEIGHTS[n1]
             if n1 == 0:

@@ -145,13 +145,19 @@ def tiny_policy(seed=0, line_features=0, ema_decay=0.0, **mcts):
     return AlphaZeroPolicy(cfg.policy, BoardGame.from_env(make_env("tictactoe")), seed=seed)
 
 
-@pytest.mark.parametrize("line_features", [0, 3])
-def test_one_update_on_a_fixed_batch_lowers_its_loss(line_features):
-    policy = tiny_policy(line_features=line_features)
-    rng = np.random.default_rng(1)
+def fixed_batch(seed):
+    """Random planes `[32, 3, 3, 3]`, policy targets and outcomes of TicTacToe."""
+    rng = np.random.default_rng(seed)
     planes = rng.integers(0, 2, (32, 3, 3, 3)).astype(np.float32) * 0.5
     pi = rng.dirichlet(np.ones(9), 32).astype(np.float32)
     z = rng.choice([-1.0, 0.0, 1.0], 32).astype(np.float32)
+    return planes, pi, z
+
+
+@pytest.mark.parametrize("line_features", [0, 3])
+def test_one_update_on_a_fixed_batch_lowers_its_loss(line_features):
+    policy = tiny_policy(line_features=line_features)
+    planes, pi, z = fixed_batch(1)
     first = policy.learn(planes, pi, z)["total_loss"]
     for _ in range(5):
         last = policy.learn(planes, pi, z)["total_loss"]
@@ -177,9 +183,7 @@ def test_the_evaluator_follows_every_change_of_the_weights(line_features):
     boards = rng.choice(np.array([0, 1, 2], np.int8), (5, 3, 3))
     to_play = rng.integers(1, 3, 5)
     legal = np.ones((5, 9), bool)
-    planes = rng.integers(0, 2, (32, 3, 3, 3)).astype(np.float32) * 0.5
-    pi = rng.dirichlet(np.ones(9), 32).astype(np.float32)
-    z = rng.choice([-1.0, 0.0, 1.0], 32).astype(np.float32)
+    planes, pi, z = fixed_batch(3)
     other = tiny_policy(seed=7, line_features=line_features)
     seen = []
     for change in ("none", "update", "update", "load"):
@@ -195,14 +199,6 @@ def test_the_evaluator_follows_every_change_of_the_weights(line_features):
         seen.append(policy.inference_model())
         assert policy.inference_model() is seen[-1]  # not rebuilt without a change
     assert len({id(m) for m in seen}) == 4  # rebuilt after each change
-
-
-def fixed_batch(seed):
-    rng = np.random.default_rng(seed)
-    planes = rng.integers(0, 2, (32, 3, 3, 3)).astype(np.float32) * 0.5
-    pi = rng.dirichlet(np.ones(9), 32).astype(np.float32)
-    z = rng.choice([-1.0, 0.0, 1.0], 32).astype(np.float32)
-    return planes, pi, z
 
 
 def test_the_weights_average_follows_the_ema_recurrence_and_leaves_training_alone():

@@ -185,7 +185,8 @@ def evaluate(game: str, seed: int, ckpt: Path, games: int, sims: int | None) -> 
         f"checkpoint at iteration {iteration}, {saved['env_step']} env steps, "
         f"{float(saved['wall_time']):.0f} s of training; self-play {column_mean(rows, 'positions_per_s'):.0f} positions/s at "
         f"{policy_cfg['mcts']['num_simulations']} sims, outside-forward share {column_mean(rows, 'search_share'):.2f}; "
-        f"eval at {eval_sims} sims, {games} games per bot, {openings}-move random openings:"
+        f"eval at {eval_sims} sims{f', contempt {agent.contempt}' if agent.contempt else ''}, "
+        f"{games} games per bot, {openings}-move random openings:"
     )
     for bot, r in results.items():
         first, second = summarize(outcomes[bot][0::2]), summarize(outcomes[bot][1::2])

@@ -87,13 +87,34 @@ class Agent:
         num_simulations: simulations per move; 0 plays the network's most probable legal move.
         averaged: play the moving average of the network's weights if the policy keeps one
             (``ema_decay``); False: the network itself.
+        contempt: the search's ``contempt`` (a draw valued at ``-contempt`` for the agent;
+            :meth:`lzero.mcts.batched_search.BatchedSearch.search`); None: the config's
+            ``contempt`` (0 in checkpoints written before it).
+
+    Raises:
+        ValueError: ``contempt`` outside ``[0, 1]``, or above 0 for a network without
+            ``model.draw_head``.
     """
 
     def __init__(
-        self, policy: AlphaZeroPolicy, num_simulations: int, averaged: bool = True
+        self,
+        policy: AlphaZeroPolicy,
+        num_simulations: int,
+        averaged: bool = True,
+        contempt: float | None = None,
     ) -> None:
         self._policy, self.game, self.num_simulations = policy, policy.game, int(num_simulations)
         self._evaluate = policy.evaluator(averaged)
+        if contempt is None:
+            contempt = float(policy.cfg.get("contempt", 0.0))  # .get: older checkpoints
+        if isinstance(contempt, bool) or not 0.0 <= float(contempt) <= 1.0:
+            raise ValueError(f"expected contempt in [0, 1] or None, got {contempt!r}")
+        if contempt and not policy.model.draw_head:
+            raise ValueError(
+                f"expected contempt 0 for a network without a draw head (model.draw_head), "
+                f"got {contempt!r}"
+            )
+        self.contempt = float(contempt)
 
     def check_game(self, name: str, board_shape: tuple[int, int]) -> None:
         """Raises ConfigError unless the agent was trained on ``name`` with ``board_shape``."""
@@ -126,8 +147,7 @@ class Agent:
     def policy(self, obs: Mapping) -> np.ndarray:
         """The network's move probabilities `[A]` over the legal moves (no search)."""
         board, to_play, legal = self._state(obs)
-        priors, _ = self._evaluate(board[None], np.array([to_play]), legal[None])
-        return priors[0]
+        return self._evaluate(board[None], np.array([to_play]), legal[None])[0][0]
 
     def act(self, obs: Mapping) -> int:
         """The agent's move in ``obs`` (the observation dict of the player to move)."""
@@ -137,13 +157,14 @@ class Agent:
     def act_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """Moves `[B]` for positions `[B, H, W]` (``lzero.worker.alphazero_evaluator.ActFn``)."""
         if self.num_simulations == 0:
-            priors, _ = self._evaluate(boards, to_play, legal)
+            priors = self._evaluate(boards, to_play, legal)[0]
             return np.where(legal, priors, -1.0).argmax(axis=1)
         result = self._policy.search.search(
             boards,
             np.asarray(to_play, np.int64),
             self._evaluate,
             num_simulations=self.num_simulations,
+            contempt=self.contempt,
         )
         return result.visits.argmax(axis=1)
 
@@ -169,17 +190,20 @@ def load_policy(path: str | Path) -> tuple[AlphaZeroPolicy, dict]:
     return policy, state
 
 
-def load_agent(path: str | Path, num_simulations: int | None = None) -> Agent:
+def load_agent(
+    path: str | Path, num_simulations: int | None = None, contempt: float | None = None
+) -> Agent:
     """The player of an AlphaZero checkpoint.
 
     Args:
         path: a checkpoint written by ``train_alphazero``.
         num_simulations: simulations per move (default: the training config's
             ``eval_num_simulations``, else ``mcts.num_simulations``); 0 for the raw network.
+        contempt: the search's draw aversion (:class:`Agent`); None: the config's.
 
     Raises:
         ConfigError: ``path`` is not an AlphaZero checkpoint.
-        ValueError: ``num_simulations`` is negative.
+        ValueError: ``num_simulations`` is negative, or ``contempt`` as :class:`Agent` says.
     """
     if num_simulations is not None and (
         isinstance(num_simulations, bool) or int(num_simulations) < 0
@@ -188,4 +212,4 @@ def load_agent(path: str | Path, num_simulations: int | None = None) -> Agent:
     policy, _ = load_policy(path)
     if num_simulations is None:
         num_simulations = policy.cfg.eval_num_simulations or policy.cfg.mcts.num_simulations
-    return Agent(policy, num_simulations)
+    return Agent(policy, num_simulations, contempt=contempt)

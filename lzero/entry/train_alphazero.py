@@ -140,7 +140,8 @@ def train_alphazero(
                 f"{str(err).splitlines()[-1].strip()}"
             ) from err
     ckpt_dir.mkdir(parents=True, exist_ok=True)
-    columns = _BASE_COLUMNS + tuple(f"{b}_{r}" for b in bots for r in ("win", "draw", "loss"))
+    columns = _BASE_COLUMNS + (("draw_loss",) if pcfg.model.draw_head else ())
+    columns += tuple(f"{b}_{r}" for b in bots for r in ("win", "draw", "loss"))
     curves = tuple((f"{b}_win", f"win rate vs {b}") for b in bots)
     log = TrainLog(
         exp, columns=columns, curves=curves, ylabel="win rate",
@@ -211,7 +212,7 @@ def train_alphazero(
             t0 = time.perf_counter()
             data = collector.collect(pcfg.n_episode)
             collect_seconds = time.perf_counter() - t0
-            buffer.push(data["planes"], data["policy"], data["value"])
+            buffer.push(data["planes"], data["policy"], data["value"], data["draw"])
             env_step += data["env_steps"]
             updates = pcfg.update_per_collect or max(
                 1, round(len(data["value"]) * pcfg.model_update_ratio)

@@ -53,8 +53,10 @@ __all__ = [
 ]
 
 #: ``(boards [B, H, W] int8, to_play [B] int64, legal [B, A] bool) -> (priors [B, A],
-#: values [B])``: move priors and the value for the player to move, in ``[-1, 1]``.
-BatchEvaluator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+#: values [B])``: move priors and the value for the player to move, in ``[-1, 1]``. For a
+#: search with ``contempt``, ``(priors, values, draws [B])``: also each game's probability of
+#: ending drawn.
+BatchEvaluator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, ...]]
 
 SELECTIONS = {"puct": bt.PUCT, "ucb1": bt.UCB1}
 #: Simulations per numba call under a time limit at first (doubled up to ``_MAX_CHUNK``).
@@ -240,6 +242,7 @@ class BatchedSearch:
         num_simulations: int | None = None,
         time_limit_s: float | None = None,
         active: np.ndarray | None = None,
+        contempt: float = 0.0,
     ) -> BatchedResult:
         """Searches from ``B`` positions.
 
@@ -255,15 +258,30 @@ class BatchedSearch:
                 chunks of simulations; not reproducible).
             active: `[B]` bool, the positions to search (default all); inactive rows of the
                 result are zeros.
+            contempt: with a Python evaluator that also returns draw probabilities
+                ``d``, in ``[0, 1]``: the search values a draw at ``-contempt`` for the player
+                to move at the root and ``+contempt`` for its opponent (Lc0's contempt: a
+                player that expects to be stronger avoids draws), a network leaf at ``v -
+                contempt * d`` for the root's player (``v + contempt * d`` for the other),
+                and a finished drawn game likewise. The result's values include it. 0: the
+                plain zero-sum search.
 
         Returns:
             The root statistics.
 
         Raises:
             ValueError: bad shapes or values, an active position without a legal move,
-                numba-search settings with a Python evaluator, or ``threat_depth`` without one.
+                numba-search settings with a Python evaluator, ``threat_depth`` or
+                ``contempt`` without one, or ``contempt`` out of range.
         """
         boards, to_play, active = self._check(boards, to_play, active)
+        contempt = float(contempt)
+        if not 0.0 <= contempt <= 1.0 or (contempt and evaluator is None):
+            raise ValueError(
+                "expected contempt in [0, 1], and 0 for a search without a Python evaluator "
+                f"(it reads the evaluator's draw probabilities), got {contempt!r} with "
+                f"evaluator={evaluator!r}"
+            )
         sims = num_simulations
         if sims is None and time_limit_s is None:
             sims = self.num_simulations
@@ -281,7 +299,7 @@ class BatchedSearch:
                     "expected no time_limit_s with a Python evaluator (it applies to numba "
                     f"evaluators), got time_limit_s={time_limit_s}"
                 )
-            self._search_python(boards, to_play, active, add_noise, sims, evaluator)
+            self._search_python(boards, to_play, active, add_noise, sims, evaluator, contempt)
         batch, a = boards.shape[0], self.kernels.action_size
         visits, q, value = np.empty((batch, a), np.int32), np.empty((batch, a)), np.empty(batch)
         priors = np.empty((batch, a), np.float32)  # the root slots' priors stay as set up
@@ -300,7 +318,7 @@ class BatchedSearch:
         bt.root_statistics(self.tree, visits, q, value, priors)
         return priors, value
 
-    def _search_python(self, boards, to_play, active, add_noise, sims, evaluator) -> None:
+    def _search_python(self, boards, to_play, active, add_noise, sims, evaluator, contempt):
         batch = boards.shape[0]
         self._allocate(batch, sims + 1)
         tree, store, moves = self.tree, self._boards, self._moves
@@ -309,7 +327,7 @@ class BatchedSearch:
         moves[:, 0] = np.count_nonzero(boards.reshape(batch, -1), axis=1)
         legal = self._root_moves(store, to_play, active, moves[:, 0].copy())
         leaves = np.zeros(batch, np.int64)
-        self._evaluate(evaluator, leaves, legal, active)
+        self._evaluate(evaluator, leaves, legal, active, contempt)
         self._raw = self._root_snapshot(batch)  # one visit each: the evaluator's value
         if add_noise and self.noise_weight > 0:
             self._add_noise(active)
@@ -319,7 +337,7 @@ class BatchedSearch:
                 self._scratch, self.radius, self.tree_tactics, self._tree_win_length,
                 *self.native_kernels,
             )  # fmt: skip
-            self._evaluate(evaluator, leaves, legal, active)
+            self._evaluate(evaluator, leaves, legal, active, contempt)
 
     def root_moves(
         self, boards: np.ndarray, to_play: np.ndarray, active: np.ndarray | None = None
@@ -391,25 +409,45 @@ class BatchedSearch:
             self._native_priors,
         )  # fmt: skip
 
-    def _evaluate(self, evaluator, leaves, legal, active) -> None:
+    def _evaluate(self, evaluator, leaves, legal, active, contempt=0.0) -> None:
         tree, batch = self.tree, leaves.shape[0]
         rows = np.arange(batch)
-        ask = np.flatnonzero(active & ~tree.node_terminal[rows, leaves])
+        terminal = tree.node_terminal[rows, leaves]
+        ask = np.flatnonzero(active & ~terminal)
         priors = np.zeros(legal.shape, np.float32)
         values = np.zeros(batch, np.float64)
         if ask.size:
-            p, v = evaluator(
-                self._boards[ask, leaves[ask]],
-                tree.node_to_play[ask, leaves[ask]].astype(np.int64),
-                legal[ask],
-            )
-            p, v = np.asarray(p), np.asarray(v)
+            to_play = tree.node_to_play[ask, leaves[ask]].astype(np.int64)
+            out = evaluator(self._boards[ask, leaves[ask]], to_play, legal[ask])
+            if contempt and len(out) != 3:
+                raise ValueError(
+                    "expected an evaluator returning (priors, values, draws) for a search "
+                    f"with contempt={contempt}, got {len(out)} outputs"
+                )
+            p, v = np.asarray(out[0]), np.asarray(out[1], np.float64)
             if p.shape != (ask.size, legal.shape[1]) or v.shape != (ask.size,):
                 raise ValueError(
                     f"expected evaluator outputs of shapes ({ask.size}, {legal.shape[1]}) and "
                     f"({ask.size},), got {p.shape} and {v.shape}"
                 )
+            if contempt:
+                d = np.asarray(out[2], np.float64)
+                if d.shape != (ask.size,):
+                    raise ValueError(
+                        f"expected draw probabilities of shape ({ask.size},), got {d.shape}"
+                    )
+                root_player = to_play == tree.node_to_play[ask, bt.ROOT_INDEX]
+                v = v - contempt * d * np.where(root_player, 1.0, -1.0)
             priors[ask], values[ask] = p, v
+        if contempt:  # a drawn game's edge, first reached: -contempt for the root's player
+            drawn = np.flatnonzero(active & terminal)
+            drawn = drawn[tree.node_visits[drawn, leaves[drawn]] == 0]
+            drawn = drawn[tree.node_reward[drawn, leaves[drawn]] == 0]
+            if drawn.size:
+                node = leaves[drawn]
+                mover = tree.node_to_play[drawn, tree.node_parent[drawn, node]]
+                root_player = mover == tree.node_to_play[drawn, bt.ROOT_INDEX]
+                tree.node_reward[drawn, node] = np.where(root_player, -contempt, contempt)
         bt.expand_and_backup(tree, leaves, priors, legal, values, active)
 
     def _add_noise(self, active: np.ndarray) -> None:

@@ -4,7 +4,9 @@ The tower follows AlphaZero (Silver et al. 2018; He et al. 2016 for the residual
 3x3 convolution stem, ``num_res_blocks`` blocks of two 3x3 convolutions with batch norm and a
 skip connection, then a policy head (1x1 convolution, linear layer to ``A`` logits) and a
 value head (1x1 convolution, hidden linear layer, ``tanh``). Names follow LightZero's
-``AlphaZeroModel`` so its configs and calls carry over.
+``AlphaZeroModel`` so its configs and calls carry over. With ``draw_head`` (ours) a third head
+on the value head's features gives the logit of the game ending drawn (Lc0's
+win/draw/loss heads tell the same apart), which the search's ``contempt`` reads.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class AlphaZeroModel(nn.Module):
             window-count planes (:func:`lzero.model.line_features.with_line_planes` with
             windows of ``k`` cells; ``AlphaZeroPolicy`` adds them), `[B, C + 6, H, W]`; 0
             (LightZero's network): the board planes alone.
+        draw_head: ours; also predict whether the game ends drawn: :meth:`forward` then
+            returns a third output, the draw logits `[B, 1]`.
     """
 
     def __init__(
@@ -56,6 +60,7 @@ class AlphaZeroModel(nn.Module):
         num_channels: int = 32,
         value_head_hidden_channels: int = 64,
         line_features: int = 0,
+        draw_head: bool = False,
     ) -> None:
         super().__init__()
         c, h, w = (int(x) for x in observation_shape)
@@ -79,21 +84,32 @@ class AlphaZeroModel(nn.Module):
             nn.Linear(h * w, value_head_hidden_channels), nn.ReLU(),
             nn.Linear(value_head_hidden_channels, 1), nn.Tanh(),
         )  # fmt: skip
+        self.draw_head = bool(draw_head)
+        self.draw_fc = None
+        if self.draw_head:
+            self.draw_fc = nn.Sequential(
+                nn.Linear(h * w, value_head_hidden_channels), nn.ReLU(),
+                nn.Linear(value_head_hidden_channels, 1),
+            )  # fmt: skip
 
-    def forward(self, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, state: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Policy logits `[B, A]` and value `[B, 1]` in ``[-1, 1]`` of planes `[B, C, H, W]`
-        (`[B, C + 6, H, W]` with ``line_features``)."""
+        (`[B, C + 6, H, W]` with ``line_features``); with ``draw_head``, also the logits `[B, 1]`
+        of the game ending drawn."""
         x = self.tower(self.stem(state))
         logits = self.policy_fc(self.policy_conv(x).flatten(1))
-        value = self.value_fc(self.value_conv(x).flatten(1))
-        return logits, value
+        features = self.value_conv(x).flatten(1)
+        value = self.value_fc(features)
+        if self.draw_fc is None:
+            return logits, value
+        return logits, value, self.draw_fc(features)
 
     def compute_policy_value(self, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Policy probabilities `[B, A]` and value `[B, 1]` (LightZero's name)."""
-        logits, value = self(state)
+        logits, value = self(state)[:2]
         return F.softmax(logits, dim=-1), value
 
     def compute_logp_value(self, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Policy log-probabilities `[B, A]` and value `[B, 1]` (LightZero's name)."""
-        logits, value = self(state)
+        logits, value = self(state)[:2]
         return F.log_softmax(logits, dim=-1), value

@@ -47,6 +47,7 @@ class AlphaZeroPolicy:
             num_channels=m.num_channels,
             value_head_hidden_channels=m.value_head_hidden_channels,
             line_features=self.line_features,
+            draw_head=bool(m.get("draw_head", False)),  # .get: older checkpoints
         )
         params = self.model.parameters()
         if cfg.optim_type == "SGD":
@@ -93,7 +94,8 @@ class AlphaZeroPolicy:
 
     def evaluate(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray):
         """The search's evaluator (``lzero.mcts.batched_search.BatchEvaluator``): priors over
-        the legal moves `[B, A]` and values `[B]` for the player to move, by the network."""
+        the legal moves `[B, A]` and values `[B]` for the player to move, by the network; with
+        ``model.draw_head``, also the probabilities `[B]` of the game ending drawn."""
         return self._evaluate(self._frozen, boards, to_play, legal)
 
     def evaluator(self, averaged: bool = True) -> Callable:
@@ -108,11 +110,14 @@ class AlphaZeroPolicy:
     def _evaluate(self, frozen: FrozenCache, boards, to_play, legal):
         planes = torch.from_numpy(self.model_input(self.game.planes(boards, to_play)))
         start = time.perf_counter()
-        logits, value = frozen.get()(planes)
-        logits = logits.masked_fill(torch.from_numpy(~np.asarray(legal, bool)), -torch.inf)
+        out = frozen.get()(planes)
+        logits = out[0].masked_fill(torch.from_numpy(~np.asarray(legal, bool)), -torch.inf)
         priors = torch.softmax(logits, dim=-1).numpy()
         self.forward_seconds += time.perf_counter() - start
-        return priors, value[:, 0].numpy().astype(np.float64)
+        value = out[1][:, 0].numpy().astype(np.float64)
+        if len(out) == 2:
+            return priors, value
+        return priors, value, torch.sigmoid(out[2][:, 0]).numpy().astype(np.float64)
 
     def model_input(self, planes: np.ndarray) -> np.ndarray:
         """The network's input for board planes `[B, 3, H, W]`: the planes, followed by their
@@ -149,21 +154,44 @@ class AlphaZeroPolicy:
             return 1.0
         return 0.1 if self.train_iter < 2 * final / 3 else 0.01
 
-    def learn(self, planes: np.ndarray, policy: np.ndarray, value: np.ndarray) -> dict[str, float]:
+    def learn(
+        self,
+        planes: np.ndarray,
+        policy: np.ndarray,
+        value: np.ndarray,
+        draw: np.ndarray | None = None,
+    ) -> dict[str, float]:
         """One gradient step on a batch: planes `[B, 3, H, W]`, search policies `[B, A]` and
-        outcomes `[B]` for the player to move. Returns the losses before the step."""
+        outcomes `[B]` for the player to move; with ``model.draw_head``, also whether each
+        game ended drawn, ``draw`` `[B]` (0 or 1), learnt by a logistic loss weighted like the
+        value's. Returns the losses before the step.
+
+        Raises:
+            ValueError: ``draw`` missing with ``model.draw_head``.
+        """
         self.model.train()
         for group in self.optimizer.param_groups:
             group["lr"] = self.cfg.learning_rate * self._lr_factor()
         x = torch.from_numpy(self.model_input(planes))
         target_pi = torch.from_numpy(np.ascontiguousarray(policy, np.float32))
         target_z = torch.from_numpy(np.ascontiguousarray(value, np.float32))
-        logits, v = self.model(x)
+        if self.model.draw_head and draw is None:
+            raise ValueError(
+                "expected the batch's draw flags (model.draw_head is on), got draw=None"
+            )
+        out = self.model(x)
+        logits, v = out[0], out[1]
         log_p = F.log_softmax(logits, dim=-1)
         policy_loss = -(target_pi * log_p).sum(dim=1).mean()
         value_loss = F.mse_loss(v[:, 0], target_z)
+        draw_loss = None
+        if self.model.draw_head:
+            target_d = torch.from_numpy(np.ascontiguousarray(draw, np.float32))
+            draw_loss = F.binary_cross_entropy_with_logits(out[2][:, 0], target_d)
         entropy = -(log_p.exp() * log_p).sum(dim=1).mean()
         total = self.cfg.value_weight * value_loss + policy_loss - self.cfg.entropy_weight * entropy
+        if draw_loss is not None:
+            total = total + self.cfg.value_weight * draw_loss
         self.optimizer.zero_grad()
         total.backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.cfg.grad_clip_value)
@@ -171,12 +199,15 @@ class AlphaZeroPolicy:
         self.train_iter += 1
         if self.ema_model is not None:
             self._update_ema()
-        return {
+        losses = {
             "total_loss": total.item(),
             "policy_loss": policy_loss.item(),
             "value_loss": value_loss.item(),
             "policy_entropy": entropy.item(),
         }
+        if draw_loss is not None:
+            losses["draw_loss"] = draw_loss.item()
+        return losses
 
     @torch.no_grad()
     def _update_ema(self) -> None:

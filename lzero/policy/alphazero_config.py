@@ -29,6 +29,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
         num_channels=32,  # (int) channels of the tower
         value_head_hidden_channels=64,  # (int) hidden width of the value head
         line_features=0,  # (int) ours: k > 0 adds 6 input planes counting k-cell line windows
+        draw_head=False,  # (bool) ours: a third head predicts whether the game ends drawn
+        # (trained with a logistic loss weighted by value_weight); contempt reads it
     ),
     cuda=False,  # (bool) must be False: this build trains on CPU
     torch_num_threads=2,  # (int) torch intra-op threads
@@ -60,6 +62,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
     bot_opponent_share=0.0,  # (float) ours, in [0, 1], self_play_mode only: the share of
     # collected games played against the env's rule bot instead of the agent itself, the
     # agent's colour drawn per game; only the agent's positions are stored. 0: pure self-play
+    contempt=0.0,  # (float) ours, in [0, 1], needs model.draw_head unless 0: outside
+    # self-play (evaluation, ckpt_best, checkpoints' agents) the search values a draw at
+    # -contempt for the player to move at its root and +contempt for the opponent, a leaf
+    # at v - contempt * P(draw) (Lc0's contempt). Self-play stays zero-sum. 0: off
     entropy_weight=0.0,  # (float) weight of the policy entropy bonus
     ema_decay=0.0,  # (float) ours, in [0, 1): evaluation, checkpoints' agents and ckpt_best
     # play an exponential moving average of the network's weights, updated after every
@@ -242,6 +248,19 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 <= decay < 1:
         raise ConfigError(
             f"main_config.policy: expected ema_decay in [0, 1) (0: off), got {decay!r}"
+        )
+    c = policy.contempt
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c <= 1:
+        raise ConfigError(f"main_config.policy: expected contempt in [0, 1], got {c!r}")
+    if not isinstance(policy.model.draw_head, bool):
+        raise ConfigError(
+            f"main_config.policy.model: expected draw_head True or False, got "
+            f"{policy.model.draw_head!r}"
+        )
+    if c and not policy.model.draw_head:
+        raise ConfigError(
+            f"main_config.policy: contempt={c!r} reads the network's draw probability; it "
+            "needs model.draw_head=True (or contempt=0)"
         )
     env_user = dict(main_user.pop("env", {}) or {})
     share = policy.bot_opponent_share

@@ -71,11 +71,12 @@ class AlphaZeroCollector:
         Returns:
             ``planes`` `[n, 3, H, W]`, ``policy`` `[n, A]`, ``value`` `[n]` of the finished
             games' positions (the game's outcome for the mover, mixed with the search's root
-            value by the policy's ``root_value_target_weight``); ``env_steps`` (pool steps
+            value by the policy's ``root_value_target_weight``), ``draw`` `[n]` (1.0 where
+            the position's game ended drawn, else 0.0); ``env_steps`` (pool steps
             taken), ``episodes``, and the finished games' ``returns`` (player 1's view).
         """
         game, policy = self.policy.game, self.policy
-        out_planes, out_pi, out_z, returns = [], [], [], []
+        out_planes, out_pi, out_z, out_draw, returns = [], [], [], [], []
         w = float(policy.cfg.root_value_target_weight)  # the searched root value's share
         completed_q = policy.cfg.policy_target == "completed_q"
         steps = 0
@@ -122,6 +123,7 @@ class AlphaZeroCollector:
                 out_planes.extend(m[0] for m in moves)
                 out_pi.extend(m[1] for m in moves)
                 out_z.extend((1.0 - w) * zi + w * m[3] for zi, m in zip(z, moves))
+                out_draw.extend([float(r == 0)] * len(moves))
                 self.games[i], self.moves[i] = [], 0
             if done.any():  # envpool semantics: the next step would reset them; do it now
                 ids = np.flatnonzero(done)
@@ -134,6 +136,7 @@ class AlphaZeroCollector:
             "planes": np.stack(out_planes),
             "policy": np.stack(out_pi),
             "value": np.asarray(out_z, np.float32),
+            "draw": np.asarray(out_draw, np.float32),
             "env_steps": steps,
             "episodes": len(returns),
             "returns": returns,

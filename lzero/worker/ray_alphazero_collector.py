@@ -85,6 +85,7 @@ class RayAlphaZeroCollector(RaySelfPlay):
             "planes": np.concatenate([p["planes"] for p in done]),
             "policy": np.concatenate([p["policy"] for p in done]),
             "value": np.concatenate([p["value"] for p in done]),
+            "draw": np.concatenate([p["draw"] for p in done]),
             "env_steps": sum(p["env_steps"] for p in done),
             "episodes": sum(p["episodes"] for p in done),
             "returns": [r for p in done for r in p["returns"]],

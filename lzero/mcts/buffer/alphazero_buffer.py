@@ -1,5 +1,5 @@
-"""AlphaZero's replay: a ring of positions (planes, search policy, outcome), sampled uniformly,
-each sample under a random exact symmetry of the game if asked."""
+"""AlphaZero's replay: a ring of positions (planes, search policy, outcome, whether the game
+was drawn), sampled uniformly, each sample under a random exact symmetry of the game if asked."""
 
 from __future__ import annotations
 
@@ -24,38 +24,51 @@ class AlphaZeroReplayBuffer:
         self.planes = np.zeros((capacity, *game.observation_shape), np.float32)
         self.policy = np.zeros((capacity, game.action_size), np.float32)
         self.value = np.zeros(capacity, np.float32)
+        self.draw = np.zeros(capacity, np.float32)
         self.size, self.next, self.total = 0, 0, 0
 
     def __len__(self) -> int:
         return self.size
 
-    def push(self, planes: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
-        """Adds positions: planes `[n, 3, H, W]`, policies `[n, A]`, outcomes `[n]`."""
+    def push(
+        self,
+        planes: np.ndarray,
+        policy: np.ndarray,
+        value: np.ndarray,
+        draw: np.ndarray | None = None,
+    ) -> None:
+        """Adds positions: planes `[n, 3, H, W]`, policies `[n, A]`, outcomes `[n]`, and whether
+        their games ended drawn, `[n]` 0 or 1 (None: all 0)."""
         cap = self.planes.shape[0]
+        if draw is None:
+            draw = np.zeros(len(value), np.float32)
         for start in range(0, len(value), cap):  # more than the capacity: the last ones stay
-            p, q, v = (
+            p, q, v, d = (
                 planes[start : start + cap],
                 policy[start : start + cap],
                 value[start : start + cap],
+                draw[start : start + cap],
             )
             idx = (self.next + np.arange(len(v))) % cap
-            self.planes[idx], self.policy[idx], self.value[idx] = p, q, v
+            self.planes[idx], self.policy[idx], self.value[idx], self.draw[idx] = p, q, v, d
             self.next = int((self.next + len(v)) % cap)
             self.size = min(self.size + len(v), cap)
             self.total += len(v)
 
     def sample(
         self, batch_size: int, rng: np.random.Generator
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``batch_size`` positions drawn uniformly with replacement: planes, policies, outcomes."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``batch_size`` positions drawn uniformly with replacement: planes, policies, outcomes
+        and draw flags."""
         if self.size == 0:
             raise ValueError("expected a non-empty buffer to sample from, got an empty one")
         idx = rng.integers(0, self.size, batch_size)
         planes, policy, value = self.planes[idx], self.policy[idx], self.value[idx]
+        draw = self.draw[idx]
         if not self.augment:
-            return planes, policy, value
+            return planes, policy, value, draw
         sym = rng.integers(0, self.game.num_symmetries, batch_size)
         for k in np.unique(sym):
             rows = np.flatnonzero(sym == k)
             planes[rows], policy[rows] = self.game.symmetry(planes[rows], policy[rows], int(k))
-        return planes, policy, value
+        return planes, policy, value, draw

@@ -47,6 +47,16 @@ def batch_net(boards, to_play, legal):
     return np.array([o[0] for o in out]), np.array([o[1] for o in out])
 
 
+def fake_draw(cells: list[int]) -> float:
+    """A deterministic stand-in for a network's draw probability, in [0, 1]."""
+    return (sum((i + 5) * (v + 2) for i, v in enumerate(cells)) % 11) / 10.0
+
+
+def batch_net_with_draws(boards, to_play, legal):
+    priors, values = batch_net(boards, to_play, legal)
+    return priors, values, np.array([fake_draw([int(v) for v in b.ravel()]) for b in boards])
+
+
 class RefNode:
     def __init__(self, cells, to_play, reward, terminal):
         self.cells, self.to_play, self.reward, self.terminal = cells, to_play, reward, terminal
@@ -84,14 +94,20 @@ def tactical_moves(cells: list[int], to_play: int, at_root: bool) -> list[int]:
     return safe if 0 < len(safe) < len(legal) else legal
 
 
-def reference_search(cells, to_play, sims, rule, c1, c2, tactics=False):
-    """A plain-Python AlphaZero/UCT search over TicTacToe, written from the papers."""
+def reference_search(cells, to_play, sims, rule, c1, c2, tactics=False, contempt=0.0, seen=None):
+    """A plain-Python AlphaZero/UCT search over TicTacToe, written from the papers. With
+    ``contempt`` c, the game is scored as Lc0 does: a draw is worth -c to the root's player
+    and +c to the other, and a leaf's draw probability d moves its value by c * d likewise.
+    ``seen``, if a list, gets one entry per drawn game the search reached."""
     root = RefNode(list(cells), to_play, 0.0, False)
 
     def evaluate(node):
         if node.terminal:
             return 0.0
         priors, value = fake_net(node.cells, node.to_play)
+        if contempt:
+            sign = 1.0 if node.to_play == root.to_play else -1.0
+            value -= sign * contempt * fake_draw(node.cells)
         legal = [a for a in range(9) if node.cells[a] == 0]
         if tactics:
             legal = tactical_moves(node.cells, node.to_play, node is root)
@@ -125,7 +141,12 @@ def reference_search(cells, to_play, sims, rule, c1, c2, tactics=False):
                 cells2[a] = node.to_play
                 win = ttt_winner(cells2)
                 done = bool(win) or all(cells2)
-                child = RefNode(cells2, 3 - node.to_play, 1.0 if win else 0.0, done)
+                reward = 1.0 if win else 0.0
+                if done and not win:  # a draw, for the mover
+                    reward = -contempt if node.to_play == root.to_play else contempt
+                    if seen is not None:
+                        seen.append(cells2)
+                child = RefNode(cells2, 3 - node.to_play, reward, done)
                 node.children[a] = child
                 path.append(child)
                 node = child
@@ -169,6 +190,43 @@ def test_batched_search_equals_plain_python_reference(ttt, rule):
         )
         assert result.visits[b].tolist() == visits
         assert result.value[b] == pytest.approx(value, abs=1e-9)
+
+
+@pytest.mark.parametrize("contempt", [0.25, 1.0])
+def test_contempt_equals_the_plain_python_reference(ttt, contempt):
+    # Positions of 4-7 stones, so that many searches reach drawn games as well as leaves.
+    boards, to_play = random_positions(7, 40, seed=3)
+    keep = np.count_nonzero(boards.reshape(len(boards), -1), axis=1) >= 4
+    boards, to_play = boards[keep], to_play[keep]
+    search = BatchedSearch(ttt, num_simulations=80, pb_c_init=1.25)
+    result = search.search(boards, to_play, batch_net_with_draws, contempt=contempt)
+    plain = search.search(boards, to_play, batch_net)
+    drawn, changed = [], 0
+    for b in range(len(boards)):
+        visits, value = reference_search(
+            boards[b].ravel().tolist(), int(to_play[b]), 80, "puct", 1.25, 19652.0,
+            contempt=contempt, seen=drawn,
+        )  # fmt: skip
+        assert result.visits[b].tolist() == visits
+        assert result.value[b] == pytest.approx(value, abs=1e-9)
+        changed += result.visits[b].tolist() != plain.visits[b].tolist()
+    assert len(drawn) >= 10 and changed >= 3  # the drawn games and the leaves both count
+
+
+def test_contempt_zero_ignores_the_draws_and_bad_contempt_is_refused(ttt):
+    boards, to_play = random_positions(5, 6, seed=4)
+    search = BatchedSearch(ttt, num_simulations=40)
+    a = search.search(boards, to_play, batch_net_with_draws)
+    b = search.search(boards, to_play, batch_net)
+    assert (a.visits == b.visits).all() and np.array_equal(a.value, b.value)
+    before = search.search(boards, to_play, batch_net).visits.copy()
+    with pytest.raises(ValueError, match=r"\(priors, values, draws\).*got 2 outputs"):
+        search.search(boards, to_play, batch_net, contempt=0.5)
+    with pytest.raises(ValueError, match=r"contempt in \[0, 1\]"):
+        search.search(boards, to_play, batch_net_with_draws, contempt=1.5)
+    with pytest.raises(ValueError, match="without a Python evaluator"):
+        search.search(boards, to_play, contempt=0.5)
+    assert (search.search(boards, to_play, batch_net).visits == before).all()
 
 
 @settings(

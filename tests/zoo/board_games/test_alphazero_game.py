@@ -98,8 +98,8 @@ def test_replay_buffer_samples_consistent_symmetries():
     seen = set()
     rng = np.random.default_rng(0)
     for _ in range(20):
-        p, q, v = buffer.sample(8, rng)
-        assert (v == 0.5).all()
+        p, q, v, d = buffer.sample(8, rng)
+        assert (v == 0.5).all() and (d == 0.0).all()  # pushed without draw flags: none drawn
         for planes_k, pi_k in zip(p, q):
             b = board_of(planes_k, 1)
             corner = int(np.flatnonzero(b.ravel() == 1)[0])
@@ -117,13 +117,16 @@ def test_replay_buffer_keeps_the_last_positions():
     game = BoardGame.from_env(make_env("connect4"))
     buffer = AlphaZeroReplayBuffer(5, game, augment=False)
     planes = np.zeros((7, 3, 6, 7), np.float32)
-    buffer.push(planes, np.zeros((7, 7), np.float32), np.arange(7, dtype=np.float32))
+    value, draw = np.arange(7, dtype=np.float32), np.array([0, 1, 0, 1, 1, 0, 1], np.float32)
+    buffer.push(planes, np.zeros((7, 7), np.float32), value, draw)
     assert len(buffer) == 5 and sorted(buffer.value.tolist()) == [2, 3, 4, 5, 6]
+    _, _, v, d = buffer.sample(50, np.random.default_rng(0))
+    np.testing.assert_array_equal(d, draw[v.astype(int)])  # each flag stays with its position
     with pytest.raises(ValueError, match="positive int"):
         AlphaZeroReplayBuffer(0, game)
 
 
-def tiny_policy(seed=0, line_features=0, ema_decay=0.0, **mcts):
+def tiny_policy(seed=0, line_features=0, ema_decay=0.0, draw_head=False, contempt=0.0, **mcts):
     cfg = compile_alphazero_config(
         [
             dict(
@@ -133,8 +136,10 @@ def tiny_policy(seed=0, line_features=0, ema_decay=0.0, **mcts):
                         action_space_size=9,
                         num_channels=8,
                         line_features=line_features,
+                        draw_head=draw_head,
                     ),
                     ema_decay=ema_decay,
+                    contempt=contempt,
                     mcts=mcts,
                 )
             ),
@@ -162,6 +167,74 @@ def test_one_update_on_a_fixed_batch_lowers_its_loss(line_features):
     for _ in range(5):
         last = policy.learn(planes, pi, z)["total_loss"]
     assert last < first
+
+
+def test_the_draw_head_learns_the_draw_flags_and_needs_them():
+    """``model.draw_head``: a logistic loss on whether the game was drawn, weighted like the
+    value's, falls on a fixed batch; the evaluator returns the head's probabilities."""
+    policy = tiny_policy(draw_head=True)
+    planes, pi, z = fixed_batch(2)
+    draw = (z == 0).astype(np.float32)
+    first = policy.learn(planes, pi, z, draw)
+    for _ in range(20):
+        last = policy.learn(planes, pi, z, draw)
+    assert last["draw_loss"] < first["draw_loss"] and last["total_loss"] < first["total_loss"]
+    assert first["total_loss"] == pytest.approx(
+        first["policy_loss"] + first["value_loss"] + first["draw_loss"], rel=1e-5
+    )
+    with pytest.raises(ValueError, match="draw flags .* got draw=None"):
+        policy.learn(planes, pi, z)
+    boards = np.zeros((4, 3, 3), np.int8)
+    boards[1, 1, 1] = 1
+    out = policy.evaluate(boards, np.array([1, 2, 1, 2]), np.ones((4, 9), bool))
+    assert len(out) == 3 and out[2].shape == (4,) and ((out[2] > 0) & (out[2] < 1)).all()
+    policy.model.eval()
+    with torch.no_grad():
+        x = torch.from_numpy(policy.model_input(policy.game.planes(boards, [1, 2, 1, 2])))
+        want = torch.sigmoid(policy.model(x)[2][:, 0]).numpy()
+    np.testing.assert_allclose(out[2], want, atol=1e-5)
+    assert "draw_loss" not in tiny_policy().learn(planes, pi, z)  # off: LightZero's losses
+
+
+def test_contempt_needs_the_draw_head_and_a_value_in_0_1():
+    from lzero.agent import Agent
+    from lzero.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="needs model.draw_head=True"):
+        tiny_policy(contempt=0.3)
+    for bad in (-0.1, 1.5, True):
+        with pytest.raises(ConfigError, match=r"expected contempt in \[0, 1\]"):
+            tiny_policy(draw_head=True, contempt=bad)
+    with pytest.raises(ValueError, match="without a draw head"):
+        Agent(tiny_policy(), 8, contempt=0.3)
+    assert Agent(tiny_policy(draw_head=True, contempt=0.3), 8).contempt == 0.3
+    assert Agent(tiny_policy(draw_head=True, contempt=0.3), 8, contempt=0.0).contempt == 0.0
+
+
+def test_an_agent_with_contempt_searches_with_it():
+    """The agent's search is the batched search with the config's contempt: its moves are
+    those of ``BatchedSearch.search(contempt=...)`` on the network, which differ from the
+    search without it on some positions."""
+    from lzero.agent import Agent
+
+    policy = tiny_policy(draw_head=True, contempt=1.0)
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+    boards, to_play = [], []
+    rng = np.random.default_rng(5)
+    while len(boards) < 30:  # unfinished positions of 2-5 stones
+        cells = np.zeros(9, np.int8)
+        stones = rng.permutation(9)[: rng.integers(2, 6)]
+        cells[stones[::2]], cells[stones[1::2]] = 1, 2
+        if not any(cells[a] and cells[a] == cells[b] == cells[c] for a, b, c in lines):
+            boards.append(cells.reshape(3, 3))
+            to_play.append(1 + (len(stones) % 2))
+    boards, to_play = np.stack(boards), np.array(to_play)
+    legal = boards.reshape(len(boards), -1) == 0
+    moves = Agent(policy, 30).act_batch(boards, to_play, legal)
+    want = policy.search.search(boards, to_play, policy.evaluate, num_simulations=30, contempt=1.0)
+    np.testing.assert_array_equal(moves, want.visits.argmax(axis=1))
+    plain = Agent(policy, 30, contempt=0.0).act_batch(boards, to_play, legal)
+    assert (plain != moves).any()
 
 
 def eager_outputs(policy, boards, to_play):
@@ -300,6 +373,8 @@ def test_collected_outcomes_follow_the_mode(mode):
             assert data["returns"][game] == (z[a] if mover[0] == 1 else -z[a])
         else:
             assert (mover == 1).all() and (z[a:b] == data["returns"][game]).all()
+        # Without the root value mixed in, a drawn game is the one whose outcome is 0.
+        assert (data["draw"][a:b] == float(data["returns"][game] == 0)).all()
 
 
 @pytest.mark.parametrize("mode", ["self_play_mode", "play_with_bot_mode"])

@@ -133,6 +133,27 @@ def test_a_run_with_line_features_checkpoints_an_agent_that_uses_them(tmp_path):
         obs, done = timestep.obs, timestep.done
 
 
+def test_a_run_with_a_draw_head_logs_its_loss_and_its_agents_have_contempt(tiny_run, tmp_path):
+    """``model.draw_head`` with ``contempt``: the run learns the draw head (``draw_loss`` in
+    progress.csv), and an agent loaded from its checkpoint searches with the contempt unless
+    told otherwise; a network without the head refuses contempt."""
+    exp = tmp_path / "dh"
+    model = dict(observation_shape=(3, 3, 3), action_space_size=9, num_channels=8, draw_head=True)
+    policy = train_alphazero(
+        [tiny_main(exp, model=model, contempt=0.4), CREATE], seed=0, max_env_step=60
+    )
+    assert policy.model.draw_head
+    rows = read_rows(exp / "progress.csv")
+    losses = [float(r["draw_loss"]) for r in rows if r["draw_loss"]]
+    assert losses and all(0 < x < 5 for x in losses)
+    path = exp / "ckpt" / "ckpt_last.pth.tar"
+    assert load_agent(path, num_simulations=4).contempt == 0.4
+    assert load_agent(path, num_simulations=4, contempt=0.0).contempt == 0.0
+    with pytest.raises(ValueError, match="without a draw head"):
+        load_agent(tiny_run[0] / "ckpt" / "ckpt_last.pth.tar", 4, contempt=0.2)
+    assert "draw_loss" not in read_rows(tiny_run[0] / "progress.csv")[0]
+
+
 def test_a_run_with_ema_checkpoints_the_average_and_its_agents_play_it(tmp_path):
     """``ema_decay``: the checkpoint holds the network and its average; a loaded agent (and
     the run's evaluation) plays the average, ``averaged=False`` the network; a resumed run

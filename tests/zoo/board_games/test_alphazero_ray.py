@@ -47,6 +47,7 @@ def test_distributed_run_survives_a_killed_actor_and_writes_checkpoints(
             ray.kill(self.actors[0])
         data = collect(self, n_episode)
         assert len(data["value"]) == len(data["planes"]) >= 5 * data["episodes"]  # 5+ moves
+        assert len(data["draw"]) == len(data["value"])  # the draw flags travel with them
         phases.append(data["actors"])
         if len(phases) in (1, 4):  # actor 1's model is the driver's (no update since the
             # broadcast that started this collect; the call waits for its running phase)

@@ -84,13 +84,17 @@ class AlphaZeroModel(nn.Module):
             nn.Linear(h * w, value_head_hidden_channels), nn.ReLU(),
             nn.Linear(value_head_hidden_channels, 1), nn.Tanh(),
         )  # fmt: skip
-        self.draw_head = bool(draw_head)
         self.draw_fc = None
-        if self.draw_head:
+        if draw_head:
             self.draw_fc = nn.Sequential(
                 nn.Linear(h * w, value_head_hidden_channels), nn.ReLU(),
                 nn.Linear(value_head_hidden_channels, 1),
             )  # fmt: skip
+
+    @property
+    def draw_head(self) -> bool:
+        """Whether the model has the draw head (``forward`` returns three outputs)."""
+        return self.draw_fc is not None
 
     def forward(self, state: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Policy logits `[B, A]` and value `[B, 1]` in ``[-1, 1]`` of planes `[B, C, H, W]`

@@ -171,6 +171,17 @@ _MUST = (
 )
 
 
+def _check_share(policy: Mapping, key: str, *, below_one: bool = False) -> float:
+    """``policy[key]``, checked to be a number in ``[0, 1]`` (``[0, 1)`` with ``below_one``,
+    where 0 means off)."""
+    value = policy[key]
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not (0 <= value < 1 if below_one else 0 <= value <= 1):
+        allowed = "[0, 1) (0: off)" if below_one else "[0, 1]"
+        raise ConfigError(f"main_config.policy: expected {key} in {allowed}, got {value!r}")
+    return value
+
+
 def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     """Validates and merges ``[main_config, create_config]`` over the defaults.
 
@@ -234,24 +245,14 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     for key in ("learning_rate", "model_update_ratio", "fixed_temperature_value"):
         if not isinstance(policy[key], (int, float)) or not policy[key] > 0:
             raise ConfigError(f"main_config.policy: expected {key} > 0, got {policy[key]!r}")
-    w = policy.root_value_target_weight
-    if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0.0 <= w <= 1.0:
-        raise ConfigError(
-            f"main_config.policy: expected root_value_target_weight in [0, 1], got {w!r}"
-        )
+    _check_share(policy, "root_value_target_weight")
     if policy.policy_target not in POLICY_TARGETS:
         raise ConfigError(
             f"main_config.policy: expected policy_target in {list(POLICY_TARGETS)}, got "
             f"{policy.policy_target!r}"
         )
-    decay = policy.ema_decay
-    if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 <= decay < 1:
-        raise ConfigError(
-            f"main_config.policy: expected ema_decay in [0, 1) (0: off), got {decay!r}"
-        )
-    c = policy.contempt
-    if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c <= 1:
-        raise ConfigError(f"main_config.policy: expected contempt in [0, 1], got {c!r}")
+    _check_share(policy, "ema_decay", below_one=True)
+    c = _check_share(policy, "contempt")
     if not isinstance(policy.model.draw_head, bool):
         raise ConfigError(
             f"main_config.policy.model: expected draw_head True or False, got "
@@ -263,11 +264,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             "needs model.draw_head=True (or contempt=0)"
         )
     env_user = dict(main_user.pop("env", {}) or {})
-    share = policy.bot_opponent_share
-    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
-        raise ConfigError(
-            f"main_config.policy: expected bot_opponent_share in [0, 1], got {share!r}"
-        )
+    share = _check_share(policy, "bot_opponent_share")
     mode = env_user.get("battle_mode", "self_play_mode")
     if share > 0 and mode != "self_play_mode":
         raise ConfigError(

@@ -22,9 +22,13 @@ from torch.nn import functional as F
 
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.model.alphazero_model import AlphaZeroModel
+from lzero.model.eval_cache import EvaluationCache, position_keys
 from lzero.model.frozen import FrozenCache, freeze
 from lzero.model.line_features import NUM_PLANES, with_line_planes
+from lzero.policy.alphazero_config import ALPHAZERO_POLICY_CONFIG
 from lzero.policy.board_game import BoardGame
+
+NN_CACHE_SIZE = ALPHAZERO_POLICY_CONFIG["nn_cache_size"]  # for checkpoints older than the key
 
 
 class AlphaZeroPolicy:
@@ -73,6 +77,14 @@ class AlphaZeroPolicy:
         if self.ema_decay > 0:
             ema = self.ema_model = copy.deepcopy(self.model).requires_grad_(False)
             self._frozen_ema = FrozenCache(ema, lambda: freeze(ema, example))
+        # ours: the network's outputs by position, one cache per evaluated network
+        size = int(cfg.get("nn_cache_size", NN_CACHE_SIZE))  # .get: older checkpoints
+        width = m.action_space_size + (2 if self.model.draw_head else 1)
+        self._eval_caches: dict[FrozenCache, EvaluationCache] = {}
+        if size > 0:
+            for frozen in (self._frozen, self._frozen_ema):
+                if frozen is not None:
+                    self._eval_caches[frozen] = EvaluationCache(size, width)
         mc = cfg.mcts
         self.search = BatchedSearch(
             game.kernels,
@@ -108,16 +120,31 @@ class AlphaZeroPolicy:
 
     @torch.inference_mode()
     def _evaluate(self, frozen: FrozenCache, boards, to_play, legal):
-        planes = torch.from_numpy(self.model_input(self.game.planes(boards, to_play)))
-        start = time.perf_counter()
-        out = frozen.get()(planes)
-        logits = out[0].masked_fill(torch.from_numpy(~np.asarray(legal, bool)), -torch.inf)
+        net = frozen.get()
+
+        def forward(rows: np.ndarray | slice) -> np.ndarray:  # [m, A + 1 (+ 1)] raw outputs
+            planes = self.game.planes(boards[rows], to_play[rows])
+            x = torch.from_numpy(self.model_input(planes))
+            start = time.perf_counter()
+            out = torch.cat(net(x), dim=1).numpy()
+            self.forward_seconds += time.perf_counter() - start
+            return out
+
+        to_play = np.asarray(to_play)
+        cache = self._eval_caches.get(frozen)
+        if cache is None:
+            table = forward(slice(None))
+        else:
+            table = cache.outputs(net, position_keys(boards, to_play), forward)
+        a = self.model.action_space_size
+        logits = torch.from_numpy(table[:, :a])
+        logits = logits.masked_fill(torch.from_numpy(~np.asarray(legal, bool)), -torch.inf)
         priors = torch.softmax(logits, dim=-1).numpy()
-        self.forward_seconds += time.perf_counter() - start
-        value = out[1][:, 0].numpy().astype(np.float64)
-        if len(out) == 2:
+        value = table[:, a].astype(np.float64)
+        if table.shape[1] == a + 1:
             return priors, value
-        return priors, value, torch.sigmoid(out[2][:, 0]).numpy().astype(np.float64)
+        draw = torch.sigmoid(torch.from_numpy(table[:, a + 1])).numpy()
+        return priors, value, draw.astype(np.float64)
 
     def model_input(self, planes: np.ndarray) -> np.ndarray:
         """The network's input for board planes `[B, 3, H, W]`: the planes, followed by their

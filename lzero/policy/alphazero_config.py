@@ -67,6 +67,9 @@ ALPHAZERO_POLICY_CONFIG = dict(
     # -contempt for the player to move at its root and +contempt for the opponent, a leaf
     # at v - contempt * P(draw) (Lc0's contempt). Self-play stays zero-sum. 0: off
     entropy_weight=0.0,  # (float) weight of the policy entropy bonus
+    nn_cache_size=1 << 16,  # (int) ours: the network's outputs for this many positions are
+    # kept by position (board and mover) and reused when a search meets one again (the
+    # subtree of the move just played, transpositions); emptied when the weights change. 0: off
     ema_decay=0.0,  # (float) ours, in [0, 1): evaluation, checkpoints' agents and ckpt_best
     # play an exponential moving average of the network's weights, updated after every
     # gradient step with decay min(ema_decay, (1 + n) / (10 + n)) after n steps; self-play
@@ -245,6 +248,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     for key in ("learning_rate", "model_update_ratio", "fixed_temperature_value"):
         if not isinstance(policy[key], (int, float)) or not policy[key] > 0:
             raise ConfigError(f"main_config.policy: expected {key} > 0, got {policy[key]!r}")
+    size = policy.nn_cache_size
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise ConfigError(
+            f"main_config.policy: expected nn_cache_size to be an int >= 0 (0: off), got {size!r}"
+        )
     _check_share(policy, "root_value_target_weight")
     if policy.policy_target not in POLICY_TARGETS:
         raise ConfigError(

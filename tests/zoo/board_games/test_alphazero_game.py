@@ -126,7 +126,9 @@ def test_replay_buffer_keeps_the_last_positions():
         AlphaZeroReplayBuffer(0, game)
 
 
-def tiny_policy(seed=0, line_features=0, ema_decay=0.0, draw_head=False, contempt=0.0, **mcts):
+def tiny_policy(
+    seed=0, line_features=0, ema_decay=0.0, draw_head=False, contempt=0.0, nn_cache_size=0, **mcts
+):
     cfg = compile_alphazero_config(
         [
             dict(
@@ -140,6 +142,7 @@ def tiny_policy(seed=0, line_features=0, ema_decay=0.0, draw_head=False, contemp
                     ),
                     ema_decay=ema_decay,
                     contempt=contempt,
+                    nn_cache_size=nn_cache_size,
                     mcts=mcts,
                 )
             ),
@@ -247,11 +250,13 @@ def eager_outputs(policy, boards, to_play):
 
 
 @pytest.mark.parametrize("line_features", [0, 3])
-def test_the_evaluator_follows_every_change_of_the_weights(line_features):
+@pytest.mark.parametrize("nn_cache_size", [0, 64])
+def test_the_evaluator_follows_every_change_of_the_weights(line_features, nn_cache_size):
     """The search's evaluator runs a frozen copy of the model; it must give the eager model's
     outputs after updates, after a weight load (as a Ray actor's sync does it) and for any
-    batch size, and must not be rebuilt while the weights stand still."""
-    policy = tiny_policy(line_features=line_features)
+    batch size, and must not be rebuilt while the weights stand still. With the evaluation
+    cache, the positions asked for again are answered from it, never from older weights."""
+    policy = tiny_policy(line_features=line_features, nn_cache_size=nn_cache_size)
     rng = np.random.default_rng(3)
     boards = rng.choice(np.array([0, 1, 2], np.int8), (5, 3, 3))
     to_play = rng.integers(1, 3, 5)
@@ -272,6 +277,33 @@ def test_the_evaluator_follows_every_change_of_the_weights(line_features):
         seen.append(policy.inference_model())
         assert policy.inference_model() is seen[-1]  # not rebuilt without a change
     assert len({id(m) for m in seen}) == 4  # rebuilt after each change
+    if nn_cache_size:  # per weights, position 0 is asked for twice: once from the cache
+        cache = policy._eval_caches[policy._frozen]
+        assert (cache.hits, cache.lookups) == (4 * 1, 4 * 6)
+
+
+def test_a_cached_position_reads_the_legal_moves_it_is_asked_with():
+    """The cache keeps the network's logits, so a position met again with other legal moves
+    (the root's are narrowed by tactics) gets priors over those."""
+    cached, plain = tiny_policy(nn_cache_size=16), tiny_policy()
+    boards = np.array([[[1, 2, 0], [0, 0, 0], [0, 0, 0]]] * 2, np.int8)
+    to_play = np.array([1, 1])
+    legal = np.array([[0, 0, 1, 1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 1, 0, 0, 1, 1]], bool)
+    for rows in ([0], [1], [0, 1], [1, 0]):
+        got = cached.evaluate(boards[rows], to_play[rows], legal[rows])
+        want = plain.evaluate(boards[rows], to_play[rows], legal[rows])
+        np.testing.assert_allclose(got[0], want[0], atol=1e-6)
+        np.testing.assert_allclose(got[1], want[1], atol=1e-6)
+        assert (got[0][~legal[rows]] == 0).all()
+    assert cached._eval_caches[cached._frozen].hits == 5
+
+
+@pytest.mark.parametrize("size", [-1, 2.5, True, "big"])
+def test_a_bad_nn_cache_size_is_refused(size):
+    from lzero.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"expected nn_cache_size to be an int >= 0 \(0: off\)"):
+        tiny_policy(nn_cache_size=size)
 
 
 def test_the_weights_average_follows_the_ema_recurrence_and_leaves_training_alone():
@@ -299,8 +331,9 @@ def test_the_weights_average_follows_the_ema_recurrence_and_leaves_training_alon
     assert moved  # the average is not the network
 
 
-def test_the_averaged_evaluator_plays_the_average_and_follows_its_updates():
-    policy = tiny_policy(ema_decay=0.5)
+@pytest.mark.parametrize("nn_cache_size", [0, 64])
+def test_the_averaged_evaluator_plays_the_average_and_follows_its_updates(nn_cache_size):
+    policy = tiny_policy(ema_decay=0.5, nn_cache_size=nn_cache_size)
     rng = np.random.default_rng(4)
     boards = rng.choice(np.array([0, 1, 2], np.int8), (5, 3, 3))
     to_play, legal = rng.integers(1, 3, 5), np.ones((5, 9), bool)

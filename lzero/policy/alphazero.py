@@ -84,7 +84,9 @@ class AlphaZeroPolicy:
         if size > 0:
             for frozen in (self._frozen, self._frozen_ema):
                 if frozen is not None:
-                    self._eval_caches[frozen] = EvaluationCache(size, width)
+                    self._eval_caches[frozen] = EvaluationCache(
+                        size, width, game.height * game.width + 1
+                    )
         mc = cfg.mcts
         self.search = BatchedSearch(
             game.kernels,

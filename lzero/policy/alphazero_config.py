@@ -67,9 +67,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
     # -contempt for the player to move at its root and +contempt for the opponent, a leaf
     # at v - contempt * P(draw) (Lc0's contempt). Self-play stays zero-sum. 0: off
     entropy_weight=0.0,  # (float) weight of the policy entropy bonus
-    nn_cache_size=1 << 16,  # (int) ours: the network's outputs for this many positions are
-    # kept by position (board and mover) and reused when a search meets one again (the
-    # subtree of the move just played, transpositions); emptied when the weights change. 0: off
+    nn_cache_size=1 << 16,  # (int) ours: slots of the network's outputs kept by position
+    # (board and mover; one slot each, by hash, a new entry replacing the old) and reused when
+    # a search meets the position again (under the move just played, transpositions);
+    # emptied when the weights change. 0: off
     ema_decay=0.0,  # (float) ours, in [0, 1): evaluation, checkpoints' agents and ckpt_best
     # play an exponential moving average of the network's weights, updated after every
     # gradient step with decay min(ema_decay, (1 + n) / (10 + n)) after n steps; self-play

@@ -45,7 +45,7 @@ def run(cfg, state, size: int, games: int, seed: int) -> dict:
     collector = AlphaZeroCollector(policy, cfg.create.env.type, cfg.env, n, seed)
     collector.collect(1)  # compiles the kernels and the frozen network
     policy.forward_seconds = 0.0
-    cache = policy._eval_caches.get(policy._frozen)
+    cache = policy.nn_cache
     if cache is not None:
         cache.hits = cache.lookups = 0
     start = time.perf_counter()

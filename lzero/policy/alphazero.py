@@ -148,6 +148,13 @@ class AlphaZeroPolicy:
         draw = torch.sigmoid(torch.from_numpy(table[:, a + 1])).numpy()
         return priors, value, draw.astype(np.float64)
 
+    @property
+    def nn_cache(self) -> EvaluationCache | None:
+        """The evaluation cache of the network's evaluator (:meth:`evaluate`; its ``hits``
+        and ``lookups`` count the positions answered from it and asked for), or None when
+        ``nn_cache_size`` is 0."""
+        return self._eval_caches.get(self._frozen)
+
     def model_input(self, planes: np.ndarray) -> np.ndarray:
         """The network's input for board planes `[B, 3, H, W]`: the planes, followed by their
         window-count planes with ``model.line_features`` (ours)."""

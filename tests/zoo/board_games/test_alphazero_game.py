@@ -278,7 +278,7 @@ def test_the_evaluator_follows_every_change_of_the_weights(line_features, nn_cac
         assert policy.inference_model() is seen[-1]  # not rebuilt without a change
     assert len({id(m) for m in seen}) == 4  # rebuilt after each change
     if nn_cache_size:  # per weights, position 0 is asked for twice: once from the cache
-        cache = policy._eval_caches[policy._frozen]
+        cache = policy.nn_cache
         assert (cache.hits, cache.lookups) == (4 * 1, 4 * 6)
 
 
@@ -295,7 +295,7 @@ def test_a_cached_position_reads_the_legal_moves_it_is_asked_with():
         np.testing.assert_allclose(got[0], want[0], atol=1e-6)
         np.testing.assert_allclose(got[1], want[1], atol=1e-6)
         assert (got[0][~legal[rows]] == 0).all()
-    assert cached._eval_caches[cached._frozen].hits == 5
+    assert cached.nn_cache.hits == 5
 
 
 @pytest.mark.parametrize("size", [-1, 2.5, True, "big"])

@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from easydict import EasyDict
 
+from lzero.agent import read_checkpoint
 from lzero.cli_train import load_config_module
 from lzero.envs.registry import create_env
 from lzero.policy.alphazero import AlphaZeroPolicy
@@ -81,8 +82,6 @@ def main() -> None:
     cfg = compile_alphazero_config([module.main_config, module.create_config])
     state = None
     if args.ckpt:
-        from lzero.agent import read_checkpoint
-
         state = read_checkpoint(args.ckpt)
     p = EasyDict(state["policy_config"]) if state is not None else cfg.policy
     print(

@@ -107,6 +107,17 @@ def check_positive_ints(cfg: Mapping, keys: tuple[str, ...], *, where: str) -> N
             raise ConfigError(f"{where}: expected {key} to be a positive int, got {cfg[key]!r}")
 
 
+def check_nonnegative_int(cfg: Mapping, key: str, *, where: str, note: str = "") -> int:
+    """``cfg[key]``, or ConfigError unless it is an int >= 0 (not a bool).
+
+    The message reads ``"<where>: expected <key> to be an int >= 0<note>, got <value>"``.
+    """
+    value = cfg[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(f"{where}: expected {key} to be an int >= 0{note}, got {value!r}")
+    return value
+
+
 def merge_config_pair(
     input_cfg: Sequence[Mapping], create_defaults: Mapping, policy_type: str
 ) -> tuple[dict, EasyDict]:

@@ -122,7 +122,7 @@ class AlphaZeroPolicy:
 
     @torch.inference_mode()
     def _evaluate(self, frozen: FrozenCache, boards, to_play, legal):
-        net = frozen.get()
+        net, to_play = frozen.get(), np.asarray(to_play)
 
         def forward(rows: np.ndarray | slice) -> np.ndarray:  # [m, A + 1 (+ 1)] raw outputs
             planes = self.game.planes(boards[rows], to_play[rows])
@@ -132,7 +132,6 @@ class AlphaZeroPolicy:
             self.forward_seconds += time.perf_counter() - start
             return out
 
-        to_play = np.asarray(to_play)
         cache = self._eval_caches.get(frozen)
         if cache is None:
             table = forward(slice(None))

@@ -13,7 +13,12 @@ from collections.abc import Mapping, Sequence
 
 from easydict import EasyDict
 
-from lzero.envs.config import check_positive_ints, merge_config, merge_config_pair
+from lzero.envs.config import (
+    check_nonnegative_int,
+    check_positive_ints,
+    merge_config,
+    merge_config_pair,
+)
 from lzero.envs.env_manager import BaseEnvManager, manager_type
 from lzero.envs.env_manager.ray_session import check_ray_config
 from lzero.errors import ConfigError
@@ -229,11 +234,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             f"from 2 to the board's longer side ({longest}), got {k!r}"
         )
     check_search_rules(policy.mcts, where="main_config.policy.mcts")
-    moves = policy.eval_opening_moves
-    if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
-        raise ConfigError(
-            f"main_config.policy: expected eval_opening_moves to be an int >= 0, got {moves!r}"
-        )
+    check_nonnegative_int(policy, "eval_opening_moves", where="main_config.policy")
     for key in ("update_per_collect", "num_sampling_moves", "eval_num_simulations"):
         value = policy[key]
         if value is not None and (
@@ -249,11 +250,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     for key in ("learning_rate", "model_update_ratio", "fixed_temperature_value"):
         if not isinstance(policy[key], (int, float)) or not policy[key] > 0:
             raise ConfigError(f"main_config.policy: expected {key} > 0, got {policy[key]!r}")
-    size = policy.nn_cache_size
-    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
-        raise ConfigError(
-            f"main_config.policy: expected nn_cache_size to be an int >= 0 (0: off), got {size!r}"
-        )
+    check_nonnegative_int(policy, "nn_cache_size", where="main_config.policy", note=" (0: off)")
     _check_share(policy, "root_value_target_weight")
     if policy.policy_target not in POLICY_TARGETS:
         raise ConfigError(

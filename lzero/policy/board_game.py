@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from lzero.envs.config import check_nonnegative_int
 from lzero.errors import ConfigError
 from lzero.mcts.game import GameKernels
 
@@ -17,14 +18,10 @@ def check_search_rules(section: Any, *, where: str) -> None:
     """Raises ConfigError unless the rule settings of a board search in ``section`` (a config
     mapping with ``radius``, ``tactics``, ``threat_depth`` and ``three_depth``, as
     ``lzero.mcts.BatchedSearch`` takes them) are in range; ``where`` names the section."""
-    radius = section.radius
-    if isinstance(radius, bool) or not isinstance(radius, int) or radius < 0:
-        raise ConfigError(f"{where}: expected radius to be an int >= 0, got {radius!r}")
+    check_nonnegative_int(section, "radius", where=where)
     if not isinstance(section.tactics, bool):
         raise ConfigError(f"{where}: expected tactics to be True or False, got {section.tactics!r}")
-    depth = section.threat_depth
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise ConfigError(f"{where}: expected threat_depth to be an int >= 0, got {depth!r}")
+    depth = check_nonnegative_int(section, "threat_depth", where=where)
     three = section.three_depth
     if isinstance(three, bool) or not isinstance(three, int) or three < 0 or (three and not depth):
         raise ConfigError(

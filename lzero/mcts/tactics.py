@@ -25,8 +25,7 @@ _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 def window_stones(board, r0, c0, dr, dc, k):
     """``(n1, n2)``: the stones of player 1 and of player 2 among the ``k`` cells of the
     `[H, W]` ``board`` from ``(r0, c0)`` along ``(dr, dc)`` (the caller keeps the window inside
-    the board). The window count shared by the MCTS bot's line evaluator and the network's
-    line-feature planes."""
+    the board). The MCTS bot's line evaluator counts windows with it."""
     n1 = 0
     n2 = 0
     for i in range(k):
@@ -58,6 +57,62 @@ def _may_complete(flat, h, w, cell, player, k):
     return False
 
 
+@njit(cache=True, inline="always")
+def _mark_line_wins(flat, w, k, r0, c0, dr, dc, length, marks):
+    """:func:`win_cells` along the line of ``length`` cells from ``(r0, c0)`` along ``(dr,
+    dc)``: its windows of ``k`` cells, slid one cell at a time."""
+    if length < k:
+        return
+    n1 = 0
+    n2 = 0
+    for i in range(k - 1):
+        v = flat[(r0 + i * dr) * w + c0 + i * dc]
+        n1 += v == 1
+        n2 += v == 2
+    for s in range(length - k + 1):
+        v = flat[(r0 + (s + k - 1) * dr) * w + c0 + (s + k - 1) * dc]
+        n1 += v == 1
+        n2 += v == 2
+        if (n1 == k - 1 and n2 == 0) or (n2 == k - 1 and n1 == 0):
+            bit = 1 if n1 > 0 else 2
+            for i in range(s, s + k):
+                e = (r0 + i * dr) * w + c0 + i * dc
+                if flat[e] == 0:
+                    marks[e] |= bit
+        v = flat[(r0 + s * dr) * w + c0 + s * dc]
+        n1 -= v == 1
+        n2 -= v == 2
+
+
+@njit(cache=True)
+def win_cells(board, k, marks):
+    """Marks the empty cells of the `[H, W]` ``board`` where a stone would stand in a run of
+    ``k`` or more along some line (:func:`_may_complete` of every cell at once): ``marks``
+    `[>= H * W]` uint8 gets bit 1 at such cells of player 1 and bit 2 at those of player 2,
+    0 elsewhere. Such a cell completes a window of ``k`` cells holding ``k - 1`` of the
+    player's stones and no other, so one pass over every line's windows finds them all.
+    Returns whether any cell is marked."""
+    h, w = board.shape
+    flat = board.reshape(-1)
+    marks[: h * w] = 0
+    for r in range(h):
+        _mark_line_wins(flat, w, k, r, 0, 0, 1, w, marks)
+    for c in range(w):
+        _mark_line_wins(flat, w, k, 0, c, 1, 0, h, marks)
+    for r in range(h):  # diagonals down-right, from the first column, then the first row
+        _mark_line_wins(flat, w, k, r, 0, 1, 1, min(h - r, w), marks)
+    for c in range(1, w):
+        _mark_line_wins(flat, w, k, 0, c, 1, 1, min(h, w - c), marks)
+    for c in range(w):  # diagonals down-left, from the first row, then the last column
+        _mark_line_wins(flat, w, k, 0, c, 1, -1, min(h, c + 1), marks)
+    for r in range(1, h):
+        _mark_line_wins(flat, w, k, r, w - 1, 1, -1, min(h - r, w), marks)
+    for e in range(h * w):
+        if marks[e]:
+            return True
+    return False
+
+
 @njit(cache=True)
 def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, result_after, k=0):
     """Decisive and anti-decisive moves (Teytaud and Teytaud, "On the huge benefit of decisive
@@ -69,14 +124,17 @@ def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, 
     undone by ``board.flat[cell] = 0``, and a block is the move onto the opponent's winning
     cell, which holds for placement and gravity games alike. ``k > 0`` (placement games of
     ``k`` in a row only, where an action is the cell it fills): moves that would not stand in
-    a run of ``k`` are not tried (:func:`_may_complete`); those that would are judged by
-    ``result_after`` as before, so the moves kept are the same (9x9 Gomoku's tree: the
-    checks 3-4x faster).
+    a run of ``k`` are not tried (:func:`win_cells`, one pass over the board's lines for both
+    sides); those that would are judged by ``result_after`` as before, so the moves kept are
+    the same. On 9x9 Gomoku nodes with 8-30 stones and the moves within 2 of a stone, 0.6-0.7
+    us a node, where checking each move's lines in turn took 2.3-3.0 us.
     """
-    h, w = board.shape
     flat = board.reshape(-1)
+    marks = np.zeros(flat.size if k > 0 else 0, np.uint8)
+    if k > 0 and not win_cells(board, k, marks):
+        return n  # no move wins for either side
     for i in range(n):
-        if k > 0 and not _may_complete(flat, h, w, actions[i], to_play, k):
+        if k > 0 and not marks[actions[i]] & to_play:
             continue
         cell = apply_action(board, actions[i], to_play)
         result = result_after(board, cell, to_play, num_moves + 1)
@@ -87,7 +145,7 @@ def decisive_moves(board, to_play, num_moves, actions, n, blocks, apply_action, 
     opponent = 3 - to_play
     m = 0
     for i in range(n):
-        if k > 0 and not _may_complete(flat, h, w, actions[i], opponent, k):
+        if k > 0 and not marks[actions[i]] & opponent:
             continue
         cell = apply_action(board, actions[i], opponent)
         result = result_after(board, cell, opponent, num_moves + 1)

@@ -13,11 +13,13 @@ network itself.
 from __future__ import annotations
 
 import copy
+import math
 import time
 from collections.abc import Callable, Mapping
 
 import numpy as np
 import torch
+from numba import njit
 from torch.nn import functional as F
 
 from lzero.mcts.batched_search import BatchedSearch
@@ -29,6 +31,48 @@ from lzero.policy.alphazero_config import ALPHAZERO_POLICY_CONFIG
 from lzero.policy.board_game import BoardGame
 
 NN_CACHE_SIZE = ALPHAZERO_POLICY_CONFIG["nn_cache_size"]  # for checkpoints older than the key
+
+
+@njit(cache=True)
+def _priors_and_values(table, legal, priors, values, draws):
+    a = priors.shape[1]
+    for i in range(table.shape[0]):
+        best = -math.inf
+        for j in range(a):
+            if legal[i, j] and table[i, j] > best:
+                best = table[i, j]
+        total = 0.0
+        for j in range(a):  # exp in float32 (as torch's softmax of float32 logits), sum in float64
+            e = np.exp(table[i, j] - best) if legal[i, j] else np.float32(0.0)
+            priors[i, j] = e
+            total += e
+        for j in range(a):
+            priors[i, j] = priors[i, j] / total if best > -math.inf else math.nan
+        values[i] = table[i, a]
+        if draws.shape[0]:
+            draws[i] = 1.0 / (1.0 + math.exp(-np.float64(table[i, a + 1])))
+
+
+def priors_and_values(table: np.ndarray, legal: np.ndarray, action_size: int) -> tuple:
+    """The evaluator's outputs from the network's raw outputs ``table`` `[B, A + 1]` (logits,
+    value) or `[B, A + 2]` (and the draw logit), in one numba pass: the softmax of the logits
+    over the ``legal`` `[B, A]` moves (0 elsewhere; NaN in a row without a legal move, as a
+    masked torch softmax gives) `[B, A]` float32, the values `[B]` float64, and with the draw
+    logit the draw probabilities `[B]` float64."""
+    table = np.ascontiguousarray(table, np.float32)
+    legal = np.ascontiguousarray(legal, np.bool_)
+    n = table.shape[0]
+    if table.ndim != 2 or table.shape[1] not in (action_size + 1, action_size + 2):
+        raise ValueError(
+            f"expected outputs [B, {action_size + 1}] or [B, {action_size + 2}], got {table.shape}"
+        )
+    if legal.shape != (n, action_size):
+        raise ValueError(f"expected legal moves of shape ({n}, {action_size}), got {legal.shape}")
+    with_draw = table.shape[1] == action_size + 2
+    priors, values = np.empty((n, action_size), np.float32), np.empty(n, np.float64)
+    draws = np.empty(n if with_draw else 0, np.float64)
+    _priors_and_values(table, legal, priors, values, draws)
+    return (priors, values, draws) if with_draw else (priors, values)
 
 
 class AlphaZeroPolicy:
@@ -122,11 +166,10 @@ class AlphaZeroPolicy:
 
     @torch.inference_mode()
     def _evaluate(self, frozen: FrozenCache, boards, to_play, legal):
-        net, to_play = frozen.get(), np.asarray(to_play)
+        net, to_play = frozen.get(), np.ascontiguousarray(to_play, np.int64).reshape(-1)
 
-        def forward(rows: np.ndarray | slice) -> np.ndarray:  # [m, A + 1 (+ 1)] raw outputs
-            planes = self.game.planes(boards[rows], to_play[rows])
-            x = torch.from_numpy(self.model_input(planes))
+        def forward(rows: np.ndarray | None) -> np.ndarray:  # [m, A + 1 (+ 1)] raw outputs
+            x = torch.from_numpy(self.game.network_input(boards, to_play, self.line_features, rows))
             start = time.perf_counter()
             out = torch.cat(net(x), dim=1).numpy()
             self.forward_seconds += time.perf_counter() - start
@@ -134,18 +177,10 @@ class AlphaZeroPolicy:
 
         cache = self._eval_caches.get(frozen)
         if cache is None:
-            table = forward(slice(None))
+            table = forward(None)
         else:
             table = cache.outputs(net, position_keys(boards, to_play), forward)
-        a = self.model.action_space_size
-        logits = torch.from_numpy(table[:, :a])
-        logits = logits.masked_fill(torch.from_numpy(~np.asarray(legal, bool)), -torch.inf)
-        priors = torch.softmax(logits, dim=-1).numpy()
-        value = table[:, a].astype(np.float64)
-        if table.shape[1] == a + 1:
-            return priors, value
-        draw = torch.sigmoid(torch.from_numpy(table[:, a + 1])).numpy()
-        return priors, value, draw.astype(np.float64)
+        return priors_and_values(table, legal, self.model.action_space_size)
 
     @property
     def nn_cache(self) -> EvaluationCache | None:

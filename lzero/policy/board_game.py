@@ -12,6 +12,7 @@ import numpy as np
 from lzero.envs.config import check_nonnegative_int
 from lzero.errors import ConfigError
 from lzero.mcts.game import GameKernels
+from lzero.model.line_features import board_input
 
 
 def check_search_rules(section: Any, *, where: str) -> None:
@@ -66,14 +67,17 @@ class BoardGame(NamedTuple):
     def planes(self, boards: np.ndarray, to_play: np.ndarray) -> np.ndarray:
         """The env's observation planes `[B, 3, H, W]` float32 of ``boards`` `[B, H, W]` for
         the players ``to_play`` `[B]` (LightZero's layout: the mover's stones, the opponent's,
-        a plane filled with the mover's id; all halved when ``scale``)."""
-        to_play = np.asarray(to_play).reshape(-1, 1, 1)
-        factor = 0.5 if self.scale else 1.0
-        out = np.empty((boards.shape[0], 3, self.height, self.width), np.float32)
-        out[:, 0] = (boards == to_play) * factor
-        out[:, 1] = (boards == 3 - to_play) * factor
-        out[:, 2] = to_play * factor
-        return out
+        a plane filled with the mover's id; all halved when ``scale``), by the env's own
+        kernel."""
+        return self.network_input(boards, to_play)
+
+    def network_input(
+        self, boards: np.ndarray, to_play: np.ndarray, line_features: int = 0, rows=None
+    ) -> np.ndarray:
+        """A network's input of ``boards[rows]`` `[m, H, W]` for ``to_play[rows]`` (all rows if
+        None) in one numba pass: :meth:`planes`, followed with ``line_features`` k by their
+        window-count planes (``lzero.model.line_features``): `[m, 3 (+ 6), H, W]` float32."""
+        return board_input(boards, to_play, scale=self.scale, k=line_features, rows=rows)
 
     def boards_from_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The inverse of :meth:`planes`: ``(boards [B, H, W] int8, to_play [B] int64)`` of

@@ -16,6 +16,7 @@ from lzero.mcts.tactics import (
     forcing_win,
     root_threats,
     threat_space_win,
+    win_cells,
     window_stones,
 )
 from zoo.board_games.gomoku.envs import gomoku_rules
@@ -276,6 +277,57 @@ def test_decisive_moves_keep_what_the_reference_keeps(position, filtered):
     )  # fmt: skip
     assert actions[:n].tolist() == reference_decisive(list(cells), to_play, empty)
     assert board.ravel().tolist() == cells
+
+
+@settings(max_examples=200, deadline=None)
+@given(position=positions())
+def test_win_cells_are_the_cells_that_complete_a_line(position):
+    """One pass over the lines marks exactly the cells where each player's stone would stand
+    in a run of five (the plain-Python cell-by-cell check)."""
+    cells, _ = position
+    marks = np.full(SIZE * SIZE + 3, 7, np.uint8)  # longer than the board, and not cleared
+    any_marked = win_cells(board_of(cells), K, marks)
+    for player in (1, 2):
+        got = [e for e in range(SIZE * SIZE) if marks[e] & player]
+        assert got == wins(list(cells), player)
+    assert any_marked == bool(marks[: SIZE * SIZE].any())
+    assert marks[SIZE * SIZE :].tolist() == [7, 7, 7]
+
+
+def completes(board: np.ndarray, r0: int, c0: int, player: int, k: int) -> bool:
+    """Whether ``player``'s stone on the empty ``(r0, c0)`` of ``board`` `[H, W]` would stand
+    in a run of ``k`` or more."""
+    h, w = board.shape
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            r, c = r0 + sign * dr, c0 + sign * dc
+            while 0 <= r < h and 0 <= c < w and board[r, c] == player:
+                run, r, c = run + 1, r + sign * dr, c + sign * dc
+        if run >= k:
+            return True
+    return False
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    shape=st.sampled_from([(6, 9, 4), (9, 6, 4), (3, 7, 3), (8, 5, 5), (4, 4, 4)]),
+    seed=st.integers(0, 2**32 - 1),
+    fill=st.floats(0.2, 0.8),
+)
+def test_win_cells_on_rectangles_see_every_line(shape, seed, fill):
+    """On boards of other shapes and line lengths (stones at random, finished lines too)."""
+    h, w, k = shape
+    rng = np.random.default_rng(seed)
+    board = rng.choice(3, size=(h, w), p=[1 - fill, fill / 2, fill / 2]).astype(np.int8)
+    marks = np.zeros(h * w, np.uint8)
+    win_cells(board, k, marks)
+    for r in range(h):
+        for c in range(w):
+            want = 0
+            if board[r, c] == 0:
+                want = completes(board, r, c, 1, k) + 2 * completes(board, r, c, 2, k)
+            assert marks[r * w + c] == want, (r, c)
 
 
 def reference_root(cells: list[int], to_play: int, actions: list[int], depth: int) -> list[int]:

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lzero.model.line_features import NUM_PLANES, SCALE, line_planes, with_line_planes
+from lzero.model.line_features import (
+    NUM_PLANES,
+    SCALE,
+    board_input,
+    line_planes,
+    with_line_planes,
+)
 
 LINES = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -124,3 +130,41 @@ def test_with_line_planes_appends_to_the_input():
 def test_bad_input_is_refused(planes, k, match):
     with pytest.raises(ValueError, match=match):
         line_planes(planes, k)
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), st.booleans(), st.integers(0, 2**32 - 1))
+def test_board_input_equals_the_planes_and_their_counts(case, scale, seed):
+    """Straight from boards, for any movers and any rows (in any order, repeated): the
+    LightZero planes of those rows followed by their window counts; without ``k``, the planes
+    alone."""
+    board, k = case
+    rng = np.random.default_rng(seed)
+    boards = np.stack([board, np.where(board == 0, 0, 3 - board), np.zeros_like(board)])
+    boards = boards.astype(np.int8)
+    to_play = rng.integers(1, 3, 3)
+    rows = rng.integers(0, 3, rng.integers(0, 5))
+    factor = 0.5 if scale else 1.0
+    want = np.stack(
+        [
+            (boards == to_play[:, None, None]) * factor,
+            (boards == 3 - to_play[:, None, None]) * factor,
+            np.broadcast_to(to_play[:, None, None] * factor, boards.shape),
+        ],
+        axis=1,
+    ).astype(np.float32)[rows]
+    got = board_input(boards, to_play, scale=scale, k=k, rows=rows)
+    assert got.dtype == np.float32 and got.shape == (len(rows), 3 + NUM_PLANES, *board.shape)
+    np.testing.assert_array_equal(got[:, :3], want)
+    for i, row in enumerate(rows):
+        mover = boards[row] if to_play[row] == 1 else np.where(boards[row] == 0, 0, 3 - boards[row])
+        np.testing.assert_allclose(got[i, 3:], reference(mover, k))
+    np.testing.assert_array_equal(board_input(boards, to_play, scale=scale, rows=rows), want)
+
+
+def test_board_input_refuses_bad_input():
+    boards = np.zeros((2, 6, 6), np.int8)
+    with pytest.raises(ValueError, match=r"boards \[B, H, W\] and movers \[B\], got shapes"):
+        board_input(boards, np.array([1]), scale=False)
+    with pytest.raises(ValueError, match=r"k from 2 to the board's longer side \(6\), got 7"):
+        board_input(boards, np.array([1, 2]), scale=False, k=7)

@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 
 from lzero.envs import ENV_REGISTRY  # noqa: E402
 from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer  # noqa: E402
-from lzero.policy.alphazero import AlphaZeroPolicy  # noqa: E402
+from lzero.policy.alphazero import AlphaZeroPolicy, priors_and_values  # noqa: E402
 from lzero.policy.alphazero_config import compile_alphazero_config  # noqa: E402
 from lzero.policy.board_game import BoardGame  # noqa: E402
 
@@ -608,3 +608,40 @@ def test_moves_past_num_sampling_moves_are_greedy_without_overflow():
     second = [k + 1 for k in np.flatnonzero(boards.sum(axis=(1, 2)) == 0)[:2]]
     played = sorted(int(boards[k].reshape(-1).argmax()) for k in second)
     assert played == sorted(chosen[0].argmax(axis=1).tolist())
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    batch=st.integers(0, 6),
+    actions=st.integers(1, 12),
+    draw=st.booleans(),
+)
+def test_priors_and_values_are_the_masked_softmax_of_the_outputs(seed, batch, actions, draw):
+    """The evaluator's outputs from the network's raw ones: softmax over the legal moves (a
+    plain float64 reference), the value column, the draw logit's sigmoid; a row without a
+    legal move has NaN priors, as a masked torch softmax gives."""
+    rng = np.random.default_rng(seed)
+    table = (rng.normal(size=(batch, actions + 1 + draw)) * 10).astype(np.float32)
+    legal = rng.random((batch, actions)) < 0.6
+    out = priors_and_values(table, legal, actions)
+    assert len(out) == 2 + draw and out[0].dtype == np.float32
+    for i in range(batch):
+        logits = table[i, :actions].astype(np.float64)
+        if not legal[i].any():
+            assert np.isnan(out[0][i]).all()
+            continue
+        e = np.where(legal[i], np.exp(logits - logits[legal[i]].max()), 0.0)
+        np.testing.assert_allclose(out[0][i], e / e.sum(), rtol=1e-5, atol=1e-7)
+        assert (out[0][i][~legal[i]] == 0).all()
+    np.testing.assert_array_equal(out[1], table[:, actions].astype(np.float64))
+    if draw:
+        want = 1 / (1 + np.exp(-table[:, actions + 1].astype(np.float64)))
+        np.testing.assert_allclose(out[2], want, rtol=1e-12)
+
+
+def test_priors_and_values_refuse_mismatched_shapes():
+    with pytest.raises(ValueError, match=r"outputs \[B, 10\] or \[B, 11\], got \(2, 9\)"):
+        priors_and_values(np.zeros((2, 9), np.float32), np.ones((2, 9), bool), 9)
+    with pytest.raises(ValueError, match=r"legal moves of shape \(2, 9\), got \(2, 8\)"):
+        priors_and_values(np.zeros((2, 10), np.float32), np.ones((2, 8), bool), 9)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 from easydict import EasyDict
 
 from lzero.envs.config import (
@@ -96,6 +97,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
     eval_num_simulations=None,  # (int|None) simulations per move in evaluation; None: mcts's
     eval_opening_moves=0,  # (int) random moves opening each evaluation game, the same for
     # both colours of a pair of games, so deterministic players meet varied positions
+    collect_opening_moves=0,  # (int) ours: each self_play_mode game opens with 0 to this many
+    # uniformly random legal moves (the number drawn per game; both players' moves, neither
+    # searched nor stored), so that training meets openings like those of an evaluation with
+    # eval_opening_moves. 0: off
     mcts=dict(
         num_simulations=50,  # (int) simulations per move
         max_moves=512,  # (int) LightZero's game-length cap; no effect (games end by the rules)
@@ -235,6 +240,14 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         )
     check_search_rules(policy.mcts, where="main_config.policy.mcts")
     check_nonnegative_int(policy, "eval_opening_moves", where="main_config.policy")
+    opening = check_nonnegative_int(policy, "collect_opening_moves", where="main_config.policy")
+    cells = int(np.prod(shape[1:])) if len(shape) == 3 else 0
+    if opening and opening >= cells:
+        raise ConfigError(
+            f"main_config.policy.collect_opening_moves: expected fewer random opening moves than "
+            f"the board's {cells} cells (no longer opening leaves the game unfinished), got "
+            f"{opening}"
+        )
     for key in ("update_per_collect", "num_sampling_moves", "eval_num_simulations"):
         value = policy[key]
         if value is not None and (
@@ -277,6 +290,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             "main_config.policy: bot_opponent_share > 0 mixes bot games into self-play; it "
             f"needs env.battle_mode='self_play_mode', got {mode!r} (in 'play_with_bot_mode' "
             "every game is against the bot)"
+        )
+    if policy.collect_opening_moves and mode != "self_play_mode":
+        raise ConfigError(
+            "main_config.policy: collect_opening_moves opens self-play games with random moves "
+            f"of both players; it needs env.battle_mode='self_play_mode', got {mode!r}"
         )
     trainer_user = {k: env_user.pop(k) for k in list(env_user) if k in TRAINER_ENV_CONFIG}
     main = merge_config(

@@ -11,6 +11,11 @@ on the bot's turns, and only the agent's positions are stored, with the game's r
 the agent. Self-play never shows the agent that bot; the aim was to teach it to beat a bot
 that attacks (9x9 Gomoku draws most games the rule bot opens), which 25-minute runs did not
 show (README).
+
+With the policy's ``collect_opening_moves`` k (ours), each game opens with 0 to k uniformly
+random legal moves (how many is drawn per game, uniformly, so that games from the empty board
+stay), neither searched nor stored; a game that such an opening ends is not counted and starts
+again (the evaluation's openings are drawn again likewise).
 """
 
 from __future__ import annotations
@@ -51,6 +56,11 @@ class AlphaZeroCollector:
         share = float(policy.cfg.bot_opponent_share) if self.self_play else 0.0
         self.bot_share = share
         self.bot_player = np.zeros(num_envs, np.int64)  # 1 or 2: the bot plays it; 0: none
+        self.opening_moves = int(policy.cfg.collect_opening_moves)
+        self.opening = np.zeros(num_envs, np.int64)  # each game's random opening moves
+        if self.opening_moves:
+            self.opening_rng = np.random.default_rng(seed + 2)
+            self._draw_openings(np.arange(num_envs))
         if share > 0:  # nothing drawn without bot games: pure self-play runs stay as they were
             self.rule_bot = ENV_REGISTRY.get(env_type).rule_bot
             self.bot_rng = np.random.default_rng(seed + 1)
@@ -64,6 +74,11 @@ class AlphaZeroCollector:
         vs_bot = self.bot_rng.random(len(ids)) < self.bot_share
         side = self.bot_rng.integers(1, 3, len(ids))
         self.bot_player[ids] = np.where(vs_bot, side, 0)
+
+    def _draw_openings(self, ids: np.ndarray) -> None:
+        """Draws how many random moves open the games starting in envs ``ids``."""
+        if self.opening_moves:
+            self.opening[ids] = self.opening_rng.integers(0, self.opening_moves + 1, len(ids))
 
     def collect(self, n_episode: int) -> dict:
         """Plays until ``n_episode`` games have finished.
@@ -85,7 +100,9 @@ class AlphaZeroCollector:
             # 'to_play' is -1 outside self-play (LightZero's convention): the index is not.
             to_play = self.obs["current_player_index"].astype(np.int64) + 1
             bot_turn = self.bot_player == to_play  # the bot's moves: not searched or stored
-            active = ~bot_turn if self.bot_share > 0 else None
+            opening = self.moves < self.opening  # random moves: not searched or stored
+            skip = bot_turn | opening
+            active = ~skip if self.bot_share > 0 or self.opening_moves else None
             result = policy.search.search(
                 boards, to_play, policy.evaluate, add_noise=True, active=active
             )
@@ -105,13 +122,19 @@ class AlphaZeroCollector:
             planes = game.planes(boards, to_play)
             for i in np.flatnonzero(bot_turn):  # copies: the bot gets no view of the pool
                 actions[i] = self.rule_bot(boards[i].copy(), int(to_play[i]), self.bot_state)
-            for i in np.flatnonzero(~bot_turn):
+            for i in np.flatnonzero(opening):
+                legal = np.flatnonzero(self.obs["action_mask"][i])
+                actions[i] = legal[self.opening_rng.integers(legal.size)]
+            for i in np.flatnonzero(~skip):
                 self.games[i].append((planes[i], pi[i], int(to_play[i]), float(result.value[i])))
             self.obs, reward, done, _ = self.pool.step(actions)
             self.moves += 1
             steps += self.n
             for i in np.flatnonzero(done):
                 moves = self.games[i]
+                if self.moves[i] <= self.opening[i]:  # ended by its random opening
+                    self.moves[i] = 0
+                    continue
                 r = float(reward[i])
                 if self.self_play:  # reward: +1 for the mover of the last move if it won
                     last = int(to_play[i])  # the last move's player (stored or the bot's)
@@ -128,6 +151,7 @@ class AlphaZeroCollector:
             if done.any():  # envpool semantics: the next step would reset them; do it now
                 ids = np.flatnonzero(done)
                 self._draw_bot_players(ids)
+                self._draw_openings(ids)
                 fresh = self.pool.reset(ids)
                 self.obs = {k: v.copy() for k, v in self.obs.items()}
                 for k in self.obs:

@@ -645,3 +645,43 @@ def test_priors_and_values_refuse_mismatched_shapes():
         priors_and_values(np.zeros((2, 9), np.float32), np.ones((2, 9), bool), 9)
     with pytest.raises(ValueError, match=r"legal moves of shape \(2, 9\), got \(2, 8\)"):
         priors_and_values(np.zeros((2, 10), np.float32), np.ones((2, 8), bool), 9)
+
+
+@pytest.mark.parametrize("k", [2, 6])
+def test_self_play_games_open_with_random_moves_that_are_not_stored(k):
+    """``collect_opening_moves`` k: every stored game starts after 0 to k random moves of both
+    players (each number occurs), the openings vary, the positions after them are stored move
+    by move; a game that its opening ends (TicTacToe has a line of three after 5 or 6 random
+    moves) is not counted."""
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    policy = tiny_policy()
+    policy.cfg.collect_opening_moves = k
+    collector = AlphaZeroCollector(policy, "tictactoe", {}, num_envs=3, seed=0)
+    finished, step = [], collector.pool.step
+
+    def record(actions):
+        obs, reward, done, info = step(actions)
+        for i in np.flatnonzero(done):  # stones at the end, and the game's opening moves
+            finished.append((int(np.count_nonzero(obs["board"][i])), int(collector.opening[i])))
+        return obs, reward, done, info
+
+    collector.pool.step = record
+    data = collector.collect(30)
+    collector.close()
+    planes = data["planes"]
+    stones = (planes[:, :2] > 0).sum(axis=(1, 2, 3))
+    mover = np.rint(planes[:, 2, 0, 0] * 2).astype(int)[:, None, None]  # scaled planes
+    boards = mover * (planes[:, 0] > 0) + (3 - mover) * (planes[:, 1] > 0)
+    follows = [  # one more stone, every earlier stone in place: the game's next position
+        stones[i] == stones[i - 1] + 1
+        and ((boards[i] == boards[i - 1]) | (boards[i - 1] == 0)).all()
+        for i in range(1, len(stones))
+    ]
+    starts = [0] + [i for i in range(1, len(stones)) if not follows[i - 1]]
+    assert len(starts) == data["episodes"] == len(data["returns"]) >= 30
+    assert set(stones[starts].tolist()) == set(range(k + 1))
+    assert len({planes[a, :2].tobytes() for a in starts if stones[a] > 0}) > 3
+    if k == 6:  # games ended by their opening: finished, yet neither counted nor stored
+        early = sum(n <= opening for n, opening in finished)
+        assert early >= 1 and len(finished) == data["episodes"] + early

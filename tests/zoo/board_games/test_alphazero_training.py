@@ -258,6 +258,22 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
             lambda m, c: m.policy.update(mcts=dict(three_depth=2)),
             "0 unless threat_depth >= 1, got three_depth=2 with threat_depth=0",
         ),
+        (
+            lambda m, c: m.policy.update(collect_opening_moves=-1),
+            "expected collect_opening_moves to be an int >= 0, got -1",
+        ),
+        (
+            lambda m, c: m.policy.update(collect_opening_moves=9),
+            "collect_opening_moves: expected fewer random opening moves than the board's 9 cells",
+        ),
+        (
+            lambda m, c: (
+                m.policy.update(collect_opening_moves=2),
+                m.env.update(battle_mode="play_with_bot_mode"),
+            ),
+            "collect_opening_moves .* needs env.battle_mode='self_play_mode', got "
+            "'play_with_bot_mode'",
+        ),
     ],
 )
 def test_bad_configs_fail_before_any_env_starts(tmp_path, change, match):

@@ -134,8 +134,8 @@ def board_input(
     makes from them.
 
     Raises:
-        ValueError: boards not `[B, H, W]`, movers not `[B]`, or ``k`` outside 0 and 2 to the
-            board's longer side.
+        ValueError: boards not `[B, H, W]`, movers not `[B]`, rows outside them, or ``k``
+            outside 0 and 2 to the board's longer side.
     """
     boards = np.ascontiguousarray(boards, np.int8)
     to_play = np.ascontiguousarray(to_play, np.int64).reshape(-1)
@@ -147,6 +147,8 @@ def board_input(
     if k != 0:
         k = check_window_length(k, boards.shape)
     rows = np.arange(boards.shape[0]) if rows is None else np.ascontiguousarray(rows, np.int64)
+    if rows.ndim != 1 or (rows.size and not 0 <= rows.min() <= rows.max() < boards.shape[0]):
+        raise ValueError(f"expected rows [m] of the {boards.shape[0]} boards, got {rows!r}")
     out = np.empty((rows.shape[0], 3 + (NUM_PLANES if k else 0), *boards.shape[1:]), np.float32)
     _board_input(boards, to_play, rows, bool(scale), k, out)
     return out

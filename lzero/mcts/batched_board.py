@@ -10,7 +10,7 @@ step serves every game.
 from __future__ import annotations
 
 import numpy as np
-from numba import types
+from numba import njit, types
 
 from lzero.mcts.batched_tree import BATCHED_TREE_T, add_child, descend
 from lzero.mcts.game import KERNELS_T, copy_board
@@ -144,3 +144,24 @@ def root_moves(
         legal[b, :] = False
         for i in range(m):
             legal[b, scratch[0, scratch[1, i]]] = True
+
+
+@njit(cache=True)
+def gather_leaves(
+    terminal, node_to_play, boards, legal, leaves, active, ask, out_boards, to_play, out_legal
+):
+    """Gathers what a batched evaluator needs of the unfinished leaves of the active trees, in
+    tree order: their trees into ``ask`` `[B]`, positions into ``out_boards`` `[B, H, W]`, movers
+    into ``to_play`` `[B]` and legal moves into ``out_legal`` `[B, A]` (from ``legal`` `[B, A]`),
+    the first ``m`` rows of each; returns ``m``. ``terminal``, ``node_to_play``: the tree's
+    `[B, N]` arrays; ``boards``: `[B, N, H, W]` node positions; ``leaves``, ``active``: `[B]`."""
+    m = 0
+    for b in range(leaves.shape[0]):
+        node = leaves[b]
+        if active[b] and not terminal[b, node]:
+            ask[m] = b
+            out_boards[m] = boards[b, node]
+            to_play[m] = node_to_play[b, node]
+            out_legal[m] = legal[b]
+            m += 1
+    return m

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from lzero.mcts import batched_tree as bt
-from lzero.mcts.batched_board import board_select, root_moves
+from lzero.mcts.batched_board import board_select, gather_leaves, root_moves
 from lzero.mcts.batched_loop import prepare_roots, run_simulations
 from lzero.mcts.batched_result import (
     BatchedResult,
@@ -411,14 +411,18 @@ class BatchedSearch:
 
     def _evaluate(self, evaluator, leaves, legal, active, contempt=0.0) -> None:
         tree, batch = self.tree, leaves.shape[0]
-        rows = np.arange(batch)
-        terminal = tree.node_terminal[rows, leaves]
-        ask = np.flatnonzero(active & ~terminal)
+        ask, to_play = np.empty(batch, np.int64), np.empty(batch, np.int64)
+        boards = np.empty((batch, *self._boards.shape[2:]), np.int8)
+        ask_legal = np.empty(legal.shape, np.bool_)
+        m = gather_leaves(
+            tree.node_terminal, tree.node_to_play, self._boards, legal, leaves, active, ask,
+            boards, to_play, ask_legal,
+        )  # fmt: skip
+        ask, to_play = ask[:m], to_play[:m]
         priors = np.zeros(legal.shape, np.float32)
         values = np.zeros(batch, np.float64)
         if ask.size:
-            to_play = tree.node_to_play[ask, leaves[ask]].astype(np.int64)
-            out = evaluator(self._boards[ask, leaves[ask]], to_play, legal[ask])
+            out = evaluator(boards[:m], to_play, ask_legal[:m])
             if contempt and len(out) != 3:
                 raise ValueError(
                     "expected an evaluator returning (priors, values, draws) for a search "
@@ -440,7 +444,7 @@ class BatchedSearch:
                 v = v - contempt * d * np.where(root_player, 1.0, -1.0)
             priors[ask], values[ask] = p, v
         if contempt:  # a drawn game's edge, first reached: -contempt for the root's player
-            drawn = np.flatnonzero(active & terminal)
+            drawn = np.flatnonzero(active & tree.node_terminal[np.arange(batch), leaves])
             drawn = drawn[tree.node_visits[drawn, leaves[drawn]] == 0]
             drawn = drawn[tree.node_reward[drawn, leaves[drawn]] == 0]
             if drawn.size:

@@ -48,9 +48,11 @@ def fnv1a(key: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
-def _probe(keys, table_keys, used, slots, hit):
-    """Each key's slot `[B]`, and whether the slot holds that key `[B]`."""
+def _probe(keys, table_keys, used, table, slots, out, miss):
+    """Each key's slot `[B]`; the outputs of the keys the cache holds copied into ``out``, the
+    rows of the others written to ``miss``. Returns how many rows missed."""
     capacity = np.uint64(table_keys.shape[0])
+    m = 0
     for i in range(keys.shape[0]):
         slot = np.int64(fnv1a(keys[i]) % capacity)
         slots[i] = slot
@@ -60,17 +62,24 @@ def _probe(keys, table_keys, used, slots, hit):
                 if table_keys[slot, j] != keys[i, j]:
                     same = False
                     break
-        hit[i] = same
+        if same:
+            out[i] = table[slot]
+        else:
+            miss[m] = i
+            m += 1
+    return m
 
 
 @njit(cache=True)
-def _store(keys, slots, rows, new, table_keys, table, used):
-    """Writes ``keys[rows[k]]`` and ``new[k]`` into slot ``slots[rows[k]]``, in order."""
+def _store(keys, slots, rows, new, table_keys, table, used, out):
+    """Writes ``keys[rows[k]]`` and ``new[k]`` into slot ``slots[rows[k]]``, in order, and
+    ``new[k]`` into ``out[rows[k]]``."""
     for k in range(rows.shape[0]):
         i, slot = rows[k], slots[rows[k]]
         table_keys[slot] = keys[i]
         table[slot] = new[k]
         used[slot] = True
+        out[i] = new[k]
 
 
 class EvaluationCache:
@@ -120,19 +129,16 @@ class EvaluationCache:
             self.clear()
             self._owner = owner
         n = keys.shape[0]
-        slots, hit = np.empty(n, np.int64), np.empty(n, np.bool_)
-        _probe(keys, self._keys, self._used, slots, hit)
-        out = np.empty((n, self.width), np.float32)
-        out[hit] = self._table[slots[hit]]
+        slots, out = np.empty(n, np.int64), np.empty((n, self.width), np.float32)
+        miss = np.empty(n, np.int64)
+        miss = miss[: _probe(keys, self._keys, self._used, self._table, slots, out, miss)]
         self.lookups += n
-        self.hits += int(np.count_nonzero(hit))
-        miss = np.flatnonzero(~hit)
+        self.hits += n - miss.size
         if miss.size:
-            new = np.asarray(compute(miss), np.float32)
+            new = np.ascontiguousarray(compute(miss), np.float32)
             if new.shape != (miss.size, self.width):
                 raise ValueError(
                     f"expected compute to return shape ({miss.size}, {self.width}), got {new.shape}"
                 )
-            out[miss] = new
-            _store(keys, slots, miss, new, self._keys, self._table, self._used)
+            _store(keys, slots, miss, new, self._keys, self._table, self._used, out)
         return out

@@ -24,6 +24,7 @@ from lzero.envs.env_manager import BaseEnvManager, manager_type
 from lzero.envs.env_manager.ray_session import check_ray_config
 from lzero.errors import ConfigError
 from lzero.policy.board_game import check_search_rules
+from lzero.worker.alphazero_evaluator import check_opening_moves
 
 ALPHAZERO_POLICY_CONFIG = dict(
     type="alphazero",  # (str) policy name; the only one this module serves
@@ -241,13 +242,9 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     check_search_rules(policy.mcts, where="main_config.policy.mcts")
     check_nonnegative_int(policy, "eval_opening_moves", where="main_config.policy")
     opening = check_nonnegative_int(policy, "collect_opening_moves", where="main_config.policy")
-    cells = int(np.prod(shape[1:])) if len(shape) == 3 else 0
-    if opening and opening >= cells:
-        raise ConfigError(
-            f"main_config.policy.collect_opening_moves: expected fewer random opening moves than "
-            f"the board's {cells} cells (no longer opening leaves the game unfinished), got "
-            f"{opening}"
-        )
+    if opening:
+        cells = int(np.prod(shape[1:])) if len(shape) == 3 else 0
+        check_opening_moves(opening, cells, "main_config.policy.collect_opening_moves")
     for key in ("update_per_collect", "num_sampling_moves", "eval_num_simulations"):
         value = policy[key]
         if value is not None and (

@@ -217,6 +217,8 @@ def train_alphazero(
             updates = pcfg.update_per_collect or max(
                 1, round(len(data["value"]) * pcfg.model_update_ratio)
             )
+            if not len(buffer):  # fast searches only so far (fast_search_prob): nothing to learn
+                updates = 0
             for _ in range(min(updates, max_train_iter - policy.train_iter)):
                 losses = policy.learn(*buffer.sample(pcfg.batch_size, rng))
                 if policy.train_iter - last_save >= pcfg.save_ckpt_freq:

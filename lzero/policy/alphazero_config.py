@@ -102,6 +102,13 @@ ALPHAZERO_POLICY_CONFIG = dict(
     # uniformly random legal moves (the number drawn per game; both players' moves, neither
     # searched nor stored), so that training meets openings like those of an evaluation with
     # eval_opening_moves. 0: off
+    fast_search_prob=0.0,  # (float) ours, in [0, 1): playout cap randomisation (Wu 2019,
+    # KataGo): each collect step searches with fast_search_simulations and no root noise with
+    # this probability (drawn per step, for all games at once) and stores none of those
+    # positions; the other steps search fully and are stored. Games finish sooner, so more
+    # game outcomes train the value per hour. 0: off
+    fast_search_simulations=None,  # (int|None) simulations of a fast search, from 1 to
+    # fewer than mcts.num_simulations; needed when fast_search_prob > 0
     mcts=dict(
         num_simulations=50,  # (int) simulations per move
         max_moves=512,  # (int) LightZero's game-length cap; no effect (games end by the rules)
@@ -268,6 +275,14 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             f"{policy.policy_target!r}"
         )
     _check_share(policy, "ema_decay", below_one=True)
+    if _check_share(policy, "fast_search_prob", below_one=True):
+        fast, full = policy.fast_search_simulations, policy.mcts.num_simulations
+        if isinstance(fast, bool) or not isinstance(fast, int) or not 1 <= fast < full:
+            raise ConfigError(
+                "main_config.policy: fast_search_prob > 0 needs fast_search_simulations, an "
+                f"int from 1 to {full - 1} (fewer than mcts.num_simulations={full}), got "
+                f"{fast!r}"
+            )
     c = _check_share(policy, "contempt")
     if not isinstance(policy.model.draw_head, bool):
         raise ConfigError(

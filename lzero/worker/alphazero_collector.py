@@ -16,6 +16,11 @@ With the policy's ``collect_opening_moves`` k (ours), each game opens with 0 to 
 random legal moves (how many is drawn per game, uniformly, so that games from the empty board
 stay), neither searched nor stored; a game that such an opening ends is not counted and starts
 again (the evaluation's openings are drawn again likewise).
+
+With the policy's ``fast_search_prob`` p (ours; playout cap randomisation, Wu 2019), each step
+is, with probability p and for all games at once, a fast search (``fast_search_simulations``,
+no root noise) whose positions are not stored; the other steps search fully, with noise, and
+are stored. A game's moves still count as env steps either way.
 """
 
 from __future__ import annotations
@@ -61,6 +66,9 @@ class AlphaZeroCollector:
         if self.opening_moves:
             self.opening_rng = np.random.default_rng(seed + 2)
             self._draw_openings(np.arange(num_envs))
+        self.fast_prob = float(policy.cfg.fast_search_prob)
+        if self.fast_prob > 0:  # drawn from its own stream: other draws stay as without it
+            self.fast_rng = np.random.default_rng(seed + 3)
         if share > 0:  # nothing drawn without bot games: pure self-play runs stay as they were
             self.rule_bot = ENV_REGISTRY.get(env_type).rule_bot
             self.bot_rng = np.random.default_rng(seed + 1)
@@ -103,9 +111,11 @@ class AlphaZeroCollector:
             opening = self.moves < self.opening  # random moves: not searched or stored
             skip = bot_turn | opening
             active = ~skip if self.bot_share > 0 or self.opening_moves else None
+            fast = self.fast_prob > 0 and self.fast_rng.random() < self.fast_prob
             result = policy.search.search(
-                boards, to_play, policy.evaluate, add_noise=True, active=active
-            )
+                boards, to_play, policy.evaluate, add_noise=not fast, active=active,
+                num_simulations=policy.cfg.fast_search_simulations if fast else None,
+            )  # fmt: skip
             temperature = np.full(self.n, policy.temperature())
             limit = policy.cfg.num_sampling_moves
             if limit is not None:
@@ -117,15 +127,17 @@ class AlphaZeroCollector:
                 if t > 0
                 else greedy
             )
-            pi = completed_q_policy(result) if completed_q else visit_policy(result.visits, 1.0)
-            pi = pi.astype(np.float32)
-            planes = game.planes(boards, to_play)
+            stored = np.flatnonzero(~skip) if not fast else ()  # a fast step stores nothing
+            if len(stored):
+                pi = completed_q_policy(result) if completed_q else visit_policy(result.visits, 1.0)
+                pi = pi.astype(np.float32)
+                planes = game.planes(boards, to_play)
             for i in np.flatnonzero(bot_turn):  # copies: the bot gets no view of the pool
                 actions[i] = self.rule_bot(boards[i].copy(), int(to_play[i]), self.bot_state)
             for i in np.flatnonzero(opening):
                 legal = np.flatnonzero(self.obs["action_mask"][i])
                 actions[i] = legal[self.opening_rng.integers(legal.size)]
-            for i in np.flatnonzero(~skip):
+            for i in stored:
                 self.games[i].append((planes[i], pi[i], int(to_play[i]), float(result.value[i])))
             self.obs, reward, done, _ = self.pool.step(actions)
             self.moves += 1
@@ -156,9 +168,14 @@ class AlphaZeroCollector:
                 self.obs = {k: v.copy() for k, v in self.obs.items()}
                 for k in self.obs:
                     self.obs[k][ids] = fresh[k]
-        return {
-            "planes": np.stack(out_planes),
-            "policy": np.stack(out_pi),
+        m = policy.cfg.model
+        return {  # no position stored (fast searches only): empty arrays of the same shapes
+            "planes": np.stack(out_planes)
+            if out_planes
+            else np.zeros((0, *m.observation_shape), np.float32),
+            "policy": np.stack(out_pi)
+            if out_pi
+            else np.zeros((0, m.action_space_size), np.float32),
             "value": np.asarray(out_z, np.float32),
             "draw": np.asarray(out_draw, np.float32),
             "env_steps": steps,

@@ -3,6 +3,8 @@ exact under the rules, the replay buffer augments consistently, and one update l
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -685,3 +687,61 @@ def test_self_play_games_open_with_random_moves_that_are_not_stored(k):
     if k == 6:  # games ended by their opening: finished, yet neither counted nor stored
         early = sum(n <= opening for n, opening in finished)
         assert early >= 1 and len(finished) == data["episodes"] + early
+
+
+def test_fast_search_steps_are_searched_briefly_without_noise_and_not_stored():
+    """``fast_search_prob`` (playout cap randomisation): a step is fast (fewer simulations, no
+    root noise) or full (the config's simulations, noise); the stored positions are exactly
+    the full steps' positions of the finished games, each game's in order."""
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    policy = tiny_policy(num_simulations=8)
+    policy.cfg.fast_search_prob, policy.cfg.fast_search_simulations = 0.5, 3
+    collector = AlphaZeroCollector(policy, "tictactoe", {}, num_envs=3, seed=0)
+    search, step, calls = policy.search.search, collector.pool.step, []
+
+    def spy(boards, to_play, evaluator, **kwargs):
+        result = search(boards, to_play, evaluator, **kwargs)
+        calls.append((kwargs["num_simulations"], kwargs["add_noise"], result.visits.sum(axis=1)))
+        return result
+
+    playing = [[] for _ in range(3)]  # each env's game so far: (board, full step)
+    expected = []  # the boards of the finished games' full steps, in the order games finish
+
+    def record(actions):
+        fast = calls[-1][0] is not None
+        for i in range(3):
+            playing[i].append((collector.obs["board"][i].copy(), not fast))
+        obs, reward, done, info = step(actions)
+        for i in np.flatnonzero(done):
+            expected.extend(board for board, full in playing[i] if full)
+            playing[i] = []
+        return obs, reward, done, info
+
+    policy.search.search, collector.pool.step = spy, record
+    data = collector.collect(12)
+    collector.close()
+    sims = [c[0] for c in calls]
+    assert {None, 3} == set(sims)  # both kinds of step occur
+    for n, noise, visits in calls:  # visits: the simulations, the root's own evaluation not
+        assert noise == (n is None) and (visits == (8 if n is None else 3)).all()
+    planes = data["planes"]
+    mover = np.rint(planes[:, 2, 0, 0] * 2).astype(int)[:, None, None]  # scaled planes
+    boards = mover * (planes[:, 0] > 0) + (3 - mover) * (planes[:, 1] > 0)
+    assert 0 < len(expected) < data["env_steps"]
+    np.testing.assert_array_equal(boards, np.stack(expected))
+    assert len(data["policy"]) == len(data["value"]) == len(data["draw"]) == len(expected)
+
+
+def test_a_collect_of_fast_steps_only_stores_nothing():
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    policy = tiny_policy(num_simulations=8)
+    policy.cfg.fast_search_prob, policy.cfg.fast_search_simulations = 0.5, 3
+    collector = AlphaZeroCollector(policy, "tictactoe", {}, num_envs=2, seed=0)
+    collector.fast_rng = SimpleNamespace(random=lambda: 0.0)  # every step fast
+    data = collector.collect(2)
+    collector.close()
+    assert data["episodes"] >= 2 and data["env_steps"] >= 10
+    assert data["planes"].shape == (0, 3, 3, 3) and data["policy"].shape == (0, 9)
+    assert data["value"].shape == data["draw"].shape == (0,)

@@ -82,6 +82,27 @@ def test_same_seed_same_run(tiny_run, tmp_path):
         assert torch.equal(a, b)
 
 
+def test_fast_searches_train_reproducibly_and_wait_for_a_stored_position(tmp_path):
+    """With ``fast_search_prob``: same seed, same run; and while only fast steps were played
+    (nothing stored), no update is taken rather than sampling an empty buffer."""
+    runs = []
+    for name in ("a", "b"):
+        main = tiny_main(tmp_path / name, fast_search_prob=0.5, fast_search_simulations=2)
+        runs.append(train_alphazero([main, CREATE], seed=3, max_env_step=100))
+    first, second = (read_rows(tmp_path / name / "progress.csv") for name in ("a", "b"))
+    drop = ("wall_time", "positions_per_s", "search_share")
+    assert len(first) > 1 and [{k: v for k, v in r.items() if k not in drop} for r in first] == [
+        {k: v for k, v in r.items() if k not in drop} for r in second
+    ]
+    for a, b in zip(runs[0].model.state_dict().values(), runs[1].model.state_dict().values()):
+        assert torch.equal(a, b)
+    # At 0.999 this seed's 40 env steps are all fast: nothing to learn from, no update.
+    main = tiny_main(tmp_path / "c", fast_search_prob=0.999, fast_search_simulations=2)
+    policy = train_alphazero([main, CREATE], seed=3, max_env_step=40)
+    rows = read_rows(tmp_path / "c" / "progress.csv")
+    assert policy.train_iter == 0 and len(rows) >= 1
+
+
 def test_a_checkpoint_loads_as_an_agent_that_plays_legal_moves(tiny_run):
     exp, _ = tiny_run
     from lzero.envs import ENV_REGISTRY
@@ -273,6 +294,18 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
             ),
             "collect_opening_moves .* needs env.battle_mode='self_play_mode', got "
             "'play_with_bot_mode'",
+        ),
+        (
+            lambda m, c: m.policy.update(fast_search_prob=1.0, fast_search_simulations=2),
+            r"expected fast_search_prob in \[0, 1\) \(0: off\), got 1.0",
+        ),
+        (
+            lambda m, c: m.policy.update(fast_search_prob=0.5),
+            "fast_search_prob > 0 needs fast_search_simulations, an int from 1 to 3 .*got None",
+        ),
+        (
+            lambda m, c: m.policy.update(fast_search_prob=0.5, fast_search_simulations=4),
+            "an int from 1 to 3 \\(fewer than mcts.num_simulations=4\\), got 4",
         ),
     ],
 )

@@ -25,7 +25,7 @@ from torch.nn import functional as F
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.model.alphazero_model import AlphaZeroModel
 from lzero.model.eval_cache import EvaluationCache, position_keys
-from lzero.model.frozen import FrozenCache, freeze
+from lzero.model.frozen import FrozenCache, freeze, inference_dtype
 from lzero.model.line_features import NUM_PLANES, with_line_planes
 from lzero.policy.alphazero_config import ALPHAZERO_POLICY_CONFIG
 from lzero.policy.board_game import BoardGame
@@ -114,13 +114,16 @@ class AlphaZeroPolicy:
         self.forward_seconds = 0.0  # time spent in the network's forward pass while searching
         c, h, w = cfg.model.observation_shape
         example = torch.zeros((2, c + (NUM_PLANES if self.line_features else 0), h, w))
-        self._frozen = FrozenCache(self.model, lambda: freeze(self.model, example))
+        # .get: older checkpoints
+        self.inference_dtype = inference_dtype(cfg.get("inference_dtype", "float32"))
+        dtype = self.inference_dtype
+        self._frozen = FrozenCache(self.model, lambda: freeze(self.model, example, dtype))
         self.ema_decay = float(cfg.get("ema_decay", 0.0))  # .get: older checkpoints
         self.ema_model: AlphaZeroModel | None = None  # the weights' moving average, if on
         self._frozen_ema = None
         if self.ema_decay > 0:
             ema = self.ema_model = copy.deepcopy(self.model).requires_grad_(False)
-            self._frozen_ema = FrozenCache(ema, lambda: freeze(ema, example))
+            self._frozen_ema = FrozenCache(ema, lambda: freeze(ema, example, dtype))
         # ours: the network's outputs by position, one cache per evaluated network
         size = int(cfg.get("nn_cache_size", NN_CACHE_SIZE))  # .get: older checkpoints
         width = m.action_space_size + (2 if self.model.draw_head else 1)

@@ -78,6 +78,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
     # (board and mover; one slot each, by hash, a new entry replacing the old) and reused when
     # a search meets the position again (under the move just played, transpositions);
     # emptied when the weights change. 0: off
+    inference_dtype="float32",  # (str) ours: the dtype of the search's forward passes,
+    # 'float32', 'bfloat16' (needs a CPU with native bfloat16: AVX-512 BF16 or AMX; outputs
+    # then differ from float32's by about 1e-3) or 'auto' (bfloat16 where native, else
+    # float32). Training stays float32
     ema_decay=0.0,  # (float) ours, in [0, 1): evaluation, checkpoints' agents and ckpt_best
     # play an exponential moving average of the network's weights, updated after every
     # gradient step with decay min(ema_decay, (1 + n) / (10 + n)) after n steps; self-play
@@ -275,6 +279,12 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             f"{policy.policy_target!r}"
         )
     _check_share(policy, "ema_decay", below_one=True)
+    from lzero.model.frozen import inference_dtype  # torch: imported only here
+
+    try:
+        inference_dtype(policy.inference_dtype)
+    except ValueError as e:
+        raise ConfigError(f"main_config.policy: {e}") from None
     if _check_share(policy, "fast_search_prob", below_one=True):
         fast, full = policy.fast_search_simulations, policy.mcts.num_simulations
         if isinstance(fast, bool) or not isinstance(fast, int) or not 1 <= fast < full:

@@ -31,14 +31,18 @@ from lzero.worker.alphazero_collector import AlphaZeroCollector
 CONFIG = "zoo.board_games.gomoku.config.gomoku_9x9_alphazero_sp_mode_config"
 
 
-def run(cfg, state, size: int, games: int, seed: int) -> dict:
+def run(cfg, state, size: int, games: int, seed: int, **policy_keys) -> dict:
+    """One self-play collect of ``games`` games with ``nn_cache_size`` ``size`` (and any other
+    ``policy_keys`` set): positions, seconds, positions/s, forward share and cache hit rate."""
     env = create_env(cfg.create, cfg.env)
     game = BoardGame.from_env(env)
     env.close()
     torch.manual_seed(seed)
-    # a checkpoint plays with its own policy config (its network's shape, its search)
-    policy_cfg = EasyDict(state["policy_config"] if state is not None else cfg.policy)
+    # a checkpoint plays with its own policy config (its network's shape, its search); keys
+    # added since it was written take the config's values
+    policy_cfg = EasyDict(dict(cfg.policy, **(state["policy_config"] if state else {})))
     policy_cfg.nn_cache_size = size
+    policy_cfg.update(policy_keys)
     policy = AlphaZeroPolicy(policy_cfg, game, seed=seed)
     if state is not None:
         policy.load_state_dict(state)

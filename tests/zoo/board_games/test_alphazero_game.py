@@ -129,7 +129,14 @@ def test_replay_buffer_keeps_the_last_positions():
 
 
 def tiny_policy(
-    seed=0, line_features=0, ema_decay=0.0, draw_head=False, contempt=0.0, nn_cache_size=0, **mcts
+    seed=0,
+    line_features=0,
+    ema_decay=0.0,
+    draw_head=False,
+    contempt=0.0,
+    nn_cache_size=0,
+    inference_dtype="float32",
+    **mcts,
 ):
     cfg = compile_alphazero_config(
         [
@@ -145,6 +152,7 @@ def tiny_policy(
                     ema_decay=ema_decay,
                     contempt=contempt,
                     nn_cache_size=nn_cache_size,
+                    inference_dtype=inference_dtype,
                     mcts=mcts,
                 )
             ),
@@ -251,14 +259,31 @@ def eager_outputs(policy, boards, to_play):
     return torch.softmax(logits, -1).numpy(), value[:, 0].numpy()
 
 
+def native_bfloat16():
+    from lzero.model.frozen import native_bfloat16
+
+    return native_bfloat16()
+
+
+BFLOAT16 = pytest.param(
+    "bfloat16",
+    marks=pytest.mark.skipif(not native_bfloat16(), reason="CPU without native bfloat16"),
+)
+
+
 @pytest.mark.parametrize("line_features", [0, 3])
 @pytest.mark.parametrize("nn_cache_size", [0, 64])
-def test_the_evaluator_follows_every_change_of_the_weights(line_features, nn_cache_size):
+@pytest.mark.parametrize("dtype", ["float32", BFLOAT16])
+def test_the_evaluator_follows_every_change_of_the_weights(line_features, nn_cache_size, dtype):
     """The search's evaluator runs a frozen copy of the model; it must give the eager model's
     outputs after updates, after a weight load (as a Ray actor's sync does it) and for any
     batch size, and must not be rebuilt while the weights stand still. With the evaluation
-    cache, the positions asked for again are answered from it, never from older weights."""
-    policy = tiny_policy(line_features=line_features, nn_cache_size=nn_cache_size)
+    cache, the positions asked for again are answered from it, never from older weights. In
+    bfloat16 (8 significant bits) the eager float32 model is matched to its rounding."""
+    policy = tiny_policy(
+        line_features=line_features, nn_cache_size=nn_cache_size, inference_dtype=dtype
+    )
+    atol = 1e-5 if dtype == "float32" else 3e-2
     rng = np.random.default_rng(3)
     boards = rng.choice(np.array([0, 1, 2], np.int8), (5, 3, 3))
     to_play = rng.integers(1, 3, 5)
@@ -274,8 +299,8 @@ def test_the_evaluator_follows_every_change_of_the_weights(line_features, nn_cac
         for n in (1, 5):
             priors, values = policy.evaluate(boards[:n], to_play[:n], legal[:n])
             want_p, want_v = eager_outputs(policy, boards[:n], to_play[:n])
-            np.testing.assert_allclose(priors, want_p, atol=1e-5)
-            np.testing.assert_allclose(values, want_v, atol=1e-5)
+            np.testing.assert_allclose(priors, want_p, atol=atol)
+            np.testing.assert_allclose(values, want_v, atol=atol)
         seen.append(policy.inference_model())
         assert policy.inference_model() is seen[-1]  # not rebuilt without a change
     assert len({id(m) for m in seen}) == 4  # rebuilt after each change
@@ -306,6 +331,26 @@ def test_a_bad_nn_cache_size_is_refused(size):
 
     with pytest.raises(ConfigError, match=r"expected nn_cache_size to be an int >= 0 \(0: off\)"):
         tiny_policy(nn_cache_size=size)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bf16", None, 32])
+def test_a_bad_inference_dtype_is_refused(dtype):
+    from lzero.errors import ConfigError
+
+    match = r"main_config.policy: expected inference_dtype in \['float32', 'bfloat16', 'auto'\]"
+    with pytest.raises(ConfigError, match=match):
+        tiny_policy(inference_dtype=dtype)
+
+
+def test_bfloat16_is_refused_on_a_cpu_that_would_emulate_it(monkeypatch):
+    from lzero.errors import ConfigError
+    from lzero.model import frozen
+
+    monkeypatch.setattr(frozen, "native_bfloat16", lambda: False)
+    with pytest.raises(ConfigError, match="needs a CPU with native bfloat16 arithmetic"):
+        tiny_policy(inference_dtype="bfloat16")
+    policy = tiny_policy(inference_dtype="auto")  # falls back to float32 there, as documented
+    assert policy.inference_dtype == torch.float32
 
 
 def test_the_weights_average_follows_the_ema_recurrence_and_leaves_training_alone():

@@ -1,0 +1,118 @@
+"""The search's forward pass in float32 and in bfloat16 (``policy.inference_dtype``), same run.
+
+Part 1, the network alone: the frozen inference copy of a zoo AlphaZero config's network
+(``--channels`` and ``--blocks`` override its tower) on random planes, float32 and bfloat16
+alternating ``--repeats`` times per batch size; the median milliseconds a forward pass and
+their ratio are printed. Part 2, with ``--ckpt``: the same self-play collect (same seed, same
+games) with the checkpoint's weights in each dtype, alternating, as ``bench_eval_cache.py``
+plays it: positions per second, the share of time outside the forward pass, and the ratio.
+Cache hits and finished games make the search's batches smaller than the collect's game
+count, which is why part 2's ratio is below part 1's at that batch size.
+
+bfloat16 needs a CPU with native bfloat16 arithmetic (AVX-512 BF16 or AMX); elsewhere the
+script says so and stops.
+
+Run: ``python benchmarks/bench_inference_dtype.py [--ckpt PATH]`` (9x9 Gomoku by default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+import warnings
+
+import numpy as np
+import torch
+from bench_eval_cache import CONFIG, run
+
+from lzero.agent import read_checkpoint
+from lzero.cli_train import load_config_module
+from lzero.model.alphazero_model import AlphaZeroModel
+from lzero.model.frozen import freeze, native_bfloat16
+from lzero.model.line_features import NUM_PLANES
+from lzero.policy.alphazero_config import compile_alphazero_config
+
+
+def forward_ms(net, x: torch.Tensor, calls: int) -> float:
+    """Milliseconds a call of ``net`` on ``x``, over ``calls`` calls after 10 warm-up calls."""
+    with torch.inference_mode():
+        for _ in range(10):
+            net(x)
+        start = time.perf_counter()
+        for _ in range(calls):
+            net(x)
+    return (time.perf_counter() - start) / calls * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", default=CONFIG)
+    parser.add_argument("--channels", type=int, default=None, help="tower width (config's)")
+    parser.add_argument("--blocks", type=int, default=None, help="residual blocks (config's)")
+    parser.add_argument("--batches", type=int, nargs="+", default=[16, 32, 64, 128])
+    parser.add_argument("--calls", type=int, default=200, help="forward passes timed per try")
+    parser.add_argument("--ckpt", default=None, help="an AlphaZero checkpoint for part 2")
+    parser.add_argument("--games", type=int, default=64, help="games finished per collect")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeats", type=int, default=3, help="float32/bfloat16 pairs")
+    parser.add_argument("--torch-threads", type=int, default=1)
+    args = parser.parse_args()
+    if not native_bfloat16():
+        raise SystemExit(
+            "this CPU has no native bfloat16 (avx512_bf16 or amx_bf16): nothing to compare"
+        )
+    torch.set_num_threads(args.torch_threads)
+    warnings.simplefilter("ignore", DeprecationWarning)  # torch.jit's
+    module = load_config_module(args.config)
+    cfg = compile_alphazero_config([module.main_config, module.create_config])
+    m = cfg.policy.model
+    channels, blocks = args.channels or m.num_channels, args.blocks or m.num_res_blocks
+    c, h, w = m.observation_shape
+    c += NUM_PLANES if m.line_features else 0
+    print(
+        f"settings: {args.config}, network {blocks} blocks x {channels} channels on "
+        f"[{c}, {h}, {w}] planes; {args.calls} calls a try, {args.repeats} tries each; torch "
+        f"{torch.__version__}, threads {args.torch_threads}; {os.cpu_count()} cores, load "
+        f"{os.getloadavg()[0]:.2f}"
+    )
+    torch.manual_seed(args.seed)
+    model = AlphaZeroModel(
+        (m.observation_shape[0], h, w), m.action_space_size, blocks, channels,
+        m.value_head_hidden_channels, line_features=m.line_features,
+    )  # fmt: skip
+    for batch in args.batches:
+        x = torch.rand(batch, c, h, w)
+        nets = {dtype: freeze(model, x, dtype) for dtype in (torch.float32, torch.bfloat16)}
+        times = {dtype: [] for dtype in nets}
+        for _ in range(args.repeats):  # alternating, so drifts in load hit both
+            for dtype, net in nets.items():
+                times[dtype].append(forward_ms(net, x, args.calls))
+        f32, bf16 = (float(np.median(times[d])) for d in nets)
+        print(
+            f"batch {batch}: float32 {f32:.2f} ms, bfloat16 {bf16:.2f} ms a forward pass "
+            f"(medians), ratio {f32 / bf16:.2f}"
+        )
+    if not args.ckpt:
+        return
+    state = read_checkpoint(args.ckpt)
+    print(f"self-play: {args.games} games finished a collect, seed {args.seed}, {args.ckpt}")
+    ratios = []
+    for repeat in range(args.repeats):
+        size = cfg.policy.nn_cache_size
+        r = {d: run(cfg, state, size, args.games, args.seed, inference_dtype=d)
+             for d in ("float32", "bfloat16")}  # fmt: skip
+        for name, x in r.items():
+            print(
+                f"repeat {repeat}, {name}: {x['steps']} positions in {x['seconds']:.1f} s = "
+                f"{x['rate']:.1f}/s, outside the forward pass {1 - x['forward']:.2f} of the time"
+            )
+        ratios.append(r["bfloat16"]["rate"] / r["float32"]["rate"])
+    print(
+        f"self-play speed ratio bfloat16/float32: median {np.median(ratios):.2f} "
+        f"(each repeat: {', '.join(f'{x:.2f}' for x in ratios)})"
+    )
+
+
+if __name__ == "__main__":
+    main()

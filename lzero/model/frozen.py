@@ -33,15 +33,16 @@ INFERENCE_DTYPES = ("float32", "bfloat16", "auto")
 
 
 class _Cast(torch.nn.Module):
-    """``module`` run in ``dtype``: float inputs cast to it, float outputs back to float32."""
+    """``module`` run in ``dtype``: floating inputs cast to it (others, such as actions, kept),
+    floating outputs back to float32."""
 
     def __init__(self, module: torch.nn.Module, dtype: torch.dtype) -> None:
         super().__init__()
         self.module, self.dtype = module, dtype
 
     def forward(self, *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        outputs = self.module(*(x.to(self.dtype) for x in inputs))
-        return tuple(y.float() for y in outputs)
+        outputs = self.module(*(x.to(self.dtype) if x.is_floating_point() else x for x in inputs))
+        return tuple(y.float() if y.is_floating_point() else y for y in outputs)
 
 
 def freeze(

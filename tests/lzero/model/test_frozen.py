@@ -39,6 +39,35 @@ def test_a_bfloat16_copy_matches_the_float32_model_to_its_rounding_and_leaves_it
         torch.testing.assert_close(net(x[:2])[0], logits[:2], atol=5e-2, rtol=5e-2)
 
 
+class _Step(torch.nn.Module):
+    """A recurrent step's shape of module: a float state and integer actions in, a float and
+    an integer tensor out."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = torch.nn.Embedding(4, 3)
+        self.linear = torch.nn.Linear(3, 3)
+
+    def forward(self, state, action):
+        out = self.linear(state + self.embed(action))
+        return out, out.argmax(1)
+
+
+@needs_bf16
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # torch.jit's
+def test_a_bfloat16_copy_keeps_integer_inputs_and_outputs():
+    torch.manual_seed(1)
+    step = _Step().eval()
+    state, action = torch.rand(5, 3), torch.tensor([0, 1, 2, 3, 1])
+    net = frozen.freeze(step, (state, action), torch.bfloat16)
+    out, best = net(state, action)
+    with torch.no_grad():
+        want, _ = step(state, action)
+    assert out.dtype == torch.float32 and best.dtype == torch.int64
+    torch.testing.assert_close(out, want, atol=3e-2, rtol=3e-2)
+    assert torch.equal(best, out.argmax(1))
+
+
 def test_the_dtype_follows_the_setting_and_the_cpu(monkeypatch):
     for native in (False, True):
         monkeypatch.setattr(frozen, "native_bfloat16", lambda native=native: native)

@@ -169,11 +169,15 @@ class Agent:
         return result.visits.argmax(axis=1)
 
 
-def load_policy(path: str | Path) -> tuple[AlphaZeroPolicy, dict]:
-    """The policy of an AlphaZero checkpoint, with the checkpoint's dict.
+def load_policy(
+    path: str | Path, inference_dtype: str | None = None
+) -> tuple[AlphaZeroPolicy, dict]:
+    """The policy of an AlphaZero checkpoint, with the checkpoint's dict. ``inference_dtype``
+    replaces the training config's (``policy.inference_dtype``) if given.
 
     Raises:
-        ConfigError: not an AlphaZero checkpoint, or its game no longer matches its env.
+        ConfigError: not an AlphaZero checkpoint, its game no longer matches its env, or
+            its search's dtype (or ``inference_dtype``) is not one this CPU runs.
     """
     state = read_checkpoint(path)
     g = state["game"]
@@ -185,13 +189,28 @@ def load_policy(path: str | Path) -> tuple[AlphaZeroPolicy, dict]:
             f"{str(path)!r}: expected its env to have the recorded sizes {g['height']}x{g['width']} "
             f"and {g['action_size']} actions, got {game.height}x{game.width} and {game.action_size}"
         )
-    policy = AlphaZeroPolicy(EasyDict(state["policy_config"]), game)
+    cfg = EasyDict(state["policy_config"])
+    if inference_dtype is not None:
+        cfg.inference_dtype = inference_dtype
+    try:
+        policy = AlphaZeroPolicy(cfg, game)
+    except ValueError as e:
+        if "inference_dtype" not in str(e):
+            raise
+        given = "given" if inference_dtype is not None else "of its training config"
+        raise ConfigError(
+            f"{str(path)!r}: the inference_dtype {given}: {e} (load_agent and load_policy take "
+            "inference_dtype)"
+        ) from None
     policy.load_state_dict(state)
     return policy, state
 
 
 def load_agent(
-    path: str | Path, num_simulations: int | None = None, contempt: float | None = None
+    path: str | Path,
+    num_simulations: int | None = None,
+    contempt: float | None = None,
+    inference_dtype: str | None = None,
 ) -> Agent:
     """The player of an AlphaZero checkpoint.
 
@@ -200,16 +219,20 @@ def load_agent(
         num_simulations: simulations per move (default: the training config's
             ``eval_num_simulations``, else ``mcts.num_simulations``); 0 for the raw network.
         contempt: the search's draw aversion (:class:`Agent`); None: the config's.
+        inference_dtype: the dtype of the search's forward passes ('float32', 'bfloat16',
+            'auto'; AlphaZero's ``policy.inference_dtype``); None: the config's. A checkpoint
+            trained in bfloat16 plays on a CPU without native bfloat16 with 'float32' or 'auto'.
 
     Raises:
-        ConfigError: ``path`` is not an AlphaZero checkpoint.
+        ConfigError: ``path`` is not an AlphaZero checkpoint, or the inference dtype is not
+            one this CPU runs.
         ValueError: ``num_simulations`` is negative, or ``contempt`` as :class:`Agent` says.
     """
     if num_simulations is not None and (
         isinstance(num_simulations, bool) or int(num_simulations) < 0
     ):
         raise ValueError(f"expected num_simulations >= 0 or None, got {num_simulations!r}")
-    policy, _ = load_policy(path)
+    policy, _ = load_policy(path, inference_dtype)
     if num_simulations is None:
         num_simulations = policy.cfg.eval_num_simulations or policy.cfg.mcts.num_simulations
     return Agent(policy, num_simulations, contempt=contempt)

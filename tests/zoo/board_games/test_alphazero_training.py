@@ -125,6 +125,31 @@ def test_a_checkpoint_loads_as_an_agent_that_plays_legal_moves(tiny_run):
                 obs, done = timestep.obs, timestep.done
 
 
+def test_a_bfloat16_checkpoint_loads_on_a_cpu_without_it_only_when_told(
+    tiny_run, tmp_path, monkeypatch
+):
+    """A checkpoint trained with inference_dtype 'bfloat16' names its dtype in the error on a
+    CPU that would emulate it, and plays there with the dtype given to load_agent."""
+    from lzero.agent import read_checkpoint
+    from lzero.model import frozen
+
+    exp, _ = tiny_run
+    state = read_checkpoint(exp / "ckpt" / "ckpt_last.pth.tar")
+    state["policy_config"]["inference_dtype"] = "bfloat16"
+    path = tmp_path / "bf16.pth.tar"
+    torch.save(state, path)
+    monkeypatch.setattr(frozen, "native_bfloat16", lambda: False)
+    with pytest.raises(ConfigError, match="inference_dtype of its training config: .*native"):
+        load_agent(path)
+    for dtype in ("float32", "auto"):
+        agent = load_agent(path, num_simulations=4, inference_dtype=dtype)
+        assert agent._policy.inference_dtype == torch.float32
+    with pytest.raises(ConfigError, match="inference_dtype given: .*native bfloat16"):
+        load_agent(exp / "ckpt" / "ckpt_last.pth.tar", inference_dtype="bfloat16")
+    with pytest.raises(ConfigError, match=r"expected inference_dtype in \['float32'"):
+        load_agent(path, inference_dtype="half")
+
+
 def test_a_run_with_line_features_checkpoints_an_agent_that_uses_them(tmp_path):
     """The window-count planes (``model.line_features``) reach the trained network, its
     checkpoint and the agent loaded from it, which plays legal moves."""

@@ -21,6 +21,7 @@ from easydict import EasyDict
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 from lzero.mcts.batched_search import root_legal
+from lzero.model.frozen import inference_dtype as check_inference_dtype
 from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.board_game import BoardGame
 from lzero.utils.checkpoint_file import load_checkpoint_file
@@ -192,16 +193,15 @@ def load_policy(
     cfg = EasyDict(state["policy_config"])
     if inference_dtype is not None:
         cfg.inference_dtype = inference_dtype
-    try:
-        policy = AlphaZeroPolicy(cfg, game)
+    try:  # checked here, where the error can say which setting it was
+        check_inference_dtype(cfg.get("inference_dtype", "float32"))  # .get: older checkpoints
     except ValueError as e:
-        if "inference_dtype" not in str(e):
-            raise
         given = "given" if inference_dtype is not None else "of its training config"
         raise ConfigError(
             f"{str(path)!r}: the inference_dtype {given}: {e} (load_agent and load_policy take "
             "inference_dtype)"
         ) from None
+    policy = AlphaZeroPolicy(cfg, game)
     policy.load_state_dict(state)
     return policy, state
 

@@ -97,9 +97,8 @@ def main() -> None:
         return
     state = read_checkpoint(args.ckpt)
     print(f"self-play: {args.games} games finished a collect, seed {args.seed}, {args.ckpt}")
-    ratios = []
+    ratios, size = [], cfg.policy.nn_cache_size
     for repeat in range(args.repeats):
-        size = cfg.policy.nn_cache_size
         r = {d: run(cfg, state, size, args.games, args.seed, inference_dtype=d)
              for d in ("float32", "bfloat16")}  # fmt: skip
         for name, x in r.items():

@@ -9,8 +9,9 @@ version counters tell at about 5 us a call.
 A copy may run in bfloat16 (:func:`freeze`'s ``dtype``): its input is cast down and its outputs
 back up inside the graph, so callers pass and get float32. On a CPU with native bfloat16
 arithmetic (AVX-512 BF16 or AMX) oneDNN's bfloat16 convolutions ran a 64-position batch of
-the 9x9 Gomoku network 1.6x faster (3.1-3.4 ms against 4.9-5.5 ms on one thread, AMD EPYC with
-AVX-512 BF16); without it oneDNN emulates them, so :func:`native_bfloat16` tells the two apart.
+the 9x9 Gomoku network 1.79x faster (3.06 ms against 5.48 ms on one thread, AMD EPYC with
+AVX-512 BF16; ``benchmarks/bench_inference_dtype.py``); without it oneDNN emulates them, so
+:func:`native_bfloat16` tells the two apart.
 
 ``torch.jit`` is deprecated in favour of ``torch.compile``, which needs a C++ compiler at run
 time and recompiles when the batch size changes; torch is pinned, and its deprecation warnings

@@ -29,7 +29,7 @@ from typing import Any
 
 import torch
 
-#: The values of AlphaZero's ``inference_dtype`` (ours).
+#: The values of AlphaZero's ``inference_dtype`` and ``learn_dtype`` (ours).
 INFERENCE_DTYPES = ("float32", "bfloat16", "auto")
 
 
@@ -78,21 +78,22 @@ def native_bfloat16() -> bool:
     return False
 
 
-def inference_dtype(name: str) -> torch.dtype:
+def inference_dtype(name: str, key: str = "inference_dtype") -> torch.dtype:
     """The torch dtype of an ``inference_dtype`` setting (:data:`INFERENCE_DTYPES`): 'auto' is
-    bfloat16 where :func:`native_bfloat16`, else float32.
+    bfloat16 where :func:`native_bfloat16`, else float32. ``key``: the setting's name in the
+    messages (``learn_dtype`` takes the same values).
 
     Raises:
         ValueError: ``name`` is not one of them, or 'bfloat16' on a CPU without native
             bfloat16 (emulated, it is slower than float32).
     """
     if name not in INFERENCE_DTYPES:
-        raise ValueError(f"expected inference_dtype in {list(INFERENCE_DTYPES)}, got {name!r}")
+        raise ValueError(f"expected {key} in {list(INFERENCE_DTYPES)}, got {name!r}")
     if name == "float32" or (name == "auto" and not native_bfloat16()):
         return torch.float32
     if not native_bfloat16():
         raise ValueError(
-            "inference_dtype='bfloat16' needs a CPU with native bfloat16 arithmetic (the "
+            f"{key}='bfloat16' needs a CPU with native bfloat16 arithmetic (the "
             "avx512_bf16 or amx_bf16 flag); this one has neither, and emulated bfloat16 is "
             "slower than float32: use 'float32', or 'auto' (bfloat16 only where native)"
         )

@@ -118,6 +118,9 @@ class AlphaZeroPolicy:
         self.inference_dtype = inference_dtype(cfg.get("inference_dtype", "float32"))
         dtype = self.inference_dtype
         self._frozen = FrozenCache(self.model, lambda: freeze(self.model, example, dtype))
+        # resolved at the first step: a policy that only plays (a checkpoint's agent) never
+        # needs its training dtype, which another CPU may not run
+        self._learn_dtype: torch.dtype | None = None
         self.ema_decay = float(cfg.get("ema_decay", 0.0))  # .get: older checkpoints
         self.ema_model: AlphaZeroModel | None = None  # the weights' moving average, if on
         self._frozen_ema = None
@@ -252,7 +255,14 @@ class AlphaZeroPolicy:
             raise ValueError(
                 "expected the batch's draw flags (model.draw_head is on), got draw=None"
             )
-        out = self.model(x)
+        if self._learn_dtype is None:  # .get: older checkpoints
+            self._learn_dtype = inference_dtype(
+                self.cfg.get("learn_dtype", "float32"), "learn_dtype"
+            )
+        low = self._learn_dtype != torch.float32
+        with torch.autocast("cpu", dtype=self._learn_dtype, enabled=low):
+            out = self.model(x)
+        out = [o.float() for o in out]  # the losses in float32
         logits, v = out[0], out[1]
         log_p = F.log_softmax(logits, dim=-1)
         policy_loss = -(target_pi * log_p).sum(dim=1).mean()

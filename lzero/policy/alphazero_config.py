@@ -81,7 +81,11 @@ ALPHAZERO_POLICY_CONFIG = dict(
     inference_dtype="float32",  # (str) ours: the dtype of the search's forward passes,
     # 'float32', 'bfloat16' (needs a CPU with native bfloat16: AVX-512 BF16 or AMX; outputs
     # then differ from float32's by about 1e-3) or 'auto' (bfloat16 where native, else
-    # float32). Training stays float32
+    # float32). Training follows learn_dtype
+    learn_dtype="float32",  # (str) ours: 'bfloat16' runs the training step's forward and
+    # backward passes under torch's CPU autocast (convolutions and matrix products in
+    # bfloat16; weights, optimizer state and losses float32), same values and CPU need as
+    # inference_dtype. Checkpoints stay float32
     ema_decay=0.0,  # (float) ours, in [0, 1): evaluation, checkpoints' agents and ckpt_best
     # play an exponential moving average of the network's weights, updated after every
     # gradient step with decay min(ema_decay, (1 + n) / (10 + n)) after n steps; self-play
@@ -281,10 +285,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     _check_share(policy, "ema_decay", below_one=True)
     from lzero.model.frozen import inference_dtype  # torch: imported only here
 
-    try:
-        inference_dtype(policy.inference_dtype)
-    except ValueError as e:
-        raise ConfigError(f"main_config.policy: {e}") from None
+    for key in ("inference_dtype", "learn_dtype"):
+        try:
+            inference_dtype(policy[key], key)
+        except ValueError as e:
+            raise ConfigError(f"main_config.policy: {e}") from None
     if _check_share(policy, "fast_search_prob", below_one=True):
         fast, full = policy.fast_search_simulations, policy.mcts.num_simulations
         if isinstance(fast, bool) or not isinstance(fast, int) or not 1 <= fast < full:

@@ -1,11 +1,14 @@
-"""The search's forward pass in float32 and in bfloat16 (``policy.inference_dtype``), same run.
+"""The network's passes in float32 and in bfloat16 (``policy.inference_dtype`` and
+``policy.learn_dtype``), same run.
 
 Part 1, the network alone: the frozen inference copy of a zoo AlphaZero config's network
 (``--channels`` and ``--blocks`` override its tower) on random planes, float32 and bfloat16
 alternating ``--repeats`` times per batch size; the median milliseconds a forward pass and
-their ratio are printed. Part 2, with ``--ckpt``: the same self-play collect (same seed, same
+their ratio are printed. Then a training step (``AlphaZeroPolicy.learn``) on a
+``--learn-batch`` of random targets, float32 and bfloat16 autocast (``learn_dtype``)
+alternating from the same weights, and the gap between their losses. Part 2, with ``--ckpt``: the same self-play collect (same seed, same
 games) with the checkpoint's weights in each dtype, alternating, as ``bench_eval_cache.py``
-plays it: positions per second, the share of time outside the forward pass, and the ratio.
+plays it (``--envs`` games at once, the config's by default): positions per second, the share of time outside the forward pass, and the ratio.
 Cache hits and finished games make the search's batches smaller than the collect's game
 count, which is why part 2's ratio is below part 1's at that batch size.
 
@@ -18,6 +21,7 @@ Run: ``python benchmarks/bench_inference_dtype.py [--ckpt PATH]`` (9x9 Gomoku by
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import time
 import warnings
@@ -25,13 +29,17 @@ import warnings
 import numpy as np
 import torch
 from bench_eval_cache import CONFIG, run
+from easydict import EasyDict
 
 from lzero.agent import read_checkpoint
 from lzero.cli_train import load_config_module
+from lzero.envs.registry import create_env
 from lzero.model.alphazero_model import AlphaZeroModel
 from lzero.model.frozen import freeze, native_bfloat16
 from lzero.model.line_features import NUM_PLANES
+from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.alphazero_config import compile_alphazero_config
+from lzero.policy.board_game import BoardGame
 
 
 def forward_ms(net, x: torch.Tensor, calls: int) -> float:
@@ -45,6 +53,44 @@ def forward_ms(net, x: torch.Tensor, calls: int) -> float:
     return (time.perf_counter() - start) / calls * 1e3
 
 
+def learn_ms(cfg, channels: int, blocks: int, args) -> None:
+    """Times ``AlphaZeroPolicy.learn`` in both ``learn_dtype`` values, alternating, each
+    policy from the same initial weights on the same batch; prints the medians, their ratio,
+    and the largest gap between the two runs' total losses."""
+    env = create_env(cfg.create, cfg.env)
+    game = BoardGame.from_env(env)
+    env.close()
+    m = cfg.policy.model
+    rng = np.random.default_rng(args.seed)
+    n, a = args.learn_batch, m.action_space_size
+    planes = (rng.random((n, *m.observation_shape)) < 0.3).astype(np.float32)
+    pi = rng.dirichlet(np.ones(a), n).astype(np.float32)
+    z = rng.uniform(-1, 1, n).astype(np.float32)
+    policies = {}
+    for dtype in ("float32", "bfloat16"):
+        pcfg = EasyDict(copy.deepcopy(cfg.policy))
+        pcfg.model.update(num_channels=channels, num_res_blocks=blocks)
+        pcfg.learn_dtype = dtype
+        torch.manual_seed(args.seed)
+        policies[dtype] = AlphaZeroPolicy(pcfg, game, seed=args.seed)
+    times = {d: [] for d in policies}
+    losses = {d: [] for d in policies}
+    for _ in range(args.repeats):
+        for dtype, policy in policies.items():
+            start = time.perf_counter()
+            for _ in range(args.steps):
+                losses[dtype].append(policy.learn(planes, pi, z)["total_loss"])
+            times[dtype].append(1e3 * (time.perf_counter() - start) / args.steps)
+    f32, bf16 = (float(np.median(times[d])) for d in policies)
+    gap = max(abs(x - y) for x, y in zip(losses["float32"], losses["bfloat16"]))
+    print(
+        f"training step, {n} positions: float32 {f32:.1f} ms, bfloat16 autocast {bf16:.1f} ms "
+        f"(medians), ratio {f32 / bf16:.2f}; total losses over {len(losses['float32'])} "
+        f"steps from the same weights: {losses['float32'][0]:.4f} -> "
+        f"{losses['float32'][-1]:.4f} (float32), largest gap {gap:.4f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default=CONFIG)
@@ -52,6 +98,9 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=None, help="residual blocks (config's)")
     parser.add_argument("--batches", type=int, nargs="+", default=[16, 32, 64, 128])
     parser.add_argument("--calls", type=int, default=200, help="forward passes timed per try")
+    parser.add_argument("--learn-batch", type=int, default=256, help="positions a training step")
+    parser.add_argument("--steps", type=int, default=20, help="training steps timed per try")
+    parser.add_argument("--envs", type=int, default=None, help="games at once in part 2 (config's)")
     parser.add_argument("--ckpt", default=None, help="an AlphaZero checkpoint for part 2")
     parser.add_argument("--games", type=int, default=64, help="games finished per collect")
     parser.add_argument("--seed", type=int, default=0)
@@ -93,10 +142,16 @@ def main() -> None:
             f"batch {batch}: float32 {f32:.2f} ms, bfloat16 {bf16:.2f} ms a forward pass "
             f"(medians), ratio {f32 / bf16:.2f}"
         )
+    learn_ms(cfg, channels, blocks, args)
     if not args.ckpt:
         return
+    if args.envs:
+        cfg.trainer.collector_env_num = args.envs
     state = read_checkpoint(args.ckpt)
-    print(f"self-play: {args.games} games finished a collect, seed {args.seed}, {args.ckpt}")
+    print(
+        f"self-play: {cfg.trainer.collector_env_num} games at once, {args.games} finished a "
+        f"collect, seed {args.seed}, {args.ckpt}"
+    )
     ratios, size = [], cfg.policy.nn_cache_size
     for repeat in range(args.repeats):
         r = {d: run(cfg, state, size, args.games, args.seed, inference_dtype=d)

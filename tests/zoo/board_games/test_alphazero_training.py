@@ -150,6 +150,31 @@ def test_a_bfloat16_checkpoint_loads_on_a_cpu_without_it_only_when_told(
         load_agent(path, inference_dtype="half")
 
 
+def test_a_checkpoint_trained_in_bfloat16_plays_on_a_cpu_without_it(
+    tiny_run, tmp_path, monkeypatch
+):
+    """``learn_dtype`` is a training setting: an agent never trains, so a checkpoint trained
+    with 'bfloat16' loads and plays legal moves where bfloat16 would be emulated."""
+    from lzero.agent import read_checkpoint
+    from lzero.envs import ENV_REGISTRY
+    from lzero.model import frozen
+
+    exp, _ = tiny_run
+    state = read_checkpoint(exp / "ckpt" / "ckpt_last.pth.tar")
+    state["policy_config"]["learn_dtype"] = "bfloat16"
+    path = tmp_path / "learn_bf16.pth.tar"
+    torch.save(state, path)
+    monkeypatch.setattr(frozen, "native_bfloat16", lambda: False)
+    agent = load_agent(path, num_simulations=4)
+    env = ENV_REGISTRY.build("tictactoe", {"battle_mode": "self_play_mode"})
+    env.seed(0)
+    obs = env.reset()
+    for _ in range(3):
+        action = agent.act(obs)
+        assert obs["action_mask"][action] == 1
+        obs = env.step(action).obs
+
+
 def test_a_run_with_line_features_checkpoints_an_agent_that_uses_them(tmp_path):
     """The window-count planes (``model.line_features``) reach the trained network, its
     checkpoint and the agent loaded from it, which plays legal moves."""

@@ -4,11 +4,13 @@
 Part 1, the network alone: the frozen inference copy of a zoo AlphaZero config's network
 (``--channels`` and ``--blocks`` override its tower) on random planes, float32 and bfloat16
 alternating ``--repeats`` times per batch size; the median milliseconds a forward pass and
-their ratio are printed. Then a training step (``AlphaZeroPolicy.learn``) on a
-``--learn-batch`` of random targets, float32 and bfloat16 autocast (``learn_dtype``)
-alternating from the same weights, and the gap between their losses. Part 2, with ``--ckpt``: the same self-play collect (same seed, same
-games) with the checkpoint's weights in each dtype, alternating, as ``bench_eval_cache.py``
-plays it (``--envs`` games at once, the config's by default): positions per second, the share of time outside the forward pass, and the ratio.
+their ratio are printed. Then a training step (``AlphaZeroPolicy.learn``) on
+``--learn-batch`` random positions and targets, float32 and bfloat16 autocast
+(``learn_dtype``) alternating, both from the same initial weights: the medians, their ratio
+and the largest gap between the two runs' losses. Part 2, with ``--ckpt``: the same
+self-play collect (same seed, same games) with the checkpoint's weights in each dtype,
+alternating, as ``bench_eval_cache.py`` plays it (``--envs`` games at once, the config's by
+default): positions per second, the share of time outside the forward pass, and the ratio.
 Cache hits and finished games make the search's batches smaller than the collect's game
 count, which is why part 2's ratio is below part 1's at that batch size.
 

@@ -240,7 +240,8 @@ class AlphaZeroPolicy:
         """One gradient step on a batch: planes `[B, 3, H, W]`, search policies `[B, A]` and
         outcomes `[B]` for the player to move; with ``model.draw_head``, also whether each
         game ended drawn, ``draw`` `[B]` (0 or 1), learnt by a logistic loss weighted like the
-        value's. Returns the losses before the step.
+        value's. With ``learn_dtype`` 'bfloat16' the model's passes run under torch's CPU
+        autocast; the losses are taken in float32. Returns the losses before the step.
 
         Raises:
             ValueError: ``draw`` missing with ``model.draw_head``.
@@ -255,7 +256,7 @@ class AlphaZeroPolicy:
             raise ValueError(
                 "expected the batch's draw flags (model.draw_head is on), got draw=None"
             )
-        if self._learn_dtype is None:  # .get: older checkpoints
+        if self._learn_dtype is None:  # .get: checkpoints written before the key
             self._learn_dtype = inference_dtype(
                 self.cfg.get("learn_dtype", "float32"), "learn_dtype"
             )

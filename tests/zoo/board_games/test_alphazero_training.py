@@ -125,20 +125,29 @@ def test_a_checkpoint_loads_as_an_agent_that_plays_legal_moves(tiny_run):
                 obs, done = timestep.obs, timestep.done
 
 
-def test_a_bfloat16_checkpoint_loads_on_a_cpu_without_it_only_when_told(
-    tiny_run, tmp_path, monkeypatch
-):
-    """A checkpoint trained with inference_dtype 'bfloat16' names its dtype in the error on a
-    CPU that would emulate it, and plays there with the dtype given to load_agent."""
+def rewritten_on_a_cpu_without_bfloat16(tiny_run, path, monkeypatch, **policy_keys):
+    """The tiny run's last checkpoint with ``policy_keys`` set in its policy config, saved at
+    ``path``, with this CPU made to report no native bfloat16; returns ``path``."""
     from lzero.agent import read_checkpoint
     from lzero.model import frozen
 
     exp, _ = tiny_run
     state = read_checkpoint(exp / "ckpt" / "ckpt_last.pth.tar")
-    state["policy_config"]["inference_dtype"] = "bfloat16"
-    path = tmp_path / "bf16.pth.tar"
+    state["policy_config"].update(policy_keys)
     torch.save(state, path)
     monkeypatch.setattr(frozen, "native_bfloat16", lambda: False)
+    return path
+
+
+def test_a_bfloat16_checkpoint_loads_on_a_cpu_without_it_only_when_told(
+    tiny_run, tmp_path, monkeypatch
+):
+    """A checkpoint trained with inference_dtype 'bfloat16' names its dtype in the error on a
+    CPU that would emulate it, and plays there with the dtype given to load_agent."""
+    exp, _ = tiny_run
+    path = rewritten_on_a_cpu_without_bfloat16(
+        tiny_run, tmp_path / "bf16.pth.tar", monkeypatch, inference_dtype="bfloat16"
+    )
     with pytest.raises(ConfigError, match="inference_dtype of its training config: .*native"):
         load_agent(path)
     for dtype in ("float32", "auto"):
@@ -155,16 +164,11 @@ def test_a_checkpoint_trained_in_bfloat16_plays_on_a_cpu_without_it(
 ):
     """``learn_dtype`` is a training setting: an agent never trains, so a checkpoint trained
     with 'bfloat16' loads and plays legal moves where bfloat16 would be emulated."""
-    from lzero.agent import read_checkpoint
     from lzero.envs import ENV_REGISTRY
-    from lzero.model import frozen
 
-    exp, _ = tiny_run
-    state = read_checkpoint(exp / "ckpt" / "ckpt_last.pth.tar")
-    state["policy_config"]["learn_dtype"] = "bfloat16"
-    path = tmp_path / "learn_bf16.pth.tar"
-    torch.save(state, path)
-    monkeypatch.setattr(frozen, "native_bfloat16", lambda: False)
+    path = rewritten_on_a_cpu_without_bfloat16(
+        tiny_run, tmp_path / "learn_bf16.pth.tar", monkeypatch, learn_dtype="bfloat16"
+    )
     agent = load_agent(path, num_simulations=4)
     env = ENV_REGISTRY.build("tictactoe", {"battle_mode": "self_play_mode"})
     env.seed(0)

@@ -150,12 +150,15 @@ def run_seed(
     return ok
 
 
-def evaluate(game: str, seed: int, ckpt: Path, games: int, sims: int | None) -> tuple[str, bool]:
+def evaluate(
+    game: str, seed: int, ckpt: Path, games: int, sims: int | None, fpu: float | str | None = None
+) -> tuple[str, bool]:
     """The report line of a run's checkpoint ``ckpt`` (its experiment folder holds the
-    ``progress.csv`` and ``config.json`` of the run) and whether it meets the game's bars."""
+    ``progress.csv`` and ``config.json`` of the run) and whether it meets the game's bars.
+    ``fpu``: the search's ``fpu_reduction`` ('off': None; None: the config's)."""
     import json
 
-    from lzero.agent import load_agent, read_checkpoint
+    from lzero.agent import FROM_CONFIG, load_agent, read_checkpoint
     from lzero.worker.alphazero_evaluator import play_games, summarize
 
     _, bots = GAMES[game]
@@ -173,7 +176,8 @@ def evaluate(game: str, seed: int, ckpt: Path, games: int, sims: int | None) -> 
     openings = policy_cfg.get("eval_opening_moves", 0)
     # eval_alphazero's games, kept per game so that each colour's share can be printed too
     # (the agent is player 1 in the even games)
-    agent, g = load_agent(ckpt, eval_sims), saved["game"]
+    fpu = FROM_CONFIG if fpu is None else None if fpu == "off" else fpu
+    agent, g = load_agent(ckpt, eval_sims, fpu_reduction=fpu), saved["game"]
     outcomes = {
         bot: play_games(
             agent.act_batch, g["create_env"], g["env_config"], bot, games, 10_000 + seed, openings
@@ -185,7 +189,8 @@ def evaluate(game: str, seed: int, ckpt: Path, games: int, sims: int | None) -> 
         f"checkpoint at iteration {iteration}, {saved['env_step']} env steps, "
         f"{float(saved['wall_time']):.0f} s of training; self-play {column_mean(rows, 'positions_per_s'):.0f} positions/s at "
         f"{policy_cfg['mcts']['num_simulations']} sims, outside-forward share {column_mean(rows, 'search_share'):.2f}; "
-        f"eval at {eval_sims} sims{f', contempt {agent.contempt}' if agent.contempt else ''}, "
+        f"eval at {eval_sims} sims{f', contempt {agent.contempt}' if agent.contempt else ''}"
+        f"{'' if agent.fpu_reduction is None else f', fpu reduction {agent.fpu_reduction}'}, "
         f"{games} games per bot, {openings}-move random openings:"
     )
     for bot, r in results.items():
@@ -211,6 +216,19 @@ def evaluate(game: str, seed: int, ckpt: Path, games: int, sims: int | None) -> 
     return line, ok
 
 
+def fpu_arg(text: str) -> float | str:
+    """``--fpu-reduction``: 'off' or a finite number >= 0."""
+    if text == "off":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected 'off' or a number >= 0, got {text!r}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), default="tictactoe")
@@ -230,7 +248,14 @@ def main() -> None:
     parser.add_argument(
         "--ckpt", default=None, help="only evaluate this checkpoint of a run (its first seed's)"
     )
+    parser.add_argument(
+        "--fpu-reduction", dest="fpu", default=None, type=fpu_arg,
+        help="with --ckpt: the evaluation search's fpu_reduction, a number >= 0 or 'off' "
+        "(default: the run's eval_fpu_reduction)",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.fpu is not None and not args.ckpt:
+        parser.error("--fpu-reduction applies to --ckpt (a run's evaluation uses its config's)")
     args.simulations = args.simulations or EVAL_SIMULATIONS.get(args.game)
     print(
         f"settings: game {args.game}, seeds {args.seeds}, "
@@ -240,7 +265,9 @@ def main() -> None:
         flush=True,
     )
     if args.ckpt:
-        line, ok = evaluate(args.game, args.seeds[0], Path(args.ckpt), args.games, args.simulations)
+        line, ok = evaluate(
+            args.game, args.seeds[0], Path(args.ckpt), args.games, args.simulations, args.fpu
+        )
         print(f"{args.game} seed {args.seeds[0]}: {line} -> {'PASS' if ok else 'FAIL'}")
         return
     passed = [

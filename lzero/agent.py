@@ -20,7 +20,7 @@ from easydict import EasyDict
 
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
-from lzero.mcts.batched_search import root_legal
+from lzero.mcts.batched_search import check_fpu_reduction, root_legal
 from lzero.model.frozen import inference_dtype as check_inference_dtype
 from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.board_game import BoardGame
@@ -80,6 +80,11 @@ def read_checkpoint(path: str | Path) -> dict:
     return state
 
 
+#: The default ``fpu_reduction`` of :class:`Agent` and :func:`load_agent`: the training
+#: config's ``eval_fpu_reduction``.
+FROM_CONFIG = "config"
+
+
 class Agent:
     """A checkpoint's network and search as a player of its game.
 
@@ -91,10 +96,16 @@ class Agent:
         contempt: the search's ``contempt`` (a draw valued at ``-contempt`` for the agent;
             :meth:`lzero.mcts.batched_search.BatchedSearch.search`); None: the config's
             ``contempt`` (0 in checkpoints written before it).
+        fpu_reduction: the search's first-play urgency reduction
+            (:meth:`lzero.mcts.batched_search.BatchedSearch.search`): None for AlphaZero's
+            value 0 of an untried move, a number >= 0 for its node's value less that
+            reduction; ``FROM_CONFIG``: the config's ``eval_fpu_reduction`` (None in
+            checkpoints written before it).
 
     Raises:
         ValueError: ``contempt`` outside ``[0, 1]``, or above 0 for a network without
-            ``model.draw_head``.
+            ``model.draw_head``; ``fpu_reduction`` not ``FROM_CONFIG``, None or a finite
+            number >= 0.
     """
 
     def __init__(
@@ -103,6 +114,7 @@ class Agent:
         num_simulations: int,
         averaged: bool = True,
         contempt: float | None = None,
+        fpu_reduction: float | str | None = FROM_CONFIG,
     ) -> None:
         self._policy, self.game, self.num_simulations = policy, policy.game, int(num_simulations)
         self._evaluate = policy.evaluator(averaged)
@@ -116,6 +128,10 @@ class Agent:
                 f"got {contempt!r}"
             )
         self.contempt = float(contempt)
+        if isinstance(fpu_reduction, str) and fpu_reduction == FROM_CONFIG:
+            fpu_reduction = policy.cfg.get("eval_fpu_reduction")  # .get: older checkpoints
+        fpu = check_fpu_reduction(fpu_reduction, "fpu_reduction")
+        self.fpu_reduction = None if fpu < 0 else fpu
 
     def check_game(self, name: str, board_shape: tuple[int, int]) -> None:
         """Raises ConfigError unless the agent was trained on ``name`` with ``board_shape``."""
@@ -166,6 +182,7 @@ class Agent:
             self._evaluate,
             num_simulations=self.num_simulations,
             contempt=self.contempt,
+            fpu_reduction=self.fpu_reduction,
         )
         return result.visits.argmax(axis=1)
 
@@ -211,6 +228,7 @@ def load_agent(
     num_simulations: int | None = None,
     contempt: float | None = None,
     inference_dtype: str | None = None,
+    fpu_reduction: float | str | None = FROM_CONFIG,
 ) -> Agent:
     """The player of an AlphaZero checkpoint.
 
@@ -222,11 +240,14 @@ def load_agent(
         inference_dtype: the dtype of the search's forward passes ('float32', 'bfloat16',
             'auto'; AlphaZero's ``policy.inference_dtype``); None: the config's. A checkpoint
             trained in bfloat16 plays on a CPU without native bfloat16 with 'float32' or 'auto'.
+        fpu_reduction: the search's first-play urgency reduction (:class:`Agent`); by default
+            the config's ``eval_fpu_reduction``.
 
     Raises:
         ConfigError: ``path`` is not an AlphaZero checkpoint, or the inference dtype is not
             one this CPU runs.
-        ValueError: ``num_simulations`` is negative, or ``contempt`` as :class:`Agent` says.
+        ValueError: ``num_simulations`` is negative, or ``contempt`` or ``fpu_reduction``
+            as :class:`Agent` says.
     """
     if num_simulations is not None and (
         isinstance(num_simulations, bool) or int(num_simulations) < 0
@@ -235,4 +256,4 @@ def load_agent(
     policy, _ = load_policy(path, inference_dtype)
     if num_simulations is None:
         num_simulations = policy.cfg.eval_num_simulations or policy.cfg.mcts.num_simulations
-    return Agent(policy, num_simulations, contempt=contempt)
+    return Agent(policy, num_simulations, contempt=contempt, fpu_reduction=fpu_reduction)

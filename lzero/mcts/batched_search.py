@@ -47,6 +47,7 @@ __all__ = [
     "BatchEvaluator",
     "BatchedResult",
     "BatchedSearch",
+    "check_fpu_reduction",
     "completed_q_policy",
     "sample_actions",
     "visit_policy",
@@ -243,6 +244,7 @@ class BatchedSearch:
         time_limit_s: float | None = None,
         active: np.ndarray | None = None,
         contempt: float = 0.0,
+        fpu_reduction: float | None = None,
     ) -> BatchedResult:
         """Searches from ``B`` positions.
 
@@ -265,16 +267,29 @@ class BatchedSearch:
                 contempt * d`` for the root's player (``v + contempt * d`` for the other),
                 and a finished drawn game likewise. The result's values include it. 0: the
                 plain zero-sum search.
+            fpu_reduction: with a Python evaluator and PUCT, the value of a move not yet
+                searched (first-play urgency): None for AlphaZero's 0 (a draw), else its
+                node's mean value for the mover less ``fpu_reduction * sqrt(P)``, ``P`` the
+                prior mass of the node's moves already searched (Leela Chess Zero's and
+                KataGo's reduction). A position that looks won then spends its simulations
+                on its best lines, and one that looks lost no longer on every untried move.
 
         Returns:
             The root statistics.
 
         Raises:
             ValueError: bad shapes or values, an active position without a legal move,
-                numba-search settings with a Python evaluator, ``threat_depth`` or
-                ``contempt`` without one, or ``contempt`` out of range.
+                numba-search settings with a Python evaluator, ``threat_depth``,
+                ``contempt`` or ``fpu_reduction`` without one, ``contempt`` out of range, or
+                ``fpu_reduction`` with UCB1 or not None or a finite number >= 0.
         """
         boards, to_play, active = self._check(boards, to_play, active)
+        fpu = check_fpu_reduction(fpu_reduction, "fpu_reduction")
+        if fpu >= 0.0 and (evaluator is None or self.rule != bt.PUCT):
+            raise ValueError(
+                "expected fpu_reduction None for a search without a Python evaluator or with "
+                f"UCB1 (it applies to PUCT over a Python evaluator), got {fpu_reduction!r}"
+            )
         contempt = float(contempt)
         if not 0.0 <= contempt <= 1.0 or (contempt and evaluator is None):
             raise ValueError(
@@ -299,7 +314,7 @@ class BatchedSearch:
                     "expected no time_limit_s with a Python evaluator (it applies to numba "
                     f"evaluators), got time_limit_s={time_limit_s}"
                 )
-            self._search_python(boards, to_play, active, add_noise, sims, evaluator, contempt)
+            self._search_python(boards, to_play, active, add_noise, sims, evaluator, contempt, fpu)
         batch, a = boards.shape[0], self.kernels.action_size
         visits, q, value = np.empty((batch, a), np.int32), np.empty((batch, a)), np.empty(batch)
         priors = np.empty((batch, a), np.float32)  # the root slots' priors stay as set up
@@ -318,7 +333,7 @@ class BatchedSearch:
         bt.root_statistics(self.tree, visits, q, value, priors)
         return priors, value
 
-    def _search_python(self, boards, to_play, active, add_noise, sims, evaluator, contempt):
+    def _search_python(self, boards, to_play, active, add_noise, sims, evaluator, contempt, fpu):
         batch = boards.shape[0]
         self._allocate(batch, sims + 1)
         tree, store, moves = self.tree, self._boards, self._moves
@@ -333,7 +348,7 @@ class BatchedSearch:
             self._add_noise(active)
         for _ in range(sims):
             board_select(
-                tree, store, moves, self.rule, self.c1, self.c2, active, leaves, legal,
+                tree, store, moves, self.rule, self.c1, self.c2, fpu, active, leaves, legal,
                 self._scratch, self.radius, self.tree_tactics, self._tree_win_length,
                 *self.native_kernels,
             )  # fmt: skip
@@ -486,6 +501,19 @@ class BatchedSearch:
         if active.shape != (boards.shape[0],):
             raise ValueError(f"expected active of shape ({boards.shape[0]},), got {active.shape}")
         return np.ascontiguousarray(boards, np.int8), to_play.astype(np.int8), active
+
+
+def check_fpu_reduction(value: Any, name: str) -> float:
+    """``value`` as the search's ``fpu_reduction`` argument of the numba step: -1.0 for None
+    (off), else the float. Raises ValueError, naming ``name``, unless it is None or a finite
+    number >= 0."""
+    if value is None:
+        return -1.0
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise ValueError(f"expected {name} None or a number >= 0, got {value!r}")
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"expected {name} None or a finite number >= 0, got {value!r}")
+    return float(value)
 
 
 def root_legal(boards: np.ndarray, legal_actions: Any, action_size: int) -> np.ndarray:

@@ -236,10 +236,25 @@ def _mean_q(q, children, num_children, discount, node, parent_mean):
 
 
 @njit(cache=True, inline="always")
-def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited):
+def _reduced_q(visits, value_sum, children, prior, num_children, node, reduction):
+    """The ``Q`` an unvisited slot of ``node`` gets with ``descend``'s ``fpu_reduction``
+    (first-play urgency, as Leela Chess Zero and KataGo reduce it): the node's own mean value
+    for its mover, less ``reduction`` times the square root of the prior mass of its slots
+    already visited."""
+    mass = 0.0
+    for k in range(num_children[node]):
+        if children[node, k] != UNVISITED:
+            mass += prior[node, k]
+    return value_sum[node] / max(visits[node], 1) - reduction * math.sqrt(mass)
+
+
+@njit(cache=True, inline="always")
+def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited, fpu_reduction):
     """Follows the selection rule from the root of tree ``b`` to an edge not taken before;
-    an unvisited slot is worth ``Q = 0``, or with ``mean_q_unvisited`` its node's mean ``Q``
-    (``_mean_q``; MuZero's ``unvisited_value='mean_q'``).
+    an unvisited slot is worth ``Q = 0`` (AlphaZero), or with ``mean_q_unvisited`` its node's
+    mean ``Q`` (``_mean_q``; MuZero's ``unvisited_value='mean_q'``), or with ``fpu_reduction
+    >= 0`` (unnormalised values only; negative: off) the node's value less that reduction
+    (``_reduced_q``).
 
     Returns:
         ``(node, slot)``: the expanded node and the untaken slot; ``slot`` is -1 when the
@@ -256,6 +271,11 @@ def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited):
     mean_q = 0.0
     while num_children[node] >= 0 and not terminal[node]:
         unvisited_q = 0.0
+        if fpu_reduction >= 0.0:
+            unvisited_q = _reduced_q(
+                visits, tree.node_value_sum[b], children, prior, num_children, node,
+                fpu_reduction,
+            )  # fmt: skip
         if mean_q_unvisited:
             mean_q = _mean_q(q, children, num_children, tree.node_discount[b], node, mean_q)
             unvisited_q = mean_q

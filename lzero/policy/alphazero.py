@@ -244,7 +244,10 @@ class AlphaZeroPolicy:
         autocast; the losses are taken in float32. Returns the losses before the step.
 
         Raises:
-            ValueError: ``draw`` missing with ``model.draw_head``.
+            ValueError: ``draw`` missing with ``model.draw_head``; or, at the first call,
+                ``learn_dtype`` not one of 'float32', 'bfloat16', 'auto', or 'bfloat16' on a
+                CPU without native bfloat16 (a policy built from a checked config never has
+                either).
         """
         self.model.train()
         for group in self.optimizer.param_groups:

@@ -23,6 +23,7 @@ from lzero.envs.config import (
 from lzero.envs.env_manager import BaseEnvManager, manager_type
 from lzero.envs.env_manager.ray_session import check_ray_config
 from lzero.errors import ConfigError
+from lzero.mcts.batched_search import check_fpu_reduction
 from lzero.policy.board_game import check_search_rules
 from lzero.worker.alphazero_evaluator import check_opening_moves
 
@@ -104,6 +105,11 @@ ALPHAZERO_POLICY_CONFIG = dict(
     eval_bots=None,  # (list|None) bots to evaluate against; None: every bot the env has
     # but 'random' (rule, mcts, and alpha_beta for TicTacToe)
     eval_num_simulations=None,  # (int|None) simulations per move in evaluation; None: mcts's
+    eval_fpu_reduction=None,  # (float|None) ours, >= 0: outside self-play (evaluation,
+    # ckpt_best, checkpoints' agents) a move the search has not tried yet is worth its node's
+    # mean value less this times the square root of the prior mass of the node's moves tried
+    # (first-play urgency reduction, as Leela Chess Zero and KataGo). Self-play keeps
+    # AlphaZero's rule. None: AlphaZero's, an untried move worth 0 (a draw)
     eval_opening_moves=0,  # (int) random moves opening each evaluation game, the same for
     # both colours of a pair of games, so deterministic players meet varied positions
     collect_opening_moves=0,  # (int) ours: each self_play_mode game opens with 0 to this many
@@ -298,6 +304,10 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
                 f"int from 1 to {full - 1} (fewer than mcts.num_simulations={full}), got "
                 f"{fast!r}"
             )
+    try:
+        check_fpu_reduction(policy.eval_fpu_reduction, "eval_fpu_reduction")
+    except ValueError as e:
+        raise ConfigError(f"main_config.policy: {e}") from None
     c = _check_share(policy, "contempt")
     if not isinstance(policy.model.draw_head, bool):
         raise ConfigError(

@@ -94,11 +94,15 @@ def tactical_moves(cells: list[int], to_play: int, at_root: bool) -> list[int]:
     return safe if 0 < len(safe) < len(legal) else legal
 
 
-def reference_search(cells, to_play, sims, rule, c1, c2, tactics=False, contempt=0.0, seen=None):
+def reference_search(
+    cells, to_play, sims, rule, c1, c2, tactics=False, contempt=0.0, seen=None, fpu=None
+):
     """A plain-Python AlphaZero/UCT search over TicTacToe, written from the papers. With
     ``contempt`` c, the game is scored as Lc0 does: a draw is worth -c to the root's player
     and +c to the other, and a leaf's draw probability d moves its value by c * d likewise.
-    ``seen``, if a list, gets one entry per drawn game the search reached."""
+    ``seen``, if a list, gets one entry per drawn game the search reached. With ``fpu`` r
+    (PUCT), a move not yet tried is worth its node's mean value less r times the square root
+    of the priors of the node's moves tried (Lc0's first-play urgency reduction)."""
     root = RefNode(list(cells), to_play, 0.0, False)
 
     def evaluate(node):
@@ -121,7 +125,11 @@ def reference_search(cells, to_play, sims, rule, c1, c2, tactics=False, contempt
             child = node.children.get(a)
             if rule == "puct":
                 c = c1 + math.log((node.n + c2 + 1) / c2)
-                q, n = (child.q(), child.n) if child else (0.0, 0)
+                unvisited = 0.0
+                if fpu is not None:
+                    tried = sum(node.prior[t] for t in node.children)
+                    unvisited = node.w / node.n - fpu * math.sqrt(tried)
+                q, n = (child.q(), child.n) if child else (unvisited, 0)
                 score = q + c * node.prior[a] * math.sqrt(node.n) / (1 + n)
             else:
                 if child is None:
@@ -211,6 +219,44 @@ def test_contempt_equals_the_plain_python_reference(ttt, contempt):
         assert result.value[b] == pytest.approx(value, abs=1e-9)
         changed += result.visits[b].tolist() != plain.visits[b].tolist()
     assert len(drawn) >= 10 and changed >= 3  # the drawn games and the leaves both count
+
+
+@pytest.mark.parametrize("fpu", [0.0, 0.2, 1.0])
+def test_fpu_reduction_equals_the_plain_python_reference(ttt, fpu):
+    boards, to_play = random_positions(6, 20, seed=5)
+    search = BatchedSearch(ttt, num_simulations=70, pb_c_init=1.25)
+    result = search.search(boards, to_play, batch_net, fpu_reduction=fpu)
+    plain = search.search(boards, to_play, batch_net)
+    changed = 0
+    for b in range(len(boards)):
+        visits, value = reference_search(
+            boards[b].ravel().tolist(), int(to_play[b]), 70, "puct", 1.25, 19652.0, fpu=fpu
+        )
+        assert result.visits[b].tolist() == visits
+        assert result.value[b] == pytest.approx(value, abs=1e-9)
+        changed += visits != plain.visits[b].tolist()
+    assert changed >= 5  # the first-play value changes which moves get searched
+
+
+def test_a_large_fpu_reduction_searches_one_line_and_bad_values_are_refused(ttt):
+    # With a reduction far beyond the value range, a move is tried only while none of its
+    # node's moves has been: every simulation after the root's first one follows one line.
+    boards, to_play = random_positions(0, 1, seed=0)
+    result = BatchedSearch(ttt, num_simulations=30).search(
+        boards, to_play, batch_net, fpu_reduction=50.0
+    )
+    assert np.count_nonzero(result.visits[0]) == 1 and result.visits[0].sum() == 30
+    search = BatchedSearch(ttt, num_simulations=20)
+    before = search.search(boards, to_play, batch_net).visits.copy()
+    for bad in (-0.1, float("nan"), float("inf"), True, "0.2"):
+        with pytest.raises(ValueError, match="expected fpu_reduction None or a"):
+            search.search(boards, to_play, batch_net, fpu_reduction=bad)
+    with pytest.raises(ValueError, match="without a Python evaluator or with UCB1"):
+        search.search(boards, to_play, fpu_reduction=0.2)
+    ucb1 = BatchedSearch(ttt, num_simulations=20, selection="ucb1")
+    with pytest.raises(ValueError, match="without a Python evaluator or with UCB1"):
+        ucb1.search(boards, to_play, batch_net, fpu_reduction=0.2)
+    assert (search.search(boards, to_play, batch_net).visits == before).all()
 
 
 def test_contempt_zero_ignores_the_draws_and_bad_contempt_is_refused(ttt):

@@ -137,6 +137,7 @@ def tiny_policy(
     nn_cache_size=0,
     inference_dtype="float32",
     learn_dtype="float32",
+    eval_fpu_reduction=None,
     **mcts,
 ):
     cfg = compile_alphazero_config(
@@ -155,6 +156,7 @@ def tiny_policy(
                     nn_cache_size=nn_cache_size,
                     inference_dtype=inference_dtype,
                     learn_dtype=learn_dtype,
+                    eval_fpu_reduction=eval_fpu_reduction,
                     mcts=mcts,
                 )
             ),
@@ -226,6 +228,50 @@ def test_contempt_needs_the_draw_head_and_a_value_in_0_1():
     assert Agent(tiny_policy(draw_head=True, contempt=0.3), 8, contempt=0.0).contempt == 0.0
 
 
+def test_eval_fpu_reduction_is_checked_and_agents_search_with_it():
+    """``eval_fpu_reduction``: refused unless None or a finite number >= 0; an agent's search
+    is the batched search with it (moves those of ``BatchedSearch.search(fpu_reduction=...)``,
+    which differ from AlphaZero's rule on some positions), unless the agent is told
+    otherwise."""
+    from lzero.agent import Agent
+    from lzero.errors import ConfigError
+
+    for bad in (-0.5, float("inf"), True, "0.2"):
+        with pytest.raises(ConfigError, match="expected eval_fpu_reduction None or a"):
+            tiny_policy(eval_fpu_reduction=bad)
+    policy = tiny_policy(eval_fpu_reduction=0.3)
+    boards, to_play = random_ttt_positions(np.random.default_rng(6), 30)
+    legal = boards.reshape(len(boards), -1) == 0
+    agent = Agent(policy, 30)
+    assert agent.fpu_reduction == 0.3
+    moves = agent.act_batch(boards, to_play, legal)
+    want = policy.search.search(
+        boards, to_play, policy.evaluate, num_simulations=30, fpu_reduction=0.3
+    )
+    np.testing.assert_array_equal(moves, want.visits.argmax(axis=1))
+    plain = Agent(policy, 30, fpu_reduction=None)
+    assert plain.fpu_reduction is None
+    assert (plain.act_batch(boards, to_play, legal) != moves).any()
+    assert Agent(tiny_policy(), 30).fpu_reduction is None  # the default: AlphaZero's rule
+    with pytest.raises(ValueError, match="expected fpu_reduction None or a"):
+        Agent(policy, 30, fpu_reduction=-1.0)
+
+
+def random_ttt_positions(rng, count):
+    """``count`` unfinished TicTacToe positions of 2-5 stones `[count, 3, 3]` and their
+    movers."""
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+    boards, to_play = [], []
+    while len(boards) < count:
+        cells = np.zeros(9, np.int8)
+        stones = rng.permutation(9)[: rng.integers(2, 6)]
+        cells[stones[::2]], cells[stones[1::2]] = 1, 2
+        if not any(cells[a] and cells[a] == cells[b] == cells[c] for a, b, c in lines):
+            boards.append(cells.reshape(3, 3))
+            to_play.append(1 + (len(stones) % 2))
+    return np.stack(boards), np.array(to_play)
+
+
 def test_an_agent_with_contempt_searches_with_it():
     """The agent's search is the batched search with the config's contempt: its moves are
     those of ``BatchedSearch.search(contempt=...)`` on the network, which differ from the
@@ -233,17 +279,7 @@ def test_an_agent_with_contempt_searches_with_it():
     from lzero.agent import Agent
 
     policy = tiny_policy(draw_head=True, contempt=1.0)
-    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
-    boards, to_play = [], []
-    rng = np.random.default_rng(5)
-    while len(boards) < 30:  # unfinished positions of 2-5 stones
-        cells = np.zeros(9, np.int8)
-        stones = rng.permutation(9)[: rng.integers(2, 6)]
-        cells[stones[::2]], cells[stones[1::2]] = 1, 2
-        if not any(cells[a] and cells[a] == cells[b] == cells[c] for a, b, c in lines):
-            boards.append(cells.reshape(3, 3))
-            to_play.append(1 + (len(stones) % 2))
-    boards, to_play = np.stack(boards), np.array(to_play)
+    boards, to_play = random_ttt_positions(np.random.default_rng(5), 30)
     legal = boards.reshape(len(boards), -1) == 0
     moves = Agent(policy, 30).act_batch(boards, to_play, legal)
     want = policy.search.search(boards, to_play, policy.evaluate, num_simulations=30, contempt=1.0)

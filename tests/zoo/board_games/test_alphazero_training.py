@@ -125,18 +125,26 @@ def test_a_checkpoint_loads_as_an_agent_that_plays_legal_moves(tiny_run):
                 obs, done = timestep.obs, timestep.done
 
 
-def rewritten_on_a_cpu_without_bfloat16(tiny_run, path, monkeypatch, **policy_keys):
-    """The tiny run's last checkpoint with ``policy_keys`` set in its policy config, saved at
-    ``path``, with this CPU made to report no native bfloat16; returns ``path``."""
+def rewritten(tiny_run, path, drop=(), **policy_keys):
+    """The tiny run's last checkpoint with ``policy_keys`` set in its policy config and the
+    keys ``drop`` removed, saved at ``path``; returns ``path``."""
     from lzero.agent import read_checkpoint
-    from lzero.model import frozen
 
     exp, _ = tiny_run
     state = read_checkpoint(exp / "ckpt" / "ckpt_last.pth.tar")
     state["policy_config"].update(policy_keys)
+    for key in drop:
+        del state["policy_config"][key]
     torch.save(state, path)
-    monkeypatch.setattr(frozen, "native_bfloat16", lambda: False)
     return path
+
+
+def rewritten_on_a_cpu_without_bfloat16(tiny_run, path, monkeypatch, **policy_keys):
+    """``rewritten``, with this CPU made to report no native bfloat16."""
+    from lzero.model import frozen
+
+    monkeypatch.setattr(frozen, "native_bfloat16", lambda: False)
+    return rewritten(tiny_run, path, **policy_keys)
 
 
 def test_a_bfloat16_checkpoint_loads_on_a_cpu_without_it_only_when_told(
@@ -227,6 +235,22 @@ def test_a_run_with_a_draw_head_logs_its_loss_and_its_agents_have_contempt(tiny_
     with pytest.raises(ValueError, match="without a draw head"):
         load_agent(tiny_run[0] / "ckpt" / "ckpt_last.pth.tar", 4, contempt=0.2)
     assert "draw_loss" not in read_rows(tiny_run[0] / "progress.csv")[0]
+
+
+def test_a_checkpoints_agent_takes_the_configs_fpu_reduction_unless_told(tiny_run, tmp_path):
+    """``eval_fpu_reduction``: an agent loaded from a checkpoint searches with its config's
+    (the tiny run's: None, AlphaZero's rule) unless ``load_agent`` is given one; a checkpoint
+    written before the key plays by AlphaZero's rule."""
+    path = tiny_run[0] / "ckpt" / "ckpt_last.pth.tar"
+    assert load_agent(path, num_simulations=4).fpu_reduction is None
+    assert load_agent(path, num_simulations=4, fpu_reduction=0.25).fpu_reduction == 0.25
+    with_it = rewritten(tiny_run, tmp_path / "with.pth.tar", eval_fpu_reduction=0.4)
+    assert load_agent(with_it, 4).fpu_reduction == 0.4
+    assert load_agent(with_it, 4, fpu_reduction=None).fpu_reduction is None
+    older = rewritten(tiny_run, tmp_path / "older.pth.tar", drop=["eval_fpu_reduction"])
+    assert load_agent(older, 4).fpu_reduction is None
+    with pytest.raises(ValueError, match="expected fpu_reduction None or a"):
+        load_agent(path, 4, fpu_reduction="half")
 
 
 def test_a_run_with_ema_checkpoints_the_average_and_its_agents_play_it(tmp_path):

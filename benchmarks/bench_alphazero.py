@@ -217,16 +217,17 @@ def evaluate(
 
 
 def fpu_arg(text: str) -> float | str:
-    """``--fpu-reduction``: 'off' or a finite number >= 0."""
+    """``--fpu-reduction``: 'off' or what the search takes as ``fpu_reduction``."""
+    from lzero.mcts.batched_search import check_fpu_reduction
+
     if text == "off":
         return text
     try:
-        value = float(text)
+        return check_fpu_reduction(float(text), "--fpu-reduction")
     except ValueError:
-        value = -1.0
-    if not 0.0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected 'off' or a number >= 0, got {text!r}")
-    return value
+        raise argparse.ArgumentTypeError(
+            f"expected 'off' or a finite number >= 0, got {text!r}"
+        ) from None
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
         types.float64,
         types.float64,
         types.float64,
+        types.float64,
         _BOOL_1D,
         _I64_1D,
         _BOOL_2D,
@@ -45,8 +46,8 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
     )
 )
 def board_select(
-    tree, boards, num_moves, rule, c1, c2, fpu_reduction, active, leaves, legal, scratch, radius,
-    tactics, win_length, legal_actions, apply_action, result_after,
+    tree, boards, num_moves, rule, c1, c2, fpu_reduction, root_fpu_reduction, active, leaves,
+    legal, scratch, radius, tactics, win_length, legal_actions, apply_action, result_after,
 ):  # fmt: skip
     """One simulation's descent in each active tree, playing the new edge's move.
 
@@ -55,8 +56,9 @@ def board_select(
         boards: `[B, N, H, W]` int8 position of each node; the new leaves' are written.
         num_moves: `[B, N]` int64 stones on each node's board; the new leaves' are written.
         rule, c1, c2: selection rule and its constants (``batched_tree.select_slot``).
-        fpu_reduction: the ``Q`` of unvisited slots under PUCT (``batched_tree.descend``):
-            negative for AlphaZero's 0, else the node's value less this reduction.
+        fpu_reduction, root_fpu_reduction: the ``Q`` of unvisited slots under PUCT below the
+            root and at it (``batched_tree.descend``): negative for AlphaZero's 0, else the
+            node's value less this reduction.
         active: `[B]` bool, the trees to step.
         leaves: `[B]` int64 output, the leaf of each active tree: a new node, or a terminal
             node reached again.
@@ -77,7 +79,7 @@ def board_select(
     for b in range(leaves.shape[0]):
         if not active[b]:
             continue
-        node, slot = descend(tree, b, rule, c1, c2, False, False, fpu_reduction)
+        node, slot = descend(tree, b, rule, c1, c2, False, False, fpu_reduction, root_fpu_reduction)
         if slot < 0:
             leaves[b] = node
             continue

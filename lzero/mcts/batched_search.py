@@ -47,11 +47,16 @@ __all__ = [
     "BatchEvaluator",
     "BatchedResult",
     "BatchedSearch",
+    "SAME_AS_BELOW",
     "check_fpu_reduction",
     "completed_q_policy",
     "sample_actions",
     "visit_policy",
 ]
+
+#: ``BatchedSearch.search``'s default ``root_fpu_reduction``: the root's reduction is the
+#: ``fpu_reduction`` of the nodes below it.
+SAME_AS_BELOW = "same_as_below"
 
 #: ``(boards [B, H, W] int8, to_play [B] int64, legal [B, A] bool) -> (priors [B, A],
 #: values [B])``: move priors and the value for the player to move, in ``[-1, 1]``. For a
@@ -245,6 +250,7 @@ class BatchedSearch:
         active: np.ndarray | None = None,
         contempt: float = 0.0,
         fpu_reduction: float | None = None,
+        root_fpu_reduction: float | None | str = SAME_AS_BELOW,
     ) -> BatchedResult:
         """Searches from ``B`` positions.
 
@@ -273,6 +279,10 @@ class BatchedSearch:
                 prior mass of the node's moves already searched (Leela Chess Zero's and
                 KataGo's reduction). A position that looks won then spends its simulations
                 on its best lines, and one that looks lost no longer on every untried move.
+            root_fpu_reduction: the same at the root: ``SAME_AS_BELOW`` (default) for
+                ``fpu_reduction``'s value, None for AlphaZero's 0, or a number (KataGo's
+                self-play takes 0 there: the node's value unreduced, so that moves the
+                Dirichlet noise favours are still tried).
 
         Returns:
             The root statistics.
@@ -281,14 +291,18 @@ class BatchedSearch:
             ValueError: bad shapes or values, an active position without a legal move,
                 numba-search settings with a Python evaluator, ``threat_depth``,
                 ``contempt`` or ``fpu_reduction`` without one, ``contempt`` out of range, or
-                ``fpu_reduction`` with UCB1 or not None or a finite number >= 0.
+                a reduction with UCB1 or not None or a finite number >= 0.
         """
         boards, to_play, active = self._check(boards, to_play, active)
         fpu = check_fpu_reduction(fpu_reduction, "fpu_reduction")
-        if fpu >= 0.0 and (evaluator is None or self.rule != bt.PUCT):
+        root_fpu = fpu
+        if not (isinstance(root_fpu_reduction, str) and root_fpu_reduction == SAME_AS_BELOW):
+            root_fpu = check_fpu_reduction(root_fpu_reduction, "root_fpu_reduction")
+        if max(fpu, root_fpu) >= 0.0 and (evaluator is None or self.rule != bt.PUCT):
             raise ValueError(
-                "expected fpu_reduction None for a search without a Python evaluator or with "
-                f"UCB1 (it applies to PUCT over a Python evaluator), got {fpu_reduction!r}"
+                "expected fpu_reduction and root_fpu_reduction None for a search without a "
+                "Python evaluator or with UCB1 (they apply to PUCT over a Python evaluator), "
+                f"got {fpu_reduction!r} and {root_fpu_reduction!r}"
             )
         contempt = float(contempt)
         if not 0.0 <= contempt <= 1.0 or (contempt and evaluator is None):
@@ -314,7 +328,9 @@ class BatchedSearch:
                     "expected no time_limit_s with a Python evaluator (it applies to numba "
                     f"evaluators), got time_limit_s={time_limit_s}"
                 )
-            self._search_python(boards, to_play, active, add_noise, sims, evaluator, contempt, fpu)
+            self._search_python(
+                boards, to_play, active, add_noise, sims, evaluator, contempt, (fpu, root_fpu)
+            )
         batch, a = boards.shape[0], self.kernels.action_size
         visits, q, value = np.empty((batch, a), np.int32), np.empty((batch, a)), np.empty(batch)
         priors = np.empty((batch, a), np.float32)  # the root slots' priors stay as set up
@@ -333,7 +349,7 @@ class BatchedSearch:
         bt.root_statistics(self.tree, visits, q, value, priors)
         return priors, value
 
-    def _search_python(self, boards, to_play, active, add_noise, sims, evaluator, contempt, fpu):
+    def _search_python(self, boards, to_play, active, add_noise, sims, evaluator, contempt, fpus):
         batch = boards.shape[0]
         self._allocate(batch, sims + 1)
         tree, store, moves = self.tree, self._boards, self._moves
@@ -348,7 +364,7 @@ class BatchedSearch:
             self._add_noise(active)
         for _ in range(sims):
             board_select(
-                tree, store, moves, self.rule, self.c1, self.c2, fpu, active, leaves, legal,
+                tree, store, moves, self.rule, self.c1, self.c2, *fpus, active, leaves, legal,
                 self._scratch, self.radius, self.tree_tactics, self._tree_win_length,
                 *self.native_kernels,
             )  # fmt: skip

@@ -249,12 +249,13 @@ def _reduced_q(visits, value_sum, children, prior, num_children, node, reduction
 
 
 @njit(cache=True, inline="always")
-def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited, fpu_reduction):
+def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited, fpu_reduction, root_fpu_reduction):
     """Follows the selection rule from the root of tree ``b`` to an edge not taken before;
     an unvisited slot is worth ``Q = 0`` (AlphaZero), or with ``mean_q_unvisited`` its node's
-    mean ``Q`` (``_mean_q``; MuZero's ``unvisited_value='mean_q'``), or with ``fpu_reduction
-    >= 0`` (unnormalised values only; negative: off) the node's value less that reduction
-    (``_reduced_q``).
+    mean ``Q`` (``_mean_q``; MuZero's ``unvisited_value='mean_q'``), or with a reduction
+    ``>= 0`` (unnormalised values only; negative: off) the node's value less that reduction
+    (``_reduced_q``): ``root_fpu_reduction`` at the root, ``fpu_reduction`` below it (KataGo
+    keeps the two apart: its self-play reduces nothing at the root, where the noise is).
 
     Returns:
         ``(node, slot)``: the expanded node and the untaken slot; ``slot`` is -1 when the
@@ -271,11 +272,11 @@ def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited, fpu_reduction):
     mean_q = 0.0
     while num_children[node] >= 0 and not terminal[node]:
         unvisited_q = 0.0
-        if fpu_reduction >= 0.0:
+        reduction = root_fpu_reduction if node == ROOT_INDEX else fpu_reduction
+        if reduction >= 0.0:
             unvisited_q = _reduced_q(
-                visits, tree.node_value_sum[b], children, prior, num_children, node,
-                fpu_reduction,
-            )  # fmt: skip
+                visits, tree.node_value_sum[b], children, prior, num_children, node, reduction
+            )
         if mean_q_unvisited:
             mean_q = _mean_q(q, children, num_children, tree.node_discount[b], node, mean_q)
             unvisited_q = mean_q

@@ -110,6 +110,9 @@ ALPHAZERO_POLICY_CONFIG = dict(
     # mean value less this times the square root of the prior mass of the node's moves tried
     # (first-play urgency reduction, as Leela Chess Zero and KataGo). Self-play keeps
     # AlphaZero's rule. None: AlphaZero's, an untried move worth 0 (a draw)
+    collect_fpu_reduction=None,  # (float|None) ours, >= 0: the same reduction in self-play,
+    # below the root only: the root's untried moves are worth its value unreduced (KataGo's
+    # self-play), so the moves Dirichlet noise favours are still tried. None: AlphaZero's rule
     eval_opening_moves=0,  # (int) random moves opening each evaluation game, the same for
     # both colours of a pair of games, so deterministic players meet varied positions
     collect_opening_moves=0,  # (int) ours: each self_play_mode game opens with 0 to this many
@@ -306,6 +309,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             )
     try:
         check_fpu_reduction(policy.eval_fpu_reduction, "eval_fpu_reduction")
+        check_fpu_reduction(policy.collect_fpu_reduction, "collect_fpu_reduction")
     except ValueError as e:
         raise ConfigError(f"main_config.policy: {e}") from None
     c = _check_share(policy, "contempt")

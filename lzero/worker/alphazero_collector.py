@@ -102,6 +102,7 @@ class AlphaZeroCollector:
         out_planes, out_pi, out_z, out_draw, returns = [], [], [], [], []
         w = float(policy.cfg.root_value_target_weight)  # the searched root value's share
         completed_q = policy.cfg.policy_target == "completed_q"
+        fpu = policy.cfg.collect_fpu_reduction
         steps = 0
         while len(returns) < n_episode:
             boards = self.obs["board"]
@@ -115,6 +116,7 @@ class AlphaZeroCollector:
             result = policy.search.search(
                 boards, to_play, policy.evaluate, add_noise=not fast, active=active,
                 num_simulations=policy.cfg.fast_search_simulations if fast else None,
+                fpu_reduction=fpu, root_fpu_reduction=None if fpu is None else 0.0,
             )  # fmt: skip
             temperature = np.full(self.n, policy.temperature())
             limit = policy.cfg.num_sampling_moves

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from uct_test_games import index_priors
 
 from lzero.mcts.batched_search import (
+    SAME_AS_BELOW,
     BatchedResult,
     BatchedSearch,
     completed_q_policy,
@@ -95,14 +96,16 @@ def tactical_moves(cells: list[int], to_play: int, at_root: bool) -> list[int]:
 
 
 def reference_search(
-    cells, to_play, sims, rule, c1, c2, tactics=False, contempt=0.0, seen=None, fpu=None
-):
+    cells, to_play, sims, rule, c1, c2, tactics=False, contempt=0.0, seen=None, fpu=None,
+    root_fpu="same",
+):  # fmt: skip
     """A plain-Python AlphaZero/UCT search over TicTacToe, written from the papers. With
     ``contempt`` c, the game is scored as Lc0 does: a draw is worth -c to the root's player
     and +c to the other, and a leaf's draw probability d moves its value by c * d likewise.
     ``seen``, if a list, gets one entry per drawn game the search reached. With ``fpu`` r
     (PUCT), a move not yet tried is worth its node's mean value less r times the square root
-    of the priors of the node's moves tried (Lc0's first-play urgency reduction)."""
+    of the priors of the node's moves tried (Lc0's first-play urgency reduction); at the root
+    ``root_fpu`` instead, unless it is "same"."""
     root = RefNode(list(cells), to_play, 0.0, False)
 
     def evaluate(node):
@@ -126,9 +129,10 @@ def reference_search(
             if rule == "puct":
                 c = c1 + math.log((node.n + c2 + 1) / c2)
                 unvisited = 0.0
-                if fpu is not None:
+                r = root_fpu if node is root and root_fpu != "same" else fpu
+                if r is not None:
                     tried = sum(node.prior[t] for t in node.children)
-                    unvisited = node.w / node.n - fpu * math.sqrt(tried)
+                    unvisited = node.w / node.n - r * math.sqrt(tried)
                 q, n = (child.q(), child.n) if child else (unvisited, 0)
                 score = q + c * node.prior[a] * math.sqrt(node.n) / (1 + n)
             else:
@@ -221,17 +225,22 @@ def test_contempt_equals_the_plain_python_reference(ttt, contempt):
     assert len(drawn) >= 10 and changed >= 3  # the drawn games and the leaves both count
 
 
-@pytest.mark.parametrize("fpu", [0.0, 0.2, 1.0])
-def test_fpu_reduction_equals_the_plain_python_reference(ttt, fpu):
+@pytest.mark.parametrize(
+    "fpu, root_fpu",
+    [(0.0, "same"), (0.2, "same"), (1.0, "same"), (0.2, 0.0), (None, 0.3), (0.5, None)],
+)
+def test_fpu_reduction_equals_the_plain_python_reference(ttt, fpu, root_fpu):
     boards, to_play = random_positions(6, 20, seed=5)
     search = BatchedSearch(ttt, num_simulations=70, pb_c_init=1.25)
-    result = search.search(boards, to_play, batch_net, fpu_reduction=fpu)
+    root = SAME_AS_BELOW if root_fpu == "same" else root_fpu
+    result = search.search(boards, to_play, batch_net, fpu_reduction=fpu, root_fpu_reduction=root)
     plain = search.search(boards, to_play, batch_net)
     changed = 0
     for b in range(len(boards)):
         visits, value = reference_search(
-            boards[b].ravel().tolist(), int(to_play[b]), 70, "puct", 1.25, 19652.0, fpu=fpu
-        )
+            boards[b].ravel().tolist(), int(to_play[b]), 70, "puct", 1.25, 19652.0, fpu=fpu,
+            root_fpu=root_fpu,
+        )  # fmt: skip
         assert result.visits[b].tolist() == visits
         assert result.value[b] == pytest.approx(value, abs=1e-9)
         changed += visits != plain.visits[b].tolist()
@@ -246,13 +255,22 @@ def test_a_large_fpu_reduction_searches_one_line_and_bad_values_are_refused(ttt)
         boards, to_play, batch_net, fpu_reduction=50.0
     )
     assert np.count_nonzero(result.visits[0]) == 1 and result.visits[0].sum() == 30
+    # AlphaZero's rule at the root alone: the root spreads its simulations again.
+    result = BatchedSearch(ttt, num_simulations=30).search(
+        boards, to_play, batch_net, fpu_reduction=50.0, root_fpu_reduction=None
+    )
+    assert np.count_nonzero(result.visits[0]) >= 5
     search = BatchedSearch(ttt, num_simulations=20)
     before = search.search(boards, to_play, batch_net).visits.copy()
     for bad in (-0.1, float("nan"), float("inf"), True, "0.2"):
         with pytest.raises(ValueError, match="expected fpu_reduction None or a"):
             search.search(boards, to_play, batch_net, fpu_reduction=bad)
+        with pytest.raises(ValueError, match="expected root_fpu_reduction None or a"):
+            search.search(boards, to_play, batch_net, fpu_reduction=0.2, root_fpu_reduction=bad)
     with pytest.raises(ValueError, match="without a Python evaluator or with UCB1"):
         search.search(boards, to_play, fpu_reduction=0.2)
+    with pytest.raises(ValueError, match="without a Python evaluator or with UCB1"):
+        search.search(boards, to_play, root_fpu_reduction=0.0)
     ucb1 = BatchedSearch(ttt, num_simulations=20, selection="ucb1")
     with pytest.raises(ValueError, match="without a Python evaluator or with UCB1"):
         ucb1.search(boards, to_play, batch_net, fpu_reduction=0.2)

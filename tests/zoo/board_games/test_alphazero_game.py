@@ -612,6 +612,44 @@ def test_completed_q_policy_targets_are_the_searches_improved_policies():
     assert np.mean(differ) > 0.5  # all but positions with one sensible move
 
 
+def test_collect_fpu_reduction_searches_self_play_with_it_below_the_root():
+    """``collect_fpu_reduction`` r: self-play is the run whose searches take
+    ``fpu_reduction=r, root_fpu_reduction=0`` (the root's value unreduced), and differs from
+    AlphaZero's rule; bad values are refused by the config check."""
+    from lzero.errors import ConfigError
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    def collect(policy):
+        collector = AlphaZeroCollector(policy, "tictactoe", {}, 2, seed=3)
+        data = collector.collect(4)
+        collector.close()
+        return data
+
+    policy = tiny_policy(seed=1)
+    policy.cfg.collect_fpu_reduction = 0.6
+    with_key = collect(policy)
+    policy = tiny_policy(seed=1)
+    search = policy.search.search
+
+    def forced(*args, **kwargs):
+        assert kwargs.pop("fpu_reduction") is None and kwargs.pop("root_fpu_reduction") is None
+        return search(*args, fpu_reduction=0.6, root_fpu_reduction=0.0, **kwargs)
+
+    policy.search.search = forced
+    by_hand = collect(policy)
+    plain = collect(tiny_policy(seed=1))
+    for key in ("planes", "policy", "value"):
+        np.testing.assert_array_equal(with_key[key], by_hand[key])
+    assert with_key["policy"].shape != plain["policy"].shape or not np.array_equal(
+        with_key["policy"], plain["policy"]
+    )
+    for bad in (-0.5, float("nan"), True, "0.2"):
+        with pytest.raises(ConfigError, match="expected collect_fpu_reduction None or a"):
+            compile_alphazero_config(
+                [dict(policy=dict(collect_fpu_reduction=bad)), dict(env=dict(type="tictactoe"))]
+            )
+
+
 def test_an_unknown_policy_target_is_refused_with_the_allowed_ones():
     with pytest.raises(ValueError, match=r"policy_target in \['visit_count', 'completed_q'\]"):
         compile_alphazero_config(

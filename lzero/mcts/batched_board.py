@@ -9,16 +9,26 @@ step serves every game.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit, types
 
-from lzero.mcts.batched_tree import BATCHED_TREE_T, add_child, descend
+from lzero.mcts.batched_tree import (
+    BATCHED_TREE_T,
+    NO_PARENT,
+    ROOT_INDEX,
+    UNVISITED,
+    add_child,
+    descend,
+)
 from lzero.mcts.game import KERNELS_T, copy_board
 from lzero.mcts.jit import compiled_on_first_call
 from lzero.mcts.rollout import candidate_actions
 from lzero.mcts.tactics import decisive_moves, root_tactics, root_threats
 
 _BOARDS_T = types.Array(types.int8, 4, "C")
+_BOARDS_T_3 = types.Array(types.int8, 3, "C")
 _I64_1D = types.Array(types.int64, 1, "C")
 _I64_2D = types.Array(types.int64, 2, "C")
 _BOOL_1D = types.Array(types.boolean, 1, "C")
@@ -170,3 +180,145 @@ def gather_leaves(
             out_legal[m] = legal[b]
             m += 1
     return m
+
+
+@compiled_on_first_call(
+    types.none(
+        BATCHED_TREE_T, _BOARDS_T, _I64_2D, types.int64, _BOARDS_T_3, _I64_1D, _BOOL_2D,
+        _BOOL_1D, types.int64, types.int64, _I64_1D, _I64_1D, _I64_1D,
+    )
+)  # fmt: skip
+def find_subtrees(
+    old, old_boards, old_moves, old_count, boards, to_play, legal, active, min_depth,
+    max_depth, src_tree, src_node, queue,
+):  # fmt: skip
+    """Finds, for each active position ``boards[b]`` `[B, H, W]` with mover ``to_play[b]``,
+    a node of the previous search's trees (``old``, its first ``old_count`` trees, node
+    positions ``old_boards`` `[B', N, H, W]` and stone counts ``old_moves`` `[B', N]`) that
+    can be its root: ``min_depth`` to ``max_depth`` moves below an old root, the same board
+    and mover, expanded with one slot per move of ``legal[b]`` `[A]` exactly (the root
+    moves this search would expand). Tree ``b`` is looked at first, then the others.
+
+    Writes the old tree and node into ``src_tree``, ``src_node`` `[B]` (-1: none);
+    ``queue`` `[>= N]` int64 is work space.
+    """
+    for b in range(boards.shape[0]):
+        src_tree[b], src_node[b] = -1, -1
+        if not active[b]:
+            continue
+        stones = 0
+        for v in boards[b].ravel():
+            stones += v != 0
+        want = 0
+        for a in range(legal.shape[1]):
+            want += legal[b, a]
+        for k in range(old_count):
+            ob = (b + k) % old_count
+            node = _find_position(
+                old, old_boards, old_moves, ob, boards[b], to_play[b], stones, legal[b], want,
+                min_depth, max_depth, queue,
+            )  # fmt: skip
+            if node >= 0:
+                src_tree[b], src_node[b] = ob, node
+                break
+
+
+@njit(cache=True)
+def _find_position(
+    old, old_boards, old_moves, ob, board, to_play, stones, legal, want, min_depth, max_depth,
+    queue,
+):  # fmt: skip
+    """The first node, breadth first, of old tree ``ob`` that ``find_subtrees`` accepts, or
+    -1. Nodes deeper than ``max_depth`` are not visited: the queue holds the nodes of one
+    depth at a time."""
+    queue[0] = ROOT_INDEX
+    start, end = 0, 1
+    for depth in range(1, max_depth + 1):
+        count = end
+        for i in range(start, end):
+            node = queue[i]
+            for k in range(max(old.node_num_children[ob, node], 0)):
+                child = old.children_index[ob, node, k]
+                if child != UNVISITED:
+                    queue[count] = child
+                    count += 1
+        start, end = end, count
+        if depth < min_depth:
+            continue
+        for i in range(start, end):
+            node = queue[i]
+            if (
+                old_moves[ob, node] != stones
+                or old.node_to_play[ob, node] != to_play
+                or old.node_terminal[ob, node]
+                or old.node_num_children[ob, node] != want
+            ):
+                continue
+            same = True
+            for k in range(want):
+                if not legal[old.children_action[ob, node, k]]:
+                    same = False
+                    break
+            if same and np.array_equal(old_boards[ob, node], board):
+                return node
+    return -1
+
+
+@compiled_on_first_call(
+    types.none(
+        BATCHED_TREE_T, _BOARDS_T, _I64_2D, _I64_1D, _I64_1D, BATCHED_TREE_T, _BOARDS_T,
+        _I64_2D, _I64_1D,
+    )
+)  # fmt: skip
+def copy_subtrees(
+    old, old_boards, old_moves, src_tree, src_node, new, new_boards, new_moves, queue
+):
+    """Makes the subtree of each found node (``src_tree``, ``src_node`` `[B]` of
+    ``find_subtrees``) tree ``b`` of ``new``, that node its root: its visits, values, slots
+    and nodes kept (renumbered breadth first), the edge into it dropped (the root's reward
+    0, discount 1), ``min_max`` the range of the kept ``Q``. Trees without a node (-1) are
+    left as they are. ``new`` needs room for the subtree (at most the node's visits, every
+    node of it having been visited); ``queue`` `[>= N]` int64 is work space."""
+    for b in range(src_tree.shape[0]):
+        ob = src_tree[b]
+        if ob < 0:
+            continue
+        queue[0] = src_node[b]
+        count, head = 1, 0
+        lo, hi = math.inf, -math.inf
+        while head < count:
+            o, i = queue[head], head
+            head += 1
+            new.node_visits[b, i] = old.node_visits[ob, o]
+            new.node_value_sum[b, i] = old.node_value_sum[ob, o]
+            new.node_q[b, i] = old.node_q[ob, o]
+            new.node_rsqrt[b, i] = old.node_rsqrt[ob, o]
+            new.node_reward[b, i] = old.node_reward[ob, o]
+            new.node_discount[b, i] = old.node_discount[ob, o]
+            new.node_action[b, i] = old.node_action[ob, o]
+            new.node_to_play[b, i] = old.node_to_play[ob, o]
+            new.node_terminal[b, i] = old.node_terminal[ob, o]
+            n = old.node_num_children[ob, o]
+            new.node_num_children[b, i] = n
+            new_boards[b, i] = old_boards[ob, o]
+            new_moves[b, i] = old_moves[ob, o]
+            if i > 0 and new.node_visits[b, i] > 0:
+                lo, hi = min(lo, new.node_q[b, i]), max(hi, new.node_q[b, i])
+            for k in range(max(n, 0)):
+                new.children_action[b, i, k] = old.children_action[ob, o, k]
+                new.children_prior[b, i, k] = old.children_prior[ob, o, k]
+                child = old.children_index[ob, o, k]
+                if child == UNVISITED:
+                    new.children_index[b, i, k] = UNVISITED
+                else:
+                    new.children_index[b, i, k] = count
+                    new.node_parent[b, count] = i
+                    queue[count] = child
+                    count += 1
+        new.node_parent[b, ROOT_INDEX] = NO_PARENT
+        new.node_action[b, ROOT_INDEX] = -1
+        new.node_reward[b, ROOT_INDEX] = 0.0
+        new.node_discount[b, ROOT_INDEX] = 1.0
+        new.node_q[b, ROOT_INDEX] = 0.0
+        new.num_nodes[b] = count
+        new.min_max[b, 0], new.min_max[b, 1] = lo, hi

@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 
 from lzero.mcts import batched_tree as bt
-from lzero.mcts.batched_board import board_select, gather_leaves, root_moves
+from lzero.mcts.batched_board import (
+    board_select,
+    copy_subtrees,
+    find_subtrees,
+    gather_leaves,
+    root_moves,
+)
 from lzero.mcts.batched_loop import prepare_roots, run_simulations
 from lzero.mcts.batched_result import (
     BatchedResult,
@@ -207,6 +213,11 @@ class BatchedSearch:
         self._raw: tuple[np.ndarray, np.ndarray] = (np.empty((0, 0)), np.empty(0))
         self._boards: np.ndarray | None = None
         self._moves: np.ndarray | None = None
+        # reuse_tree: the last Python-evaluator search's (tree count, contempt), None after a
+        # numba search; the other set of arrays, which a search keeping subtrees fills
+        self._kept: tuple[int, float] | None = None
+        self._spare: tuple = (None, None, None)
+        self._queue = np.zeros(1, np.int64)
         self._rngs: np.ndarray | None = None
         self._work = np.zeros(kernels.board_shape, np.int8)
         self._scratch = np.zeros((4, kernels.action_size), np.int64)
@@ -251,6 +262,7 @@ class BatchedSearch:
         contempt: float = 0.0,
         fpu_reduction: float | None = None,
         root_fpu_reduction: float | None | str = SAME_AS_BELOW,
+        reuse_tree: bool = False,
     ) -> BatchedResult:
         """Searches from ``B`` positions.
 
@@ -283,6 +295,16 @@ class BatchedSearch:
                 ``fpu_reduction``'s value, None for AlphaZero's 0, or a number (KataGo's
                 self-play takes 0 there: the node's value unreduced, so that moves the
                 Dirichlet noise favours are still tried).
+            reuse_tree: with a Python evaluator, start each tree from the previous search's
+                statistics where they hold (AlphaGo Zero's reuse of the subtree): when the
+                last search also had a Python evaluator (and the same ``contempt``) and one of
+                its trees has a node one or two moves below its root (two only, with
+                ``contempt``: the same player's view) with this position, its mover and
+                exactly the root moves this search expands, that node's subtree becomes the
+                root's and ``num_simulations`` more simulations are added to it. The result's
+                visits and value then count the kept simulations too, and its ``raw_value``
+                is NaN for such a tree (the root is not evaluated again). Other trees start
+                afresh. False: every tree starts afresh.
 
         Returns:
             The root statistics.
@@ -321,7 +343,12 @@ class BatchedSearch:
                     f"root's forced-win search runs in the evaluator's search only), got "
                     f"threat_depth={self.threat_depth}"
                 )
+            if reuse_tree:
+                raise ValueError(
+                    "expected reuse_tree False for a search without a Python evaluator"
+                )
             self._search_numba(boards, to_play, active, add_noise, sims, time_limit_s)
+            self._kept = None
         else:
             if time_limit_s is not None:
                 raise ValueError(
@@ -329,8 +356,9 @@ class BatchedSearch:
                     f"evaluators), got time_limit_s={time_limit_s}"
                 )
             self._search_python(
-                boards, to_play, active, add_noise, sims, evaluator, contempt, (fpu, root_fpu)
-            )
+                boards, to_play, active, add_noise, sims, evaluator, contempt, (fpu, root_fpu),
+                reuse_tree,
+            )  # fmt: skip
         batch, a = boards.shape[0], self.kernels.action_size
         visits, q, value = np.empty((batch, a), np.int32), np.empty((batch, a)), np.empty(batch)
         priors = np.empty((batch, a), np.float32)  # the root slots' priors stay as set up
@@ -349,17 +377,33 @@ class BatchedSearch:
         bt.root_statistics(self.tree, visits, q, value, priors)
         return priors, value
 
-    def _search_python(self, boards, to_play, active, add_noise, sims, evaluator, contempt, fpus):
+    def _search_python(
+        self, boards, to_play, active, add_noise, sims, evaluator, contempt, fpus, reuse
+    ):  # fmt: skip
         batch = boards.shape[0]
-        self._allocate(batch, sims + 1)
+        stones = np.count_nonzero(boards.reshape(batch, -1), axis=1)
+        legal = self._root_moves(boards[:, None], to_play, active, stones.copy())
+        src_tree, src_node = self._find_subtrees(boards, to_play, legal, active, contempt, reuse)
+        kept = src_tree >= 0
+        if kept.any():  # the previous trees stay as they are while their nodes are copied
+            old = self.tree, self._boards, self._moves
+            self.tree, self._boards, self._moves = self._spare
+            visits = old[0].node_visits[src_tree[kept], src_node[kept]]
+            self._allocate(batch, int(visits.max()) + sims + 1)
+            self._spare = old
+        else:
+            self._allocate(batch, sims + 1)
         tree, store, moves = self.tree, self._boards, self._moves
         bt.reset_roots(tree, to_play)
         store[:, 0] = boards
-        moves[:, 0] = np.count_nonzero(boards.reshape(batch, -1), axis=1)
-        legal = self._root_moves(store, to_play, active, moves[:, 0].copy())
+        moves[:, 0] = stones
+        if kept.any():
+            copy_subtrees(*self._spare, src_tree, src_node, tree, store, moves, self._queue)
         leaves = np.zeros(batch, np.int64)
-        self._evaluate(evaluator, leaves, legal, active, contempt)
+        self._evaluate(evaluator, leaves, legal, active & ~kept, contempt)
         self._raw = self._root_snapshot(batch)  # one visit each: the evaluator's value
+        self._raw[1][kept] = np.nan  # not evaluated again
+        self._kept = (batch, contempt)
         if add_noise and self.noise_weight > 0:
             self._add_noise(active)
         for _ in range(sims):
@@ -369,6 +413,23 @@ class BatchedSearch:
                 *self.native_kernels,
             )  # fmt: skip
             self._evaluate(evaluator, leaves, legal, active, contempt)
+
+    def _find_subtrees(self, boards, to_play, legal, active, contempt, reuse):
+        """``find_subtrees`` over the previous search's trees: `[B]` tree and node of each
+        position's kept subtree (-1: none), none unless ``reuse``."""
+        batch = boards.shape[0]
+        src_tree, src_node = np.full(batch, -1, np.int64), np.full(batch, -1, np.int64)
+        if not reuse or self._kept is None or self._kept[1] != contempt:
+            return src_tree, src_node
+        capacity = self.tree.node_visits.shape[1]
+        if self._queue.shape[0] < capacity:
+            self._queue = np.zeros(capacity, np.int64)
+        find_subtrees(
+            self.tree, self._boards, self._moves, self._kept[0], boards,
+            to_play.astype(np.int64), legal, active, 2 if contempt else 1, 2, src_tree,
+            src_node, self._queue,
+        )  # fmt: skip
+        return src_tree, src_node
 
     def root_moves(
         self, boards: np.ndarray, to_play: np.ndarray, active: np.ndarray | None = None

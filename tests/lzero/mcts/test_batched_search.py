@@ -97,7 +97,7 @@ def tactical_moves(cells: list[int], to_play: int, at_root: bool) -> list[int]:
 
 def reference_search(
     cells, to_play, sims, rule, c1, c2, tactics=False, contempt=0.0, seen=None, fpu=None,
-    root_fpu="same",
+    root_fpu="same", start=None,
 ):  # fmt: skip
     """A plain-Python AlphaZero/UCT search over TicTacToe, written from the papers. With
     ``contempt`` c, the game is scored as Lc0 does: a draw is worth -c to the root's player
@@ -105,8 +105,9 @@ def reference_search(
     ``seen``, if a list, gets one entry per drawn game the search reached. With ``fpu`` r
     (PUCT), a move not yet tried is worth its node's mean value less r times the square root
     of the priors of the node's moves tried (Lc0's first-play urgency reduction); at the root
-    ``root_fpu`` instead, unless it is "same"."""
-    root = RefNode(list(cells), to_play, 0.0, False)
+    ``root_fpu`` instead, unless it is "same". ``start``: a node of an earlier search's tree
+    (of ``cells``) to go on from, its statistics kept."""
+    root = RefNode(list(cells), to_play, 0.0, False) if start is None else start
 
     def evaluate(node):
         if node.terminal:
@@ -143,7 +144,8 @@ def reference_search(
                 best, best_score = a, score
         return best
 
-    root.n, root.w = 1, evaluate(root)
+    if root.prior is None:
+        root.n, root.w = 1, evaluate(root)
     for _ in range(sims):
         path, node = [root], root
         while node.prior is not None and not node.terminal:
@@ -275,6 +277,114 @@ def test_a_large_fpu_reduction_searches_one_line_and_bad_values_are_refused(ttt)
     with pytest.raises(ValueError, match="without a Python evaluator or with UCB1"):
         ucb1.search(boards, to_play, batch_net, fpu_reduction=0.2)
     assert (search.search(boards, to_play, batch_net).visits == before).all()
+
+
+def _two_moves_on(root, visits):
+    """The root's most visited move, then its node's most visited reply, if that reply's node
+    is expanded and the game goes on there: ``(a, b, node)``, else None."""
+    a = int(np.argmax(visits))
+    child = root.children[a]
+    if child.terminal or not child.children:
+        return None
+    b = max(sorted(child.children), key=lambda r: child.children[r].n)
+    node = child.children[b]
+    return (a, b, node) if node.prior is not None and not node.terminal else None
+
+
+@pytest.mark.parametrize("contempt", [0.0, 0.3])
+def test_reuse_tree_goes_on_from_the_kept_subtree_as_the_reference_does(ttt, contempt):
+    """``reuse_tree``: after two moves, each tree goes on from the node of the new position
+    with its statistics (the reference search continued from that node) and adds
+    ``num_simulations``; a position the last search did not reach starts afresh."""
+    boards, to_play = random_positions(3, 16, seed=11)
+    search = BatchedSearch(ttt, num_simulations=60, pb_c_init=1.25)
+    net = batch_net_with_draws if contempt else batch_net
+    first = search.search(boards, to_play, net, contempt=contempt, reuse_tree=True)
+    roots, after, movers = [], [], []
+    for b in range(len(boards)):
+        root = RefNode(boards[b].ravel().tolist(), int(to_play[b]), 0.0, False)
+        visits, _ = reference_search(
+            root.cells, root.to_play, 60, "puct", 1.25, 19652.0, contempt=contempt, start=root
+        )
+        assert first.visits[b].tolist() == visits
+        moves = _two_moves_on(root, visits)
+        if moves is None:  # continue from a fresh position instead: nothing kept
+            cells = [0] * 9
+            roots.append(RefNode(cells, 1, 0.0, False))
+        else:
+            roots.append(moves[2])
+        after.append(np.array(roots[-1].cells, np.int8).reshape(3, 3))
+        movers.append(roots[-1].to_play)
+    second = search.search(np.array(after), np.array(movers), net, num_simulations=40,
+                           contempt=contempt, reuse_tree=True)  # fmt: skip
+    went_on = 0
+    for b, root in enumerate(roots):
+        kept = root.n
+        visits, value = reference_search(
+            root.cells, root.to_play, 40, "puct", 1.25, 19652.0, contempt=contempt, start=root
+        )
+        assert second.visits[b].tolist() == visits
+        # The tree keeps edge rewards (a draw's -contempt) in float32: 1e-8 each.
+        assert second.value[b] == pytest.approx(value, abs=1e-7 if contempt else 1e-9)
+        assert sum(visits) == max(kept - 1, 0) + 40  # the root's own visit is not a move's
+        went_on += kept > 0
+        assert np.isnan(second.raw_value[b]) == (kept > 0)
+    assert went_on >= 10
+
+
+def test_reuse_tree_finds_positions_in_other_trees_and_starts_afresh_otherwise(ttt):
+    """A position is looked for in every tree of the last search (one move down here); an old
+    root is not one; with contempt only two moves down (the same player's view); a numba
+    search in between, ``reuse_tree=False``, or other root moves (tactics) keep nothing."""
+    corner, centre = np.zeros((3, 3), np.int8), np.zeros((3, 3), np.int8)
+    corner[0, 0], centre[1, 1] = 1, 1
+    roots, movers = np.stack([corner, centre]), np.array([2, 2])
+    search = BatchedSearch(ttt, num_simulations=200)
+    first = search.search(roots, movers, batch_net, reuse_tree=True)
+    on = centre.copy()  # game 1 one move on; every node of tree 0 has a stone in the corner
+    on.flat[int(first.visits[1].argmax())] = 2
+    boards, to_play = np.stack([on, corner]), np.array([1, 2])
+    fresh = BatchedSearch(ttt, num_simulations=30).search(boards, to_play, batch_net)
+    kept = search.search(boards, to_play, batch_net, num_simulations=30, reuse_tree=True)
+    assert kept.visits[0].sum() == first.visits[1].max() - 1 + 30 and np.isnan(kept.raw_value[0])
+    assert kept.visits[1].tolist() == fresh.visits[1].tolist()  # an old root: not looked at
+    assert kept.raw_value[1] == fresh.raw_value[1]
+    for between in ("numba", "no reuse"):
+        search.search(roots, movers, batch_net, reuse_tree=True)
+        if between == "numba":
+            search.search(roots, movers)
+            again = search.search(boards, to_play, batch_net, num_simulations=30, reuse_tree=True)
+        else:
+            again = search.search(boards, to_play, batch_net, num_simulations=30)
+        assert again.visits.tolist() == fresh.visits.tolist()
+    with pytest.raises(ValueError, match="expected reuse_tree False for a search without"):
+        search.search(boards, to_play, reuse_tree=True)
+    # Contempt: one move down is the other player's view of the draws: not kept.
+    search.search(roots, movers, batch_net_with_draws, contempt=0.3, reuse_tree=True)
+    again = search.search(boards, to_play, batch_net_with_draws, num_simulations=30,
+                          contempt=0.3, reuse_tree=True)  # fmt: skip
+    want = BatchedSearch(ttt, num_simulations=30).search(
+        boards, to_play, batch_net_with_draws, contempt=0.3
+    )
+    assert again.visits.tolist() == want.visits.tolist()
+    # Tactics: X to move, O threatens two lines. Below the root the node keeps the two
+    # blocks; as a root, no move stops both, so it keeps all three: not kept.
+    earlier = np.array([[0, 1, 0], [1, 0, 2], [2, 0, 0]], np.int8)
+    target = np.array([[1, 1, 2], [1, 0, 2], [2, 0, 0]], np.int8)  # X 0, then O's block 2
+    tactical = BatchedSearch(ttt, num_simulations=300, tactics=True, tree_tactics=True)
+    tactical.search(earlier[None], np.array([1]), batch_net, reuse_tree=True)
+    tree = tactical.tree
+    slot = list(tree.children_action[0, 0, : tree.node_num_children[0, 0]]).index(0)
+    node = tree.children_index[0, 0, slot]
+    assert tree.children_action[0, node, 0] == 2 and tree.node_num_children[0, node] == 1
+    node = tree.children_index[0, node, 0]
+    assert tree.node_num_children[0, node] == 2  # reached: the two blocks
+    again = tactical.search(target[None], np.array([1]), batch_net, reuse_tree=True)
+    want = BatchedSearch(ttt, num_simulations=300, tactics=True, tree_tactics=True).search(
+        target[None], np.array([1]), batch_net
+    )
+    assert np.count_nonzero(want.visits[0]) == 3
+    assert again.visits.tolist() == want.visits.tolist() and not np.isnan(again.raw_value[0])
 
 
 def test_contempt_zero_ignores_the_draws_and_bad_contempt_is_refused(ttt):

@@ -151,11 +151,18 @@ def run_seed(
 
 
 def evaluate(
-    game: str, seed: int, ckpt: Path, games: int, sims: int | None, fpu: float | str | None = None
+    game: str,
+    seed: int,
+    ckpt: Path,
+    games: int,
+    sims: int | None,
+    fpu: float | str | None = None,
+    reuse_tree: bool = False,
 ) -> tuple[str, bool]:
     """The report line of a run's checkpoint ``ckpt`` (its experiment folder holds the
     ``progress.csv`` and ``config.json`` of the run) and whether it meets the game's bars.
-    ``fpu``: the search's ``fpu_reduction`` ('off': None; None: the config's)."""
+    ``fpu``: the search's ``fpu_reduction`` ('off': None; None: the config's); ``reuse_tree``:
+    the agent's (``lzero.agent.Agent``)."""
     import json
 
     from lzero.agent import FROM_CONFIG, load_agent, read_checkpoint
@@ -177,7 +184,8 @@ def evaluate(
     # eval_alphazero's games, kept per game so that each colour's share can be printed too
     # (the agent is player 1 in the even games)
     fpu = FROM_CONFIG if fpu is None else None if fpu == "off" else fpu
-    agent, g = load_agent(ckpt, eval_sims, fpu_reduction=fpu), saved["game"]
+    agent = load_agent(ckpt, eval_sims, fpu_reduction=fpu, reuse_tree=reuse_tree)
+    g = saved["game"]
     outcomes = {
         bot: play_games(
             agent.act_batch, g["create_env"], g["env_config"], bot, games, 10_000 + seed, openings
@@ -190,7 +198,8 @@ def evaluate(
         f"{float(saved['wall_time']):.0f} s of training; self-play {column_mean(rows, 'positions_per_s'):.0f} positions/s at "
         f"{policy_cfg['mcts']['num_simulations']} sims, outside-forward share {column_mean(rows, 'search_share'):.2f}; "
         f"eval at {eval_sims} sims{f', contempt {agent.contempt}' if agent.contempt else ''}"
-        f"{'' if agent.fpu_reduction is None else f', fpu reduction {agent.fpu_reduction}'}, "
+        f"{'' if agent.fpu_reduction is None else f', fpu reduction {agent.fpu_reduction}'}"
+        f"{', subtrees kept between moves' if agent.reuse_tree else ''}, "
         f"{games} games per bot, {openings}-move random openings:"
     )
     for bot, r in results.items():
@@ -254,9 +263,16 @@ def main() -> None:
         help="with --ckpt: the evaluation search's fpu_reduction, a number >= 0 or 'off' "
         "(default: the run's eval_fpu_reduction)",
     )  # fmt: skip
+    parser.add_argument(
+        "--reuse-tree", action="store_true",
+        help="with --ckpt: the agent keeps the subtrees of its earlier searches between moves "
+        "(num_simulations more each move)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.fpu is not None and not args.ckpt:
         parser.error("--fpu-reduction applies to --ckpt (a run's evaluation uses its config's)")
+    if args.reuse_tree and not args.ckpt:
+        parser.error("--reuse-tree applies to --ckpt")
     args.simulations = args.simulations or EVAL_SIMULATIONS.get(args.game)
     print(
         f"settings: game {args.game}, seeds {args.seeds}, "
@@ -267,8 +283,9 @@ def main() -> None:
     )
     if args.ckpt:
         line, ok = evaluate(
-            args.game, args.seeds[0], Path(args.ckpt), args.games, args.simulations, args.fpu
-        )
+            args.game, args.seeds[0], Path(args.ckpt), args.games, args.simulations, args.fpu,
+            args.reuse_tree,
+        )  # fmt: skip
         print(f"{args.game} seed {args.seeds[0]}: {line} -> {'PASS' if ok else 'FAIL'}")
         return
     passed = [

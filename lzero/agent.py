@@ -101,11 +101,14 @@ class Agent:
             value 0 of an untried move, a number >= 0 for its node's value less that
             reduction; ``FROM_CONFIG``: the config's ``eval_fpu_reduction`` (None in
             checkpoints written before it).
+        reuse_tree: start each search from what the agent's earlier searches found below the
+            position (``BatchedSearch.search(reuse_tree=True)``: its last two searches' trees
+            are kept), adding ``num_simulations``; False: every search starts afresh.
 
     Raises:
         ValueError: ``contempt`` outside ``[0, 1]``, or above 0 for a network without
             ``model.draw_head``; ``fpu_reduction`` not ``FROM_CONFIG``, None or a finite
-            number >= 0.
+            number >= 0; ``reuse_tree`` not a bool.
     """
 
     def __init__(
@@ -115,7 +118,11 @@ class Agent:
         averaged: bool = True,
         contempt: float | None = None,
         fpu_reduction: float | str | None = FROM_CONFIG,
+        reuse_tree: bool = False,
     ) -> None:
+        if not isinstance(reuse_tree, (bool, np.bool_)):
+            raise ValueError(f"expected reuse_tree True or False, got {reuse_tree!r}")
+        self.reuse_tree = bool(reuse_tree)
         self._policy, self.game, self.num_simulations = policy, policy.game, int(num_simulations)
         self._evaluate = policy.evaluator(averaged)
         if contempt is None:
@@ -183,6 +190,7 @@ class Agent:
             num_simulations=self.num_simulations,
             contempt=self.contempt,
             fpu_reduction=self.fpu_reduction,
+            reuse_tree=self.reuse_tree,
         )
         return result.visits.argmax(axis=1)
 
@@ -229,6 +237,7 @@ def load_agent(
     contempt: float | None = None,
     inference_dtype: str | None = None,
     fpu_reduction: float | str | None = FROM_CONFIG,
+    reuse_tree: bool = False,
 ) -> Agent:
     """The player of an AlphaZero checkpoint.
 
@@ -242,12 +251,13 @@ def load_agent(
             trained in bfloat16 plays on a CPU without native bfloat16 with 'float32' or 'auto'.
         fpu_reduction: the search's first-play urgency reduction (:class:`Agent`); by default
             the config's ``eval_fpu_reduction``.
+        reuse_tree: keep the subtrees of earlier searches (:class:`Agent`).
 
     Raises:
         ConfigError: ``path`` is not an AlphaZero checkpoint, or the inference dtype is not
             one this CPU runs.
-        ValueError: ``num_simulations`` is negative, or ``contempt`` or ``fpu_reduction``
-            as :class:`Agent` says.
+        ValueError: ``num_simulations`` is negative, or ``contempt``, ``fpu_reduction`` or
+            ``reuse_tree`` as :class:`Agent` says.
     """
     if num_simulations is not None and (
         isinstance(num_simulations, bool) or int(num_simulations) < 0
@@ -256,4 +266,7 @@ def load_agent(
     policy, _ = load_policy(path, inference_dtype)
     if num_simulations is None:
         num_simulations = policy.cfg.eval_num_simulations or policy.cfg.mcts.num_simulations
-    return Agent(policy, num_simulations, contempt=contempt, fpu_reduction=fpu_reduction)
+    return Agent(
+        policy, num_simulations, contempt=contempt, fpu_reduction=fpu_reduction,
+        reuse_tree=reuse_tree,
+    )  # fmt: skip

@@ -60,6 +60,11 @@ __all__ = [
     "visit_policy",
 ]
 
+#: How many of the last searches made with ``reuse_tree`` keep their trees for the next one:
+#: two, so that a player whose moves alternate with another's in one search's batches (an
+#: evaluation playing both colours against a bot) finds its last move's tree.
+_REUSE_SEARCHES = 2
+
 #: ``BatchedSearch.search``'s default ``root_fpu_reduction``: the root's reduction is the
 #: ``fpu_reduction`` of the nodes below it.
 SAME_AS_BELOW = "same_as_below"
@@ -213,10 +218,11 @@ class BatchedSearch:
         self._raw: tuple[np.ndarray, np.ndarray] = (np.empty((0, 0)), np.empty(0))
         self._boards: np.ndarray | None = None
         self._moves: np.ndarray | None = None
-        # reuse_tree: the last Python-evaluator search's (tree count, contempt), None after a
-        # numba search; the other set of arrays, which a search keeping subtrees fills
-        self._kept: tuple[int, float] | None = None
-        self._spare: tuple = (None, None, None)
+        # reuse_tree: the (tree, boards, moves, tree count, contempt) of the last searches
+        # made with it, newest first (the newest's arrays are the ones above), and a set of
+        # arrays none of them uses, for the next such search to fill
+        self._searched: list[tuple] = []
+        self._free: tuple = (None, None, None)
         self._queue = np.zeros(1, np.int64)
         self._rngs: np.ndarray | None = None
         self._work = np.zeros(kernels.board_shape, np.int8)
@@ -347,8 +353,8 @@ class BatchedSearch:
                 raise ValueError(
                     "expected reuse_tree False for a search without a Python evaluator"
                 )
+            self._searched, self._free = [], (None, None, None)
             self._search_numba(boards, to_play, active, add_noise, sims, time_limit_s)
-            self._kept = None
         else:
             if time_limit_s is not None:
                 raise ValueError(
@@ -383,27 +389,37 @@ class BatchedSearch:
         batch = boards.shape[0]
         stones = np.count_nonzero(boards.reshape(batch, -1), axis=1)
         legal = self._root_moves(boards[:, None], to_play, active, stones.copy())
-        src_tree, src_node = self._find_subtrees(boards, to_play, legal, active, contempt, reuse)
-        kept = src_tree >= 0
-        if kept.any():  # the previous trees stay as they are while their nodes are copied
-            old = self.tree, self._boards, self._moves
-            self.tree, self._boards, self._moves = self._spare
-            visits = old[0].node_visits[src_tree[kept], src_node[kept]]
-            self._allocate(batch, int(visits.max()) + sims + 1)
-            self._spare = old
+        found = self._find_subtrees(boards, to_play, legal, active, contempt, reuse)
+        kept = np.zeros(batch, np.bool_)
+        if reuse:  # the searched trees stay as they are: this one fills another set
+            need = max(
+                (s[0].node_visits[t[t >= 0], n[t >= 0]].max(initial=0) for s, t, n in found),
+                default=0,
+            )
+            self.tree, self._boards, self._moves = self._free
+            self._free = (None, None, None)
+            self._allocate(batch, int(need) + sims + 1)
         else:
+            self._searched, self._free = [], (None, None, None)
             self._allocate(batch, sims + 1)
         tree, store, moves = self.tree, self._boards, self._moves
         bt.reset_roots(tree, to_play)
         store[:, 0] = boards
         moves[:, 0] = stones
-        if kept.any():
-            copy_subtrees(*self._spare, src_tree, src_node, tree, store, moves, self._queue)
+        for (old_tree, old_boards, old_moves, _, _), src_tree, src_node in found:
+            copy_subtrees(
+                old_tree, old_boards, old_moves, src_tree, src_node, tree, store, moves,
+                self._queue,
+            )  # fmt: skip
+            kept |= src_tree >= 0
         leaves = np.zeros(batch, np.int64)
         self._evaluate(evaluator, leaves, legal, active & ~kept, contempt)
         self._raw = self._root_snapshot(batch)  # one visit each: the evaluator's value
         self._raw[1][kept] = np.nan  # not evaluated again
-        self._kept = (batch, contempt)
+        if reuse:
+            self._searched.insert(0, (tree, store, moves, batch, contempt))
+            if len(self._searched) > _REUSE_SEARCHES:
+                self._free = self._searched.pop()[:3]
         if add_noise and self.noise_weight > 0:
             self._add_noise(active)
         for _ in range(sims):
@@ -415,21 +431,26 @@ class BatchedSearch:
             self._evaluate(evaluator, leaves, legal, active, contempt)
 
     def _find_subtrees(self, boards, to_play, legal, active, contempt, reuse):
-        """``find_subtrees`` over the previous search's trees: `[B]` tree and node of each
-        position's kept subtree (-1: none), none unless ``reuse``."""
-        batch = boards.shape[0]
-        src_tree, src_node = np.full(batch, -1, np.int64), np.full(batch, -1, np.int64)
-        if not reuse or self._kept is None or self._kept[1] != contempt:
-            return src_tree, src_node
-        capacity = self.tree.node_visits.shape[1]
-        if self._queue.shape[0] < capacity:
-            self._queue = np.zeros(capacity, np.int64)
-        find_subtrees(
-            self.tree, self._boards, self._moves, self._kept[0], boards,
-            to_play.astype(np.int64), legal, active, 2 if contempt else 1, 2, src_tree,
-            src_node, self._queue,
-        )  # fmt: skip
-        return src_tree, src_node
+        """``find_subtrees`` over the kept searches' trees, newest first: a list of
+        ``(searched, src_tree, src_node)``, ``src_*`` `[B]` the tree and node of each position
+        found in that search (-1 elsewhere); a position is taken from the first that has it.
+        Empty unless ``reuse``."""
+        batch, out = boards.shape[0], []
+        looking = active.copy()
+        for searched in self._searched if reuse else ():
+            old_tree, old_boards, old_moves, count, kept_contempt = searched
+            if kept_contempt != contempt or not looking.any():
+                continue
+            if self._queue.shape[0] < old_tree.node_visits.shape[1]:
+                self._queue = np.zeros(old_tree.node_visits.shape[1], np.int64)
+            src_tree, src_node = np.empty(batch, np.int64), np.empty(batch, np.int64)
+            find_subtrees(
+                old_tree, old_boards, old_moves, count, boards, to_play.astype(np.int64), legal,
+                looking, 2 if contempt else 1, 2, src_tree, src_node, self._queue,
+            )  # fmt: skip
+            looking &= src_tree < 0
+            out.append((searched, src_tree, src_node))
+        return out
 
     def root_moves(
         self, boards: np.ndarray, to_play: np.ndarray, active: np.ndarray | None = None

@@ -333,9 +333,10 @@ def test_reuse_tree_goes_on_from_the_kept_subtree_as_the_reference_does(ttt, con
 
 
 def test_reuse_tree_finds_positions_in_other_trees_and_starts_afresh_otherwise(ttt):
-    """A position is looked for in every tree of the last search (one move down here); an old
-    root is not one; with contempt only two moves down (the same player's view); a numba
-    search in between, ``reuse_tree=False``, or other root moves (tactics) keep nothing."""
+    """A position is looked for in every tree of the last two searches made with
+    ``reuse_tree`` (one move down here); an old root is not one; with contempt only two moves
+    down (the same player's view); a numba search or one without ``reuse_tree`` in between,
+    two more searches, or other root moves (tactics) keep nothing."""
     corner, centre = np.zeros((3, 3), np.int8), np.zeros((3, 3), np.int8)
     corner[0, 0], centre[1, 1] = 1, 1
     roots, movers = np.stack([corner, centre]), np.array([2, 2])
@@ -345,18 +346,26 @@ def test_reuse_tree_finds_positions_in_other_trees_and_starts_afresh_otherwise(t
     on.flat[int(first.visits[1].argmax())] = 2
     boards, to_play = np.stack([on, corner]), np.array([1, 2])
     fresh = BatchedSearch(ttt, num_simulations=30).search(boards, to_play, batch_net)
+    # The trees of the last two searches made with reuse_tree are looked at: a player
+    # whose turns alternate with another's in the batches finds its own.
+    other = np.zeros((1, 3, 3), np.int8)
+    other[0, 2, 2] = 1
+    search.search(other, np.array([2]), batch_net, reuse_tree=True)
     kept = search.search(boards, to_play, batch_net, num_simulations=30, reuse_tree=True)
     assert kept.visits[0].sum() == first.visits[1].max() - 1 + 30 and np.isnan(kept.raw_value[0])
     assert kept.visits[1].tolist() == fresh.visits[1].tolist()  # an old root: not looked at
     assert kept.raw_value[1] == fresh.raw_value[1]
-    for between in ("numba", "no reuse"):
+    for between in ("numba", "no reuse", "two more"):
         search.search(roots, movers, batch_net, reuse_tree=True)
         if between == "numba":
             search.search(roots, movers)
-            again = search.search(boards, to_play, batch_net, num_simulations=30, reuse_tree=True)
+        elif between == "no reuse":
+            search.search(other, np.array([2]), batch_net)
         else:
-            again = search.search(boards, to_play, batch_net, num_simulations=30)
-        assert again.visits.tolist() == fresh.visits.tolist()
+            for _ in range(2):
+                search.search(other, np.array([2]), batch_net, reuse_tree=True)
+        again = search.search(boards, to_play, batch_net, num_simulations=30, reuse_tree=True)
+        assert again.visits.tolist() == fresh.visits.tolist(), between
     with pytest.raises(ValueError, match="expected reuse_tree False for a search without"):
         search.search(boards, to_play, reuse_tree=True)
     # Contempt: one move down is the other player's view of the draws: not kept.

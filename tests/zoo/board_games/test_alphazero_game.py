@@ -257,6 +257,44 @@ def test_eval_fpu_reduction_is_checked_and_agents_search_with_it():
         Agent(policy, 30, fpu_reduction=-1.0)
 
 
+@pytest.mark.parametrize("reuse", [True, False])
+def test_an_agent_with_reuse_tree_goes_on_from_its_earlier_searches(reuse):
+    """``reuse_tree``: in games against the rule bot (both colours, so the agent's searches
+    alternate between the two games' positions) the agent's searches after the first move
+    mostly start from a kept subtree (the root not evaluated again: a NaN raw
+    value, and its visits kept); a fresh agent's never do; a non-bool is refused."""
+    from lzero.agent import Agent
+    from lzero.worker.alphazero_evaluator import play_games
+
+    policy = tiny_policy()
+    search, searched = policy.search.search, []
+
+    def record(*args, **kwargs):
+        result = search(*args, **kwargs)
+        assert kwargs["reuse_tree"] is reuse
+        stones = np.count_nonzero(args[0].reshape(len(args[0]), -1), axis=1)
+        kept = np.isnan(result.raw_value)
+        searched.extend(zip(stones, kept, result.visits.sum(axis=1)))
+        return result
+
+    policy.search.search = record
+    agent = Agent(policy, 40, reuse_tree=reuse)
+    play_games(agent.act_batch, {"type": "tictactoe"}, {}, "rule", 4, seed=0)
+    # The empty board is no node of a tree; the agent's first move as O is one move below
+    # the roots of its searches as X, which came just before.
+    first = [kept for stones, kept, _ in searched if stones == 0]
+    later = [(kept, visits) for stones, kept, visits in searched if stones > 0]
+    assert len(first) == 2 and not any(first) and len(later) >= 10
+    if reuse:
+        assert np.mean([kept for kept, _ in later]) >= 0.75
+        assert any(visits > 40 for kept, visits in later if kept)
+        assert all(visits == 40 for kept, visits in later if not kept)
+    else:
+        assert not any(kept for kept, _ in later) and all(v == 40 for _, v in later)
+    with pytest.raises(ValueError, match="expected reuse_tree True or False"):
+        Agent(tiny_policy(), 40, reuse_tree="yes")
+
+
 def random_ttt_positions(rng, count):
     """``count`` unfinished TicTacToe positions of 2-5 stones `[count, 3, 3]` and their
     movers."""

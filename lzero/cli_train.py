@@ -128,6 +128,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("torch") is None:
         raise ConfigError("evaluating a checkpoint needs torch: pip install -e '.[train]'")
     if args.config is not None:
+        if args.reuse_tree:
+            raise ConfigError("--reuse-tree: expected an AlphaZero checkpoint (lzero eval --ckpt)")
         return _eval_config(args)
     if args.gif is not None:
         raise ConfigError("--gif: expected a MuZero config to evaluate (lzero eval CONFIG ...)")
@@ -141,6 +143,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         num_simulations=args.simulations,
         seed=args.seed,
         opening_moves=args.openings,
+        reuse_tree=args.reuse_tree,
     )
     opening = f", {args.openings}-move random openings" if args.openings else ""
     print(f"{args.ckpt}: {args.episodes} games per bot, colours alternate{opening}")
@@ -206,6 +209,11 @@ def add_eval_subcommand(subparsers) -> None:
         help="random moves opening each game, the same for both colours of a pair (default 0)",
     )
     p.add_argument("--seed", type=_seed, default=0, help="seed of the envs and bots")
+    p.add_argument(
+        "--reuse-tree",
+        action="store_true",
+        help="AlphaZero: keep each search's tree for the next move (the simulations add to it)",
+    )
     p.set_defaults(func=_cmd_eval)
 
 

@@ -263,6 +263,7 @@ def eval_alphazero(
     num_simulations: int | None = None,
     seed: int = 0,
     opening_moves: int = 0,
+    reuse_tree: bool = False,
 ) -> dict[str, dict[str, float]]:
     """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
     records its game, so no config is needed.
@@ -275,10 +276,12 @@ def eval_alphazero(
             the raw network.
         seed: seed of the envs and bots.
         opening_moves: random moves opening each game, the same for both colours of a pair.
+        reuse_tree: the agent keeps its searches' subtrees between moves
+            (``lzero.agent.Agent``).
     """
     from lzero.agent import load_agent, read_checkpoint
 
-    agent = load_agent(model_path, num_simulations)
+    agent = load_agent(model_path, num_simulations, reuse_tree=reuse_tree)
     g = read_checkpoint(model_path)["game"]
     env = create_env(g["create_env"], g["env_config"])
     bots = list(bots or default_bots(env))

@@ -63,7 +63,9 @@ def bot_spec(text: str) -> str:
     )
 
 
-def _check_bot(env, bot: str, agents: dict, simulations: int | None) -> None:
+def _check_bot(
+    env, bot: str, agents: dict, simulations: int | None, reuse_tree: bool = False
+) -> None:
     """Checks ``bot`` against ``env``'s game and loads it into ``agents`` if it is a checkpoint.
 
     Raises:
@@ -77,7 +79,7 @@ def _check_bot(env, bot: str, agents: dict, simulations: int | None) -> None:
             raise ValueError("agent bots need torch: pip install -e '.[train]'")
         from lzero.agent import load_agent
 
-        agent = load_agent(bot[len(AGENT_PREFIX) :], simulations)
+        agent = load_agent(bot[len(AGENT_PREFIX) :], simulations, reuse_tree=reuse_tree)
         g = agent.game
         if g.name == env.rules.name == "gomoku" and g.height != env.rules.height:
             raise ConfigError(
@@ -111,7 +113,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         env = make_env(args)
         agents: dict = {}
-        _check_bot(env, args.bot, agents, args.agent_simulations)
+        _check_bot(env, args.bot, agents, args.agent_simulations, args.agent_reuse_tree)
         human = 1 if args.first == "human" else 2
         you, bot = "you", f"{args.bot} bot"
         env.replay_players = (you, bot) if human == 1 else (bot, you)
@@ -161,7 +163,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         env = make_env(args)
         agents: dict = {}
         for bot in (args.bot1, args.bot2):
-            _check_bot(env, bot, agents, args.agent_simulations)
+            _check_bot(env, bot, agents, args.agent_simulations, args.agent_reuse_tree)
         print(f"Playing {args.games} games of {args.game}, {args.bot1} against {args.bot2}...")
         _play_series(env, args, record, problems, agents)
     except KeyboardInterrupt:
@@ -242,6 +244,11 @@ def add_play_subcommands(subparsers) -> None:
         type=non_negative_int,
         default=None,
         help="simulations per move of agent:PATH bots (default: the checkpoint's; 0: raw network)",
+    )
+    common.add_argument(
+        "--agent-reuse-tree",
+        action="store_true",
+        help="agent:PATH bots keep each search's tree for the next move (the simulations add to it)",
     )
     p = subparsers.add_parser(
         "play",

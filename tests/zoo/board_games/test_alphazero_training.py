@@ -417,12 +417,18 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys):
     )
     out = capsys.readouterr().out
     assert "vs       rule" in out and "vs alpha_beta" in out
+    assert lzero_main(["eval", "--ckpt", str(ckpt), "--episodes", "2", "--reuse-tree"]) == 0
+    assert "vs       rule" in capsys.readouterr().out
     assert (
         lzero_main(
             ["arena", "tictactoe", "--bot1", f"agent:{ckpt}", "--bot2", "random", "--games", "2"]
         )
         == 0
     )
+    assert "wins" in capsys.readouterr().out
+    # One agent on both sides, its trees kept from move to move (whoever moved).
+    both = ["arena", "tictactoe", "--bot1", f"agent:{ckpt}", "--bot2", f"agent:{ckpt}"]
+    assert lzero_main([*both, "--games", "2", "--agent-reuse-tree"]) == 0
     assert "wins" in capsys.readouterr().out
     assert lzero_main(["arena", "connect4", "--bot1", f"agent:{ckpt}", "--games", "1"]) == 2
     assert "expected a checkpoint of connect4" in capsys.readouterr().err

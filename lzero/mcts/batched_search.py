@@ -301,16 +301,18 @@ class BatchedSearch:
                 ``fpu_reduction``'s value, None for AlphaZero's 0, or a number (KataGo's
                 self-play takes 0 there: the node's value unreduced, so that moves the
                 Dirichlet noise favours are still tried).
-            reuse_tree: with a Python evaluator, start each tree from the previous search's
-                statistics where they hold (AlphaGo Zero's reuse of the subtree): when the
-                last search also had a Python evaluator (and the same ``contempt``) and one of
-                its trees has a node one or two moves below its root (two only, with
-                ``contempt``: the same player's view) with this position, its mover and
-                exactly the root moves this search expands, that node's subtree becomes the
-                root's and ``num_simulations`` more simulations are added to it. The result's
-                visits and value then count the kept simulations too, and its ``raw_value``
-                is NaN for such a tree (the root is not evaluated again). Other trees start
-                afresh. False: every tree starts afresh.
+            reuse_tree: with a Python evaluator, start each tree from earlier statistics
+                where they hold (AlphaGo Zero's reuse of the subtree): the trees of the last
+                two searches made with ``reuse_tree`` (and no search without it since) are
+                kept, and when one of them, of a search with the same ``contempt``, has a
+                node one or two moves below its root (two only with ``contempt``: the same
+                player's view) with this position, its mover and exactly the root moves this
+                search expands, that node's subtree becomes the root's and
+                ``num_simulations`` more simulations are added to it (the newest search's
+                trees are looked at first, and in each the tree of the same index first).
+                The result's visits and value then count the kept simulations too, and its
+                ``raw_value`` is NaN for such a tree (the root is not evaluated again). Other
+                trees start afresh. False: every tree starts afresh (and nothing is kept).
 
         Returns:
             The root statistics.

@@ -40,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg
+
 GAMES = {
     "tictactoe": (
         "zoo.board_games.tictactoe.config.tictactoe_alphazero_sp_mode_config",
@@ -165,7 +167,7 @@ def evaluate(
     the agent's (``lzero.agent.Agent``)."""
     import json
 
-    from lzero.agent import FROM_CONFIG, load_agent, read_checkpoint
+    from lzero.agent import load_agent, read_checkpoint
     from lzero.worker.alphazero_evaluator import play_games, summarize
 
     _, bots = GAMES[game]
@@ -183,7 +185,7 @@ def evaluate(
     openings = policy_cfg.get("eval_opening_moves", 0)
     # eval_alphazero's games, kept per game so that each colour's share can be printed too
     # (the agent is player 1 in the even games)
-    fpu = FROM_CONFIG if fpu is None else None if fpu == "off" else fpu
+    fpu = agent_fpu_reduction(fpu)
     agent = load_agent(ckpt, eval_sims, fpu_reduction=fpu, reuse_tree=reuse_tree)
     g = saved["game"]
     outcomes = {
@@ -225,20 +227,6 @@ def evaluate(
     return line, ok
 
 
-def fpu_arg(text: str) -> float | str:
-    """``--fpu-reduction``: 'off' or what the search takes as ``fpu_reduction``."""
-    from lzero.mcts.batched_search import check_fpu_reduction
-
-    if text == "off":
-        return text
-    try:
-        return check_fpu_reduction(float(text), "--fpu-reduction")
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected 'off' or a finite number >= 0, got {text!r}"
-        ) from None
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), default="tictactoe")
@@ -259,7 +247,7 @@ def main() -> None:
         "--ckpt", default=None, help="only evaluate this checkpoint of a run (its first seed's)"
     )
     parser.add_argument(
-        "--fpu-reduction", dest="fpu", default=None, type=fpu_arg,
+        "--fpu-reduction", dest="fpu", default=None, type=fpu_reduction_arg,
         help="with --ckpt: the evaluation search's fpu_reduction, a number >= 0 or 'off' "
         "(default: the run's eval_fpu_reduction)",
     )  # fmt: skip

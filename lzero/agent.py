@@ -224,7 +224,8 @@ def load_policy(
         given = "given" if inference_dtype is not None else "of its training config"
         raise ConfigError(
             f"{str(path)!r}: the inference_dtype {given}: {e} (load_agent and load_policy take "
-            "inference_dtype)"
+            "inference_dtype; on the command line lzero eval --dtype, lzero play and arena "
+            "--agent-dtype)"
         ) from None
     policy = AlphaZeroPolicy(cfg, game)
     policy.load_state_dict(state)

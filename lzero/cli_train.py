@@ -128,8 +128,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("torch") is None:
         raise ConfigError("evaluating a checkpoint needs torch: pip install -e '.[train]'")
     if args.config is not None:
-        if args.reuse_tree:
-            raise ConfigError("--reuse-tree: expected an AlphaZero checkpoint (lzero eval --ckpt)")
+        for option in ("reuse_tree", "fpu_reduction", "dtype"):
+            if getattr(args, option) not in (None, False):
+                raise ConfigError(
+                    f"--{option.replace('_', '-')}: expected an AlphaZero checkpoint (lzero "
+                    "eval --ckpt), not a MuZero config"
+                )
         return _eval_config(args)
     if args.gif is not None:
         raise ConfigError("--gif: expected a MuZero config to evaluate (lzero eval CONFIG ...)")
@@ -144,6 +148,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         seed=args.seed,
         opening_moves=args.openings,
         reuse_tree=args.reuse_tree,
+        fpu_reduction=agent_fpu_reduction(args.fpu_reduction),
+        inference_dtype=args.dtype,
     )
     opening = f", {args.openings}-move random openings" if args.openings else ""
     print(f"{args.ckpt}: {args.episodes} games per bot, colours alternate{opening}")
@@ -214,6 +220,19 @@ def add_eval_subcommand(subparsers) -> None:
         action="store_true",
         help="AlphaZero: keep each search's tree for the next move (the simulations add to it)",
     )
+    p.add_argument(
+        "--fpu-reduction",
+        type=fpu_reduction_arg,
+        default=None,
+        help="AlphaZero: the search's first-play urgency reduction, a number >= 0 or 'off' "
+        "(default: the checkpoint's eval_fpu_reduction)",
+    )
+    p.add_argument(
+        "--dtype",
+        default=None,
+        help="AlphaZero: the forward passes' dtype, float32, bfloat16 or auto (default: the "
+        "checkpoint's inference_dtype)",
+    )
     p.set_defaults(func=_cmd_eval)
 
 
@@ -243,6 +262,29 @@ def _int_in(lowest: int, end: int | None, what: str):
         return value
 
     return parse
+
+
+def fpu_reduction_arg(text: str) -> float | str:
+    """An argparse type of a search's first-play urgency reduction: 'off' (AlphaZero's rule)
+    or what ``BatchedSearch.search`` takes as ``fpu_reduction`` (a finite number >= 0)."""
+    from lzero.mcts.batched_search import check_fpu_reduction
+
+    if text == "off":
+        return text
+    try:
+        return check_fpu_reduction(float(text), "fpu_reduction")
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected 'off' or a finite number >= 0, got {text!r}"
+        ) from None
+
+
+def agent_fpu_reduction(value: float | str | None) -> float | str | None:
+    """``load_agent``'s ``fpu_reduction`` for a ``fpu_reduction_arg`` option's value: the
+    checkpoint config's (``FROM_CONFIG``) when the option was not given, None for 'off'."""
+    from lzero.agent import FROM_CONFIG
+
+    return FROM_CONFIG if value is None else None if value == "off" else value
 
 
 _positive_int = _int_in(1, None, "a positive int")

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from lzero.agent import Agent, load_policy, read_checkpoint, save_checkpoint
+from lzero.agent import FROM_CONFIG, Agent, load_policy, read_checkpoint, save_checkpoint
 from lzero.entry.muzero_setup import check_seed, run_seed, seed_everything
 from lzero.entry.train_log import Progress, TrainLog, check_fresh_exp, last_checkpoint
 from lzero.envs.registry import create_env
@@ -264,6 +264,8 @@ def eval_alphazero(
     seed: int = 0,
     opening_moves: int = 0,
     reuse_tree: bool = False,
+    fpu_reduction: float | str | None = FROM_CONFIG,
+    inference_dtype: str | None = None,
 ) -> dict[str, dict[str, float]]:
     """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
     records its game, so no config is needed.
@@ -278,10 +280,15 @@ def eval_alphazero(
         opening_moves: random moves opening each game, the same for both colours of a pair.
         reuse_tree: the agent keeps its searches' subtrees between moves
             (``lzero.agent.Agent``).
+        fpu_reduction, inference_dtype: the agent's (``lzero.agent.load_agent``); by
+            default the checkpoint's config's.
     """
     from lzero.agent import load_agent, read_checkpoint
 
-    agent = load_agent(model_path, num_simulations, reuse_tree=reuse_tree)
+    agent = load_agent(
+        model_path, num_simulations, inference_dtype=inference_dtype,
+        fpu_reduction=fpu_reduction, reuse_tree=reuse_tree,
+    )  # fmt: skip
     g = read_checkpoint(model_path)["game"]
     env = create_env(g["create_env"], g["env_config"])
     bots = list(bots or default_bots(env))

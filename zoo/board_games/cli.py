@@ -13,7 +13,7 @@ import sys
 import warnings
 
 from lzero.cli import DefaultsHelp, quiet_on_closed_stdout
-from lzero.cli_train import non_negative_int
+from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg, non_negative_int
 from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
 from zoo.board_games.env_support import bot_move
@@ -63,9 +63,7 @@ def bot_spec(text: str) -> str:
     )
 
 
-def _check_bot(
-    env, bot: str, agents: dict, simulations: int | None, reuse_tree: bool = False
-) -> None:
+def _check_bot(env, bot: str, agents: dict, args: argparse.Namespace) -> None:
     """Checks ``bot`` against ``env``'s game and loads it into ``agents`` if it is a checkpoint.
 
     Raises:
@@ -79,7 +77,11 @@ def _check_bot(
             raise ValueError("agent bots need torch: pip install -e '.[train]'")
         from lzero.agent import load_agent
 
-        agent = load_agent(bot[len(AGENT_PREFIX) :], simulations, reuse_tree=reuse_tree)
+        agent = load_agent(
+            bot[len(AGENT_PREFIX) :], args.agent_simulations, inference_dtype=args.agent_dtype,
+            fpu_reduction=agent_fpu_reduction(args.agent_fpu_reduction),
+            reuse_tree=args.agent_reuse_tree,
+        )  # fmt: skip
         g = agent.game
         if g.name == env.rules.name == "gomoku" and g.height != env.rules.height:
             raise ConfigError(
@@ -113,7 +115,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         env = make_env(args)
         agents: dict = {}
-        _check_bot(env, args.bot, agents, args.agent_simulations, args.agent_reuse_tree)
+        _check_bot(env, args.bot, agents, args)
         human = 1 if args.first == "human" else 2
         you, bot = "you", f"{args.bot} bot"
         env.replay_players = (you, bot) if human == 1 else (bot, you)
@@ -163,7 +165,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         env = make_env(args)
         agents: dict = {}
         for bot in (args.bot1, args.bot2):
-            _check_bot(env, bot, agents, args.agent_simulations, args.agent_reuse_tree)
+            _check_bot(env, bot, agents, args)
         print(f"Playing {args.games} games of {args.game}, {args.bot1} against {args.bot2}...")
         _play_series(env, args, record, problems, agents)
     except KeyboardInterrupt:
@@ -249,6 +251,19 @@ def add_play_subcommands(subparsers) -> None:
         "--agent-reuse-tree",
         action="store_true",
         help="agent:PATH bots keep each search's tree for the next move (the simulations add to it)",
+    )
+    common.add_argument(
+        "--agent-fpu-reduction",
+        type=fpu_reduction_arg,
+        default=None,
+        help="first-play urgency reduction of agent:PATH bots' search, a number >= 0 or 'off' "
+        "(default: the checkpoint's eval_fpu_reduction)",
+    )
+    common.add_argument(
+        "--agent-dtype",
+        default=None,
+        help="dtype of agent:PATH bots' forward passes: float32, bfloat16 or auto (default: the "
+        "checkpoint's inference_dtype)",
     )
     p = subparsers.add_parser(
         "play",

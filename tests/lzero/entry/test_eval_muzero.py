@@ -61,3 +61,6 @@ def test_eval_errors(trained):
         run_eval([str(path), "--ckpt", str(tmp / "missing.pth.tar")])
     with pytest.raises(ConfigError, match="--gif: expected a MuZero config"):
         run_eval(["--ckpt", ckpt, "--gif", str(tmp / "g")])
+    for option in (["--reuse-tree"], ["--fpu-reduction", "0.2"], ["--dtype", "float32"]):
+        with pytest.raises(ConfigError, match=f"{option[0]}: expected an AlphaZero checkpoint"):
+            run_eval([str(path), "--ckpt", ckpt, *option])

@@ -148,16 +148,22 @@ def rewritten_on_a_cpu_without_bfloat16(tiny_run, path, monkeypatch, **policy_ke
 
 
 def test_a_bfloat16_checkpoint_loads_on_a_cpu_without_it_only_when_told(
-    tiny_run, tmp_path, monkeypatch
+    tiny_run, tmp_path, monkeypatch, capsys
 ):
     """A checkpoint trained with inference_dtype 'bfloat16' names its dtype in the error on a
-    CPU that would emulate it, and plays there with the dtype given to load_agent."""
+    CPU that would emulate it (and the options that set it), and plays there with the dtype
+    given to load_agent or on the command line."""
     exp, _ = tiny_run
     path = rewritten_on_a_cpu_without_bfloat16(
         tiny_run, tmp_path / "bf16.pth.tar", monkeypatch, inference_dtype="bfloat16"
     )
     with pytest.raises(ConfigError, match="inference_dtype of its training config: .*native"):
         load_agent(path)
+    assert lzero_main(["arena", "tictactoe", "--bot1", f"agent:{path}", "--games", "1"]) == 2
+    assert "lzero play and arena --agent-dtype" in capsys.readouterr().err
+    assert lzero_main([
+        "arena", "tictactoe", "--bot1", f"agent:{path}", "--games", "1", "--agent-dtype", "auto",
+    ]) == 0  # fmt: skip
     for dtype in ("float32", "auto"):
         agent = load_agent(path, num_simulations=4, inference_dtype=dtype)
         assert agent._policy.inference_dtype == torch.float32
@@ -430,11 +436,45 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys):
     both = ["arena", "tictactoe", "--bot1", f"agent:{ckpt}", "--bot2", f"agent:{ckpt}"]
     assert lzero_main([*both, "--games", "2", "--agent-reuse-tree"]) == 0
     assert "wins" in capsys.readouterr().out
+    assert lzero_main(["eval", "--ckpt", str(ckpt), "--episodes", "2", "--dtype", "float16"]) == 2
+    assert "expected inference_dtype in ['float32', 'bfloat16', 'auto']" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        lzero_main(["play", "tictactoe", "--agent-fpu-reduction", "-0.5"])
+    assert "expected 'off' or a finite number >= 0, got '-0.5'" in capsys.readouterr().err
     assert lzero_main(["arena", "connect4", "--bot1", f"agent:{ckpt}", "--games", "1"]) == 2
     assert "expected a checkpoint of connect4" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         lzero_main(["arena", "tictactoe", "--bot1", "agent:"])
     assert "agent:PATH" in capsys.readouterr().err
+
+
+def test_command_line_agent_options_reach_the_agent(tiny_run, monkeypatch, capsys):
+    """``lzero eval --fpu-reduction/--dtype/--reuse-tree`` and ``lzero arena
+    --agent-fpu-reduction/--agent-dtype/--agent-reuse-tree`` load the agent with them; left
+    out, the checkpoint's config decides ('off' is AlphaZero's rule, None)."""
+    import lzero.agent
+
+    seen, load = [], lzero.agent.load_agent
+
+    def record(path, num_simulations=None, **kwargs):
+        seen.append(kwargs)
+        return load(path, num_simulations, **kwargs)
+
+    monkeypatch.setattr(lzero.agent, "load_agent", record)
+    ckpt = str(tiny_run[0] / "ckpt" / "ckpt_last.pth.tar")
+    base = ["eval", "--ckpt", ckpt, "--episodes", "2", "--bots", "rule"]
+    assert lzero_main([*base, "--fpu-reduction", "0.3", "--dtype", "float32", "--reuse-tree"]) == 0
+    assert lzero_main([*base, "--fpu-reduction", "off"]) == 0
+    assert lzero_main(base) == 0
+    arena = ["arena", "tictactoe", "--bot1", f"agent:{ckpt}", "--games", "1"]
+    assert lzero_main([*arena, "--agent-fpu-reduction", "0.2", "--agent-dtype", "auto"]) == 0
+    capsys.readouterr()
+    assert seen == [
+        dict(inference_dtype="float32", fpu_reduction=0.3, reuse_tree=True),
+        dict(inference_dtype=None, fpu_reduction=None, reuse_tree=False),
+        dict(inference_dtype=None, fpu_reduction=lzero.agent.FROM_CONFIG, reuse_tree=False),
+        dict(inference_dtype="auto", fpu_reduction=0.2, reuse_tree=False),
+    ]
 
 
 def test_it_learns_tictactoe_against_the_perfect_bot(tmp_path):

@@ -184,18 +184,18 @@ def gather_leaves(
 
 @compiled_on_first_call(
     types.none(
-        BATCHED_TREE_T, _BOARDS_T, _I64_2D, types.int64, _BOARDS_T_3, _I64_1D, _BOOL_2D,
-        _BOOL_1D, types.int64, types.int64, _I64_1D, _I64_1D, _I64_1D,
+        BATCHED_TREE_T, _BOARDS_T, _I64_2D, types.int64, _BOARDS_T_3, _I64_1D, _I64_1D,
+        _BOOL_2D, _BOOL_1D, types.int64, types.int64, _I64_1D, _I64_1D, _I64_1D,
     )
 )  # fmt: skip
 def find_subtrees(
-    old, old_boards, old_moves, old_count, boards, to_play, legal, active, min_depth,
+    old, old_boards, old_moves, old_count, boards, to_play, stones, legal, active, min_depth,
     max_depth, src_tree, src_node, queue,
 ):  # fmt: skip
-    """Finds, for each active position ``boards[b]`` `[B, H, W]` with mover ``to_play[b]``,
-    a node of the previous search's trees (``old``, its first ``old_count`` trees, node
-    positions ``old_boards`` `[B', N, H, W]` and stone counts ``old_moves`` `[B', N]`) that
-    can be its root: ``min_depth`` to ``max_depth`` moves below an old root, the same board
+    """Finds, for each active position ``boards[b]`` `[B, H, W]` with mover ``to_play[b]``
+    and ``stones[b]`` stones, a node of an earlier search's trees (``old``, its first
+    ``old_count`` trees, node positions ``old_boards`` `[B', N, H, W]` and stone counts
+    ``old_moves`` `[B', N]`) that can be its root: ``min_depth`` to ``max_depth`` moves below an old root, the same board
     and mover, expanded with one slot per move of ``legal[b]`` `[A]` exactly (the root
     moves this search would expand). Tree ``b`` is looked at first, then the others.
 
@@ -206,16 +206,13 @@ def find_subtrees(
         src_tree[b], src_node[b] = -1, -1
         if not active[b]:
             continue
-        stones = 0
-        for v in boards[b].ravel():
-            stones += v != 0
         want = 0
         for a in range(legal.shape[1]):
             want += legal[b, a]
         for k in range(old_count):
             ob = (b + k) % old_count
             node = _find_position(
-                old, old_boards, old_moves, ob, boards[b], to_play[b], stones, legal[b], want,
+                old, old_boards, old_moves, ob, boards[b], to_play[b], stones[b], legal[b], want,
                 min_depth, max_depth, queue,
             )  # fmt: skip
             if node >= 0:

@@ -391,7 +391,7 @@ class BatchedSearch:
         batch = boards.shape[0]
         stones = np.count_nonzero(boards.reshape(batch, -1), axis=1)
         legal = self._root_moves(boards[:, None], to_play, active, stones.copy())
-        found = self._find_subtrees(boards, to_play, legal, active, contempt, reuse)
+        found = self._find_subtrees(boards, to_play, stones, legal, active, contempt, reuse)
         kept = np.zeros(batch, np.bool_)
         if reuse:  # the searched trees stay as they are: this one fills another set
             need = max(
@@ -432,7 +432,7 @@ class BatchedSearch:
             )  # fmt: skip
             self._evaluate(evaluator, leaves, legal, active, contempt)
 
-    def _find_subtrees(self, boards, to_play, legal, active, contempt, reuse):
+    def _find_subtrees(self, boards, to_play, stones, legal, active, contempt, reuse):
         """``find_subtrees`` over the kept searches' trees, newest first: a list of
         ``(searched, src_tree, src_node)``, ``src_*`` `[B]` the tree and node of each position
         found in that search (-1 elsewhere); a position is taken from the first that has it.
@@ -447,8 +447,8 @@ class BatchedSearch:
                 self._queue = np.zeros(old_tree.node_visits.shape[1], np.int64)
             src_tree, src_node = np.empty(batch, np.int64), np.empty(batch, np.int64)
             find_subtrees(
-                old_tree, old_boards, old_moves, count, boards, to_play.astype(np.int64), legal,
-                looking, 2 if contempt else 1, 2, src_tree, src_node, self._queue,
+                old_tree, old_boards, old_moves, count, boards, to_play.astype(np.int64), stones,
+                legal, looking, 2 if contempt else 1, 2, src_tree, src_node, self._queue,
             )  # fmt: skip
             looking &= src_tree < 0
             out.append((searched, src_tree, src_node))

@@ -23,7 +23,7 @@ main_config.policy.root_value_target_weight = 0.5
 # Seeds 0-2, 60 minutes side by side (a third of the machine each): 0.83, 0.81 and 0.78 wins in
 # 100 games against the rule bot, where the same protocol without it won 0.58, 0.71 and 0.66.
 main_config.policy.model.line_features = 5
-# Evaluation and agents only (self-play keeps AlphaZero's rule): judged at 1,600 simulations,
+# Evaluation and agents (self-play: collect_fpu_reduction below): judged at 1,600 simulations,
 # fresh seeds 6-8 beat the rule bot in 0.92/0.85/0.94 of 100 games with it, 0.89/0.81/0.81
 # without (README, "AlphaZero on the board games").
 main_config.policy.eval_fpu_reduction = 0.2

@@ -1,8 +1,10 @@
-"""A trained checkpoint as a player: ``load_agent(path) -> Agent`` with ``act(obs)`` and ``policy(obs)``.
+"""A trained checkpoint as a player: ``load_agent(path)`` with ``act(obs)`` and ``policy(obs)``.
 
 An AlphaZero checkpoint (``train_alphazero``'s ``ckpt/*.pth.tar``) records its game (env type,
-modules, config and sizes) and its policy config, so the agent rebuilds its env's rules
-kernels and plays with the same search it was trained with::
+modules, config and sizes) and its policy config, so the agent (:class:`Agent`) rebuilds its
+env's rules kernels and plays with the same search it was trained with. A board-game MuZero
+checkpoint (``train_muzero``'s) records its merged config, from which :class:`MuZeroAgent`
+rebuilds its policy and game::
 
     agent = load_agent("data_alphazero/connect4/ckpt/ckpt_best.pth.tar", num_simulations=200)
     action = agent.act(env.observe())   # the observation dict of the player to move
@@ -69,8 +71,10 @@ def read_checkpoint(path: str | Path) -> dict:
     Raises:
         ConfigError: ``path`` is not a file, not a torch checkpoint, or another kind of one.
     """
-    path = Path(path)
-    state = load_checkpoint_file(path, "an AlphaZero checkpoint")
+    return _alphazero_state(load_checkpoint_file(path, "an AlphaZero checkpoint"), path)
+
+
+def _alphazero_state(state: Any, path: str | Path) -> dict:
     if not isinstance(state, dict) or state.get("kind") != CHECKPOINT_KIND:
         kind = state.get("kind") if isinstance(state, dict) else type(state).__name__
         raise ConfigError(
@@ -80,13 +84,74 @@ def read_checkpoint(path: str | Path) -> dict:
     return state
 
 
+def is_muzero_checkpoint(state: Any) -> bool:
+    """Whether a loaded checkpoint is ``train_muzero``'s (it records its ``env``)."""
+    return isinstance(state, dict) and "kind" not in state and "env" in state and "model" in state
+
+
 #: The default ``fpu_reduction`` of :class:`Agent` and :func:`load_agent`: the training
 #: config's ``eval_fpu_reduction``.
 FROM_CONFIG = "config"
 
 
-class Agent:
-    """A checkpoint's network and search as a player of its game.
+class BoardAgent:
+    """What every checkpoint player does: read the env's observation dict, check it, and ask
+    :meth:`act_batch` (the subclass's search) for the move. Subclasses set ``game`` (the
+    ``lzero.policy.board_game.BoardGame``), ``num_simulations`` and the two methods below.
+    """
+
+    game: BoardGame
+    num_simulations: int
+
+    def check_game(self, name: str, board_shape: tuple[int, int]) -> None:
+        """Raises ConfigError unless the agent was trained on ``name`` with ``board_shape``."""
+        mine = (self.game.height, self.game.width)
+        if name != self.game.name or tuple(board_shape) != mine:
+            raise ConfigError(
+                f"expected a checkpoint of {name} on a {board_shape[0]}x{board_shape[1]} board, got "
+                f"one of {self.game.name} on a {mine[0]}x{mine[1]} board"
+            )
+
+    def _state(self, obs: Mapping) -> tuple[np.ndarray, int, np.ndarray]:
+        if not isinstance(obs, Mapping) or "board" not in obs:
+            raise ValueError(
+                "expected the env's observation dict (with 'board' and 'to_play'), got "
+                f"{type(obs).__name__}"
+            )
+        board = np.asarray(obs["board"], np.int8)
+        if board.shape != (self.game.height, self.game.width):
+            raise ValueError(
+                f"expected a board of shape {(self.game.height, self.game.width)}, got {board.shape}"
+            )
+        to_play = int(obs.get("to_play", -1))
+        if to_play not in (1, 2):
+            to_play = int(obs.get("current_player_index", 0)) + 1
+        legal = root_legal(board[None], self.game.kernels.legal_actions, self.game.action_size)[0]
+        if not legal.any():
+            raise ValueError("expected a position with a legal move, got a finished game")
+        return board, to_play, legal
+
+    def policy(self, obs: Mapping) -> np.ndarray:
+        """The network's move probabilities `[A]` over the legal moves (no search)."""
+        board, to_play, legal = self._state(obs)
+        return self.priors(board[None], np.array([to_play]), legal[None])[0]
+
+    def act(self, obs: Mapping) -> int:
+        """The agent's move in ``obs`` (the observation dict of the player to move)."""
+        board, to_play, legal = self._state(obs)
+        return int(self.act_batch(board[None], np.array([to_play]), legal[None])[0])
+
+    def priors(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """The network's move probabilities `[B, A]` for positions `[B, H, W]`, 0 off ``legal``."""
+        raise NotImplementedError
+
+    def act_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Moves `[B]` for positions `[B, H, W]` (``lzero.worker.alphazero_evaluator.ActFn``)."""
+        raise NotImplementedError
+
+
+class Agent(BoardAgent):
+    """An AlphaZero checkpoint's network and search as a player of its game.
 
     Args:
         policy: the loaded ``AlphaZeroPolicy``.
@@ -140,49 +205,13 @@ class Agent:
         fpu = check_fpu_reduction(fpu_reduction, "fpu_reduction")
         self.fpu_reduction = None if fpu < 0 else fpu
 
-    def check_game(self, name: str, board_shape: tuple[int, int]) -> None:
-        """Raises ConfigError unless the agent was trained on ``name`` with ``board_shape``."""
-        mine = (self.game.height, self.game.width)
-        if name != self.game.name or tuple(board_shape) != mine:
-            raise ConfigError(
-                f"expected a checkpoint of {name} on a {board_shape[0]}x{board_shape[1]} board, got "
-                f"one of {self.game.name} on a {mine[0]}x{mine[1]} board"
-            )
-
-    def _state(self, obs: Mapping) -> tuple[np.ndarray, int, np.ndarray]:
-        if not isinstance(obs, Mapping) or "board" not in obs:
-            raise ValueError(
-                "expected the env's observation dict (with 'board' and 'to_play'), got "
-                f"{type(obs).__name__}"
-            )
-        board = np.asarray(obs["board"], np.int8)
-        if board.shape != (self.game.height, self.game.width):
-            raise ValueError(
-                f"expected a board of shape {(self.game.height, self.game.width)}, got {board.shape}"
-            )
-        to_play = int(obs.get("to_play", -1))
-        if to_play not in (1, 2):
-            to_play = int(obs.get("current_player_index", 0)) + 1
-        legal = root_legal(board[None], self.game.kernels.legal_actions, self.game.action_size)[0]
-        if not legal.any():
-            raise ValueError("expected a position with a legal move, got a finished game")
-        return board, to_play, legal
-
-    def policy(self, obs: Mapping) -> np.ndarray:
-        """The network's move probabilities `[A]` over the legal moves (no search)."""
-        board, to_play, legal = self._state(obs)
-        return self._evaluate(board[None], np.array([to_play]), legal[None])[0][0]
-
-    def act(self, obs: Mapping) -> int:
-        """The agent's move in ``obs`` (the observation dict of the player to move)."""
-        board, to_play, legal = self._state(obs)
-        return int(self.act_batch(board[None], np.array([to_play]), legal[None])[0])
+    def priors(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        return self._evaluate(boards, to_play, legal)[0]
 
     def act_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """Moves `[B]` for positions `[B, H, W]` (``lzero.worker.alphazero_evaluator.ActFn``)."""
         if self.num_simulations == 0:
-            priors = self._evaluate(boards, to_play, legal)[0]
-            return np.where(legal, priors, -1.0).argmax(axis=1)
+            return np.where(legal, self.priors(boards, to_play, legal), -1.0).argmax(axis=1)
         result = self._policy.search.search(
             boards,
             np.asarray(to_play, np.int64),
@@ -205,7 +234,12 @@ def load_policy(
         ConfigError: not an AlphaZero checkpoint, its game no longer matches its env, or
             its search's dtype (or ``inference_dtype``) is not one this CPU runs.
     """
-    state = read_checkpoint(path)
+    return _policy_of(read_checkpoint(path), path, inference_dtype)
+
+
+def _policy_of(
+    state: dict, path: str | Path, inference_dtype: str | None
+) -> tuple[AlphaZeroPolicy, dict]:
     g = state["game"]
     env = create_env(g["create_env"], g["env_config"])
     game = BoardGame.from_env(env)
@@ -232,6 +266,49 @@ def load_policy(
     return policy, state
 
 
+class MuZeroAgent(BoardAgent):
+    """A board-game MuZero checkpoint's model and search as a player of its game.
+
+    It plays as MuZero's evaluation does (``lzero.worker.muzero_board_evaluator``): the most
+    visited move of a search without noise, from the observation planes the env gives the
+    player to move, the root's moves narrowed by the rules when the config's ``policy.mcts``
+    asks for it. An agent trained in ``self_play_mode`` searches a two-player tree; one trained
+    against the env's bot (``play_with_bot_mode``, as the first player) a one-player tree, on
+    either colour.
+
+    Args:
+        policy: the loaded ``MuZeroPolicy``; its config's ``num_simulations`` per move.
+        game: the board game it was trained on.
+        two_player: whether it was trained in ``self_play_mode``.
+        raw_network: play the network's most probable legal move without a search.
+    """
+
+    def __init__(
+        self, policy: Any, game: BoardGame, *, two_player: bool, raw_network: bool = False
+    ) -> None:
+        from lzero.worker.muzero_board_evaluator import board_act_fn
+
+        self._policy, self.game, self.two_player = policy, game, bool(two_player)
+        self.num_simulations = 0 if raw_network else int(policy.cfg.num_simulations)
+        self._search = board_act_fn(policy, game, two_player=self.two_player)
+
+    @torch.no_grad()
+    def priors(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        planes = self.game.planes(boards, np.asarray(to_play, np.int64)).reshape(len(boards), -1)
+        initial, _ = self._policy.inference_steps()
+        _, _, probs = initial(torch.from_numpy(np.ascontiguousarray(planes, np.float32)))
+        p = np.where(legal, probs.numpy().astype(np.float64), 0.0)
+        total = p.sum(axis=1, keepdims=True)
+        uniform = legal / legal.sum(axis=1, keepdims=True)
+        return np.where(total > 0, p / np.where(total > 0, total, 1.0), uniform)
+
+    def act_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Moves `[B]` for positions `[B, H, W]` (``lzero.worker.alphazero_evaluator.ActFn``)."""
+        if self.num_simulations == 0:
+            return np.where(legal, self.priors(boards, to_play, legal), -1.0).argmax(axis=1)
+        return self._search(boards, to_play, legal)
+
+
 def load_agent(
     path: str | Path,
     num_simulations: int | None = None,
@@ -239,13 +316,17 @@ def load_agent(
     inference_dtype: str | None = None,
     fpu_reduction: float | str | None = FROM_CONFIG,
     reuse_tree: bool = False,
-) -> Agent:
-    """The player of an AlphaZero checkpoint.
+) -> BoardAgent:
+    """The player of an AlphaZero checkpoint (:class:`Agent`) or of a board-game MuZero one
+    (:class:`MuZeroAgent`).
 
     Args:
-        path: a checkpoint written by ``train_alphazero``.
+        path: a checkpoint written by ``train_alphazero``, or by ``train_muzero`` on a board
+            game (checkpoints written before MuZero's recorded their config cannot be loaded
+            without it: ``lzero eval CONFIG --ckpt PATH`` evaluates them).
         num_simulations: simulations per move (default: the training config's
-            ``eval_num_simulations``, else ``mcts.num_simulations``); 0 for the raw network.
+            ``eval_num_simulations``, else ``mcts.num_simulations``; MuZero's
+            ``num_simulations``); 0 for the raw network.
         contempt: the search's draw aversion (:class:`Agent`); None: the config's.
         inference_dtype: the dtype of the search's forward passes ('float32', 'bfloat16',
             'auto'; AlphaZero's ``policy.inference_dtype``); None: the config's. A checkpoint
@@ -254,9 +335,13 @@ def load_agent(
             the config's ``eval_fpu_reduction``.
         reuse_tree: keep the subtrees of earlier searches (:class:`Agent`).
 
+    ``contempt``, ``inference_dtype``, ``fpu_reduction`` and ``reuse_tree`` are settings of
+    AlphaZero's search; a MuZero checkpoint takes only their defaults.
+
     Raises:
-        ConfigError: ``path`` is not an AlphaZero checkpoint, or the inference dtype is not
-            one this CPU runs.
+        ConfigError: ``path`` is neither an AlphaZero checkpoint nor a board-game MuZero one
+            with its config, the inference dtype is not one this CPU runs, or an AlphaZero
+            setting was given for a MuZero checkpoint.
         ValueError: ``num_simulations`` is negative, or ``contempt``, ``fpu_reduction`` or
             ``reuse_tree`` as :class:`Agent` says.
     """
@@ -264,10 +349,45 @@ def load_agent(
         isinstance(num_simulations, bool) or int(num_simulations) < 0
     ):
         raise ValueError(f"expected num_simulations >= 0 or None, got {num_simulations!r}")
-    policy, _ = load_policy(path, inference_dtype)
+    state = load_checkpoint_file(path, "an AlphaZero or MuZero checkpoint")
+    if is_muzero_checkpoint(state):
+        given = {
+            "contempt": contempt is not None,
+            "inference_dtype": inference_dtype is not None,
+            "fpu_reduction": not (isinstance(fpu_reduction, str) and fpu_reduction == FROM_CONFIG),
+            "reuse_tree": reuse_tree is not False,
+        }
+        if any(given.values()):
+            names = ", ".join(k for k, v in given.items() if v)
+            raise ConfigError(
+                f"{str(path)!r} is a MuZero checkpoint: expected none of AlphaZero's search "
+                f"settings, got {names} (on the command line --agent-dtype, "
+                "--agent-fpu-reduction, --agent-reuse-tree; lzero eval --dtype, --fpu-reduction, "
+                "--reuse-tree)"
+            )
+        return _muzero_agent(state, path, num_simulations)
+    policy, _ = _policy_of(_alphazero_state(state, path), path, inference_dtype)
     if num_simulations is None:
         num_simulations = policy.cfg.eval_num_simulations or policy.cfg.mcts.num_simulations
     return Agent(
         policy, num_simulations, contempt=contempt, fpu_reduction=fpu_reduction,
         reuse_tree=reuse_tree,
     )  # fmt: skip
+
+
+def _muzero_agent(state: dict, path: str | Path, num_simulations: int | None) -> MuZeroAgent:
+    from lzero.entry import muzero_setup
+    from lzero.entry.config import compile_config
+
+    cfg = compile_config(muzero_setup.recorded_input_config(state, path))
+    if not muzero_setup.is_board(cfg):
+        raise ConfigError(
+            f"{str(path)!r}: a MuZero checkpoint of the gym task {state['env']!r}: expected one "
+            "of a board game (lzero eval --ckpt PATH evaluates it on its task)"
+        )
+    if num_simulations:
+        cfg.policy.num_simulations = int(num_simulations)
+    policy = muzero_setup.make_policy(cfg)
+    muzero_setup.apply_checkpoint(policy, state, path)
+    two_player = cfg.env.get("battle_mode", "self_play_mode") == "self_play_mode"
+    return MuZeroAgent(policy, policy.game, two_player=two_player, raw_network=num_simulations == 0)

@@ -128,15 +128,23 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("torch") is None:
         raise ConfigError("evaluating a checkpoint needs torch: pip install -e '.[train]'")
     if args.config is not None:
-        for option in ("reuse_tree", "fpu_reduction", "dtype"):
-            if getattr(args, option) not in (None, False):
-                raise ConfigError(
-                    f"--{option.replace('_', '-')}: expected an AlphaZero checkpoint (lzero "
-                    "eval --ckpt), not a MuZero config"
-                )
-        return _eval_config(args)
+        module = load_config_module(args.config)
+        if _policy_type(module) != "muzero":
+            raise ConfigError(
+                "lzero eval CONFIG: expected a MuZero config (an AlphaZero checkpoint carries its "
+                "config: lzero eval --ckpt PATH)"
+            )
+        return _eval_muzero(args, [module.main_config, module.create_config])
+    from lzero.agent import is_muzero_checkpoint
+    from lzero.utils.checkpoint_file import load_checkpoint_file
+
+    state = load_checkpoint_file(args.ckpt, "an AlphaZero or MuZero checkpoint")
+    if is_muzero_checkpoint(state):  # it records its config (or says it is too old to)
+        from lzero.entry import muzero_setup
+
+        return _eval_muzero(args, muzero_setup.recorded_input_config(state, args.ckpt))
     if args.gif is not None:
-        raise ConfigError("--gif: expected a MuZero config to evaluate (lzero eval CONFIG ...)")
+        raise ConfigError("--gif: expected a MuZero checkpoint (AlphaZero's eval records none)")
     from lzero.entry import eval_alphazero
 
     bots = [b for b in args.bots.split(",") if b] if args.bots else None
@@ -158,43 +166,45 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _eval_config(args: argparse.Namespace) -> int:
-    """``lzero eval CONFIG --ckpt PATH``: a MuZero checkpoint with its config."""
-    module = load_config_module(args.config)
-    if _policy_type(module) != "muzero":
-        raise ConfigError(
-            "lzero eval CONFIG: expected a MuZero config (an AlphaZero checkpoint carries its "
-            "config: lzero eval --ckpt PATH)"
-        )
+def _eval_muzero(args: argparse.Namespace, input_cfg: list) -> int:
+    """``lzero eval [CONFIG] --ckpt PATH`` of a MuZero checkpoint: with the config given, or the
+    one the checkpoint records."""
+    for option in ("reuse_tree", "fpu_reduction", "dtype"):
+        if getattr(args, option) not in (None, False):
+            raise ConfigError(
+                f"--{option.replace('_', '-')}: expected an AlphaZero checkpoint, got a MuZero "
+                "one (the option sets AlphaZero's search)"
+            )
     from lzero.entry import eval_muzero_with_gym_env
 
-    main_config = EasyDict(copy.deepcopy(dict(module.main_config)))
+    main_config, create_config = input_cfg
+    main_config = EasyDict(copy.deepcopy(dict(main_config)))
     if args.bots:
         main_config.policy.eval_bots = [b for b in args.bots.split(",") if b]
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r".* is out of date\. You should consider")
         eval_muzero_with_gym_env(
-            [main_config, module.create_config], seed=args.seed, model_path=args.ckpt,
+            [main_config, create_config], seed=args.seed, model_path=args.ckpt,
             num_episodes=args.episodes, save_replay_gif=args.gif is not None,
-            replay_path=args.gif, num_simulations=args.simulations,
+            replay_path=args.gif, num_simulations=args.simulations, opening_moves=args.openings,
         )  # fmt: skip
     return 0
 
 
 def add_eval_subcommand(subparsers) -> None:
-    """Registers ``eval``: a checkpoint against its game's bots (AlphaZero, or MuZero with its
-    config), or a MuZero checkpoint's returns on its gym task."""
+    """Registers ``eval``: a checkpoint against its game's bots (AlphaZero, or MuZero on a board
+    game), or a MuZero checkpoint's returns on its gym task."""
     p = subparsers.add_parser(
         "eval",
-        help="evaluate a checkpoint: an AlphaZero one against its game's bots, or a MuZero one "
-        "with its config (returns on a gym task, win/draw/loss against a board game's bots)",
+        help="evaluate a checkpoint: win/draw/loss against its board game's bots, or a MuZero "
+        "one's returns on its gym task",
     )
     p.add_argument(
         "config",
         nargs="?",
         default=None,
         help="the MuZero config the checkpoint was trained with (module name or .py path); "
-        "not needed for an AlphaZero checkpoint",
+        "not needed for an AlphaZero checkpoint or a MuZero one that records its config",
     )
     p.add_argument("--ckpt", required=True, help="a checkpoint written by lzero train")
     p.add_argument(

@@ -25,6 +25,7 @@ def eval_muzero_with_gym_env(
     save_replay_gif: bool = False,
     replay_path: str | None = None,
     num_simulations: int | None = None,
+    opening_moves: int = 0,
 ) -> tuple[float, list[float]]:
     """Plays ``num_episodes`` greedy episodes with a checkpoint's model.
 
@@ -37,16 +38,21 @@ def eval_muzero_with_gym_env(
         save_replay_gif: also record one extra episode as a GIF.
         replay_path: directory of the GIF (default ``<exp_name>/replay/``).
         num_simulations: search simulations per move (default: the config's).
+        opening_moves: on a board game, random moves opening each game, the same for both
+            colours of a pair (as AlphaZero's ``eval_alphazero``); 0 on a gym task.
 
     Returns:
         The mean return and the list of returns (on a board game, the results against the
         first of ``policy.eval_bots``: +1 win, 0 draw, -1 loss).
 
     Raises:
-        ConfigError: bad config, ``num_episodes < 1`` or a missing checkpoint.
+        ConfigError: bad config, ``num_episodes < 1``, a missing checkpoint, or
+            ``opening_moves`` negative or given for a gym task.
     """
     if not isinstance(num_episodes, int) or num_episodes < 1:
         raise ConfigError(f"expected num_episodes to be a positive int, got {num_episodes!r}")
+    if isinstance(opening_moves, bool) or not isinstance(opening_moves, int) or opening_moves < 0:
+        raise ConfigError(f"expected opening_moves to be an int >= 0, got {opening_moves!r}")
     if model_path is not None and not Path(model_path).is_file():
         raise ConfigError(
             f"expected model_path to be a checkpoint file, got {model_path!r} (not found)"
@@ -65,6 +71,11 @@ def eval_muzero_with_gym_env(
             )
         cfg.policy.num_simulations = num_simulations
     muzero_setup.check_env_config(cfg)
+    if opening_moves and not muzero_setup.is_board(cfg):
+        raise ConfigError(
+            f"opening_moves: expected 0 for a gym task ({cfg.env.env_id}), got {opening_moves} "
+            "(random openings are for board games)"
+        )
     replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
     if save_replay_gif:
         try:
@@ -79,7 +90,8 @@ def eval_muzero_with_gym_env(
     if model_path is not None:
         muzero_setup.load_checkpoint(policy, model_path, cfg)
     if muzero_setup.is_board(cfg):
-        return _eval_board(cfg, policy, seed, num_episodes, replay_dir if save_replay_gif else None)
+        gif_dir = replay_dir if save_replay_gif else None
+        return _eval_board(cfg, policy, seed, num_episodes, gif_dir, opening_moves)
     manager = muzero_setup.make_env_manager(
         cfg, min(cfg.env.evaluator_env_num, num_episodes), is_train=False
     )
@@ -99,13 +111,17 @@ def eval_muzero_with_gym_env(
     return float(returns.mean()), [float(r) for r in returns]
 
 
-def _eval_board(cfg, policy, seed: int, num_games: int, replay_dir: Path | None):
+def _eval_board(
+    cfg, policy, seed: int, num_games: int, replay_dir: Path | None, opening_moves: int
+):
     evaluator = MuZeroBoardEvaluator(
-        policy, cfg.create_env, cfg.env, bots=cfg.policy.eval_bots, seed=seed
-    )
+        policy, cfg.create_env, cfg.env, bots=cfg.policy.eval_bots, seed=seed,
+        opening_moves=opening_moves,
+    )  # fmt: skip
     returns = evaluator.eval(num_games)
     colours = "both colours" if evaluator.two_player else "the agent first"
-    print(f"eval over {num_games} games per bot, {colours}:")
+    opening = f", {opening_moves}-move random openings" if opening_moves else ""
+    print(f"eval over {num_games} games per bot, {colours}{opening}:")
     for bot, r in evaluator.results.items():
         print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
     if replay_dir is not None:

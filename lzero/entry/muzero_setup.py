@@ -3,6 +3,7 @@ of a config against its env, and checkpoints."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from pathlib import Path
@@ -11,6 +12,7 @@ import numpy as np
 import torch
 
 from lzero.agent import CHECKPOINT_KIND as ALPHAZERO_KIND
+from lzero.agent import plain
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.utils.checkpoint_file import load_checkpoint_file
@@ -186,9 +188,11 @@ def checkpoint_env(cfg: Mapping) -> dict:
 
 
 def save_checkpoint(policy: MuZeroPolicy, path: Path, cfg: Mapping, **extra) -> None:
-    """Writes the policy state, its env (:func:`checkpoint_env`) and plain-number extras for
-    ``torch.load(weights_only=True)``."""
-    torch.save({**policy.state_dict(), **checkpoint_env(cfg), **extra}, path)
+    """Writes the policy state, its env (:func:`checkpoint_env`), the compiled config it ran
+    with (``config``: what ``lzero.agent.load_agent`` rebuilds a board-game player from) and
+    plain-number extras for ``torch.load(weights_only=True)``."""
+    state = {**policy.state_dict(), **checkpoint_env(cfg), "config": plain(cfg), **extra}
+    torch.save(state, path)
 
 
 def read_checkpoint(path: str | Path, cfg: Mapping, what: str = "model_path") -> dict:
@@ -222,6 +226,26 @@ def read_checkpoint(path: str | Path, cfg: Mapping, what: str = "model_path") ->
             f"shape), got {str(path)!r}, one of {show(got)}"
         )
     return state
+
+
+def recorded_input_config(state: Mapping, path: str | Path) -> list[dict]:
+    """``[main_config, create_config]`` of the run that wrote a MuZero checkpoint (the
+    compiled config :func:`save_checkpoint` records, split again so that
+    ``compile_config`` checks it and fills defaults added since).
+
+    Raises:
+        ConfigError: the checkpoint records no config (written before checkpoints did).
+    """
+    if "config" not in state:
+        raise ConfigError(
+            f"{str(path)!r}: a MuZero checkpoint of {state.get('env', '?')!r} that does not "
+            "record its config (written before MuZero checkpoints did): expected one that "
+            "does; lzero eval CONFIG --ckpt PATH evaluates it with its config"
+        )
+    cfg = copy.deepcopy(dict(state["config"]))
+    create = dict(env=cfg.pop("create_env"), env_manager=cfg.pop("env_manager"))
+    create["policy"] = dict(type="muzero")
+    return [cfg, create]
 
 
 def apply_checkpoint(

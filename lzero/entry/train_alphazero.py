@@ -285,11 +285,11 @@ def eval_alphazero(
     """
     from lzero.agent import load_agent, read_checkpoint
 
+    g = read_checkpoint(model_path)["game"]  # first: a MuZero checkpoint is an Agent too
     agent = load_agent(
         model_path, num_simulations, inference_dtype=inference_dtype,
         fpu_reduction=fpu_reduction, reuse_tree=reuse_tree,
     )  # fmt: skip
-    g = read_checkpoint(model_path)["game"]
     env = create_env(g["create_env"], g["env_config"])
     bots = list(bots or default_bots(env))
     env.close()

@@ -50,6 +50,12 @@ def test_board_eval_prints_win_draw_loss_and_repeats_for_the_same_seed(trained, 
     assert capsys.readouterr().out == first
     assert run_eval([*argv, "--gif", str(tmp / "gif"), "--simulations", "2"]) == 0
     assert list((tmp / "gif").glob("*.gif"))
+    capsys.readouterr()
+    # Without the config file: the checkpoint records the config it ran with.
+    assert run_eval(argv[1:]) == 0
+    assert capsys.readouterr().out == first
+    assert run_eval([*argv[1:], "--gif", str(tmp / "gif2"), "--simulations", "2"]) == 0
+    assert list((tmp / "gif2").glob("*.gif"))
 
 
 def test_eval_errors(trained):
@@ -59,8 +65,6 @@ def test_eval_errors(trained):
         run_eval([str(path), "--ckpt", ckpt, "--simulations", "0"])
     with pytest.raises(ConfigError, match="expected model_path to be a checkpoint file"):
         run_eval([str(path), "--ckpt", str(tmp / "missing.pth.tar")])
-    with pytest.raises(ConfigError, match="--gif: expected a MuZero config"):
-        run_eval(["--ckpt", ckpt, "--gif", str(tmp / "g")])
     for option in (["--reuse-tree"], ["--fpu-reduction", "0.2"], ["--dtype", "float32"]):
         with pytest.raises(ConfigError, match=f"{option[0]}: expected an AlphaZero checkpoint"):
             run_eval([str(path), "--ckpt", ckpt, *option])

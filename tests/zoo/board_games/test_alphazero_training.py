@@ -438,6 +438,8 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys):
     assert "wins" in capsys.readouterr().out
     assert lzero_main(["eval", "--ckpt", str(ckpt), "--episodes", "2", "--dtype", "float16"]) == 2
     assert "expected inference_dtype in ['float32', 'bfloat16', 'auto']" in capsys.readouterr().err
+    assert lzero_main(["eval", "--ckpt", str(ckpt), "--gif", str(ckpt.parent / "gif")]) == 2
+    assert "--gif: expected a MuZero checkpoint" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         lzero_main(["play", "tictactoe", "--agent-fpu-reduction", "-0.5"])
     assert "expected 'off' or a finite number >= 0, got '-0.5'" in capsys.readouterr().err

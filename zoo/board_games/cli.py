@@ -25,7 +25,7 @@ GAMES = {
     "gomoku": ("zoo.board_games.gomoku.envs.gomoku_env", "GomokuEnv"),
 }
 BOTS = ("rule", "mcts", "random", "perfect", "alpha_beta")
-#: A trained AlphaZero checkpoint as a bot: ``agent:PATH``.
+#: A trained checkpoint (AlphaZero, or MuZero on a board game) as a bot: ``agent:PATH``.
 AGENT_PREFIX = "agent:"
 #: Simulations per move of ``--bot mcts`` at the terminal: strong (Gomoku needs 1,000-2,000 to
 #: beat the rule bot) at about 10 ms a move. The env config keeps LightZero's default of 50.

@@ -161,9 +161,14 @@ def test_recorded_openings_replay_the_evaluators_games(tmp_path):
 
 
 def test_checkpoints_that_cannot_play_a_board_game_are_refused(tmp_path, capsys):
+    """A gym task's checkpoint is no board player (lzero eval still evaluates it), AlphaZero's
+    search settings are refused, and so is a checkpoint that records no config."""
     path, _ = write_checkpoint(tmp_path, cartpole, name="cartpole.pth.tar")
     with pytest.raises(ConfigError, match="a MuZero checkpoint of the gym task 'CartPole-v0'"):
         load_agent(path)
+    # lzero eval takes it without its config all the same: returns on its task.
+    assert lzero_main(["eval", "--ckpt", str(path), "--episodes", "1"]) == 0
+    assert "eval over 1 episodes: mean return" in capsys.readouterr().out
     board, _ = write_checkpoint(tmp_path, sp)
     with pytest.raises(ConfigError, match="got inference_dtype, reuse_tree"):
         load_agent(board, inference_dtype="float32", reuse_tree=True)

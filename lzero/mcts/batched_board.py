@@ -45,6 +45,7 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
         types.float64,
         types.float64,
         types.float64,
+        types.float64,
         _BOOL_1D,
         _I64_1D,
         _BOOL_2D,
@@ -56,8 +57,8 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
     )
 )
 def board_select(
-    tree, boards, num_moves, rule, c1, c2, fpu_reduction, root_fpu_reduction, active, leaves,
-    legal, scratch, radius, tactics, win_length, legal_actions, apply_action, result_after,
+    tree, boards, num_moves, rule, c1, c2, fpu_reduction, root_fpu_reduction, forced_k, active,
+    leaves, legal, scratch, radius, tactics, win_length, legal_actions, apply_action, result_after,
 ):  # fmt: skip
     """One simulation's descent in each active tree, playing the new edge's move.
 
@@ -69,6 +70,8 @@ def board_select(
         fpu_reduction, root_fpu_reduction: the ``Q`` of unvisited slots under PUCT below the
             root and at it (``batched_tree.descend``): negative for AlphaZero's 0, else the
             node's value less this reduction.
+        forced_k: KataGo's forced playouts at the root with this ``k`` (0: off;
+            ``batched_tree.descend``).
         active: `[B]` bool, the trees to step.
         leaves: `[B]` int64 output, the leaf of each active tree: a new node, or a terminal
             node reached again.
@@ -89,7 +92,9 @@ def board_select(
     for b in range(leaves.shape[0]):
         if not active[b]:
             continue
-        node, slot = descend(tree, b, rule, c1, c2, False, False, fpu_reduction, root_fpu_reduction)
+        node, slot = descend(
+            tree, b, rule, c1, c2, False, False, fpu_reduction, root_fpu_reduction, forced_k
+        )
         if slot < 0:
             leaves[b] = node
             continue

@@ -82,6 +82,33 @@ def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
     return np.divide(powered, total, out=np.zeros_like(powered), where=total > 0)
 
 
+def prune_forced_playouts(result: BatchedResult, k: float, c1: float, c2: float) -> np.ndarray:
+    """The root visits `[B, A]` float64 of a search with forced playouts ``k`` (PUCT constants
+    ``c1``, ``c2``), less the playouts the forcing spent: KataGo's policy target pruning (Wu
+    2019, section 3.1). Every root move but the most visited one ``c*`` loses up to ``sqrt(k *
+    P * T)`` visits (``P`` its prior as searched, ``T`` the root's visits to its moves), no
+    more than keeps its PUCT score below ``c*``'s, and a move left with one visit or none
+    loses all; ``c*``'s stay. A row without visits stays zero."""
+    visits = np.asarray(result.visits, np.float64)
+    prior = np.asarray(result.priors, np.float64)
+    q = np.asarray(result.q, np.float64)
+    total = visits.sum(axis=1, keepdims=True)
+    parent = total + 1.0  # the root's visits: its own evaluation and its moves'
+    scale = (c1 + np.log1p((parent + 1.0) / c2)) * np.sqrt(parent)
+    rows, best = np.arange(visits.shape[0]), visits.argmax(axis=1)
+    n_best = visits[rows, best]
+    best_puct = q[rows, best] + scale[:, 0] * prior[rows, best] / (1.0 + n_best)
+    gap = best_puct[:, None] - q
+    # the fewest visits n that keep q + scale * P / (1 + n) below c*'s score: floor(scale * P /
+    # gap); none can go where the move's q alone reaches it
+    needed = np.floor(scale * prior / np.where(gap > 0, gap, 1.0))
+    needed = np.where(gap > 0, needed, visits)
+    kept = np.minimum(visits, np.maximum(np.ceil(visits - np.sqrt(k * prior * total)), needed))
+    kept[kept <= 1.0] = 0.0
+    kept[rows, best] = n_best
+    return kept
+
+
 def completed_q_policy(
     result: BatchedResult, *, c_visit: float = 50.0, c_scale: float = 0.1
 ) -> np.ndarray:

@@ -35,6 +35,7 @@ from lzero.mcts.batched_loop import prepare_roots, run_simulations
 from lzero.mcts.batched_result import (
     BatchedResult,
     completed_q_policy,
+    prune_forced_playouts,
     sample_actions,
     visit_policy,
 )
@@ -54,8 +55,10 @@ __all__ = [
     "BatchedResult",
     "BatchedSearch",
     "SAME_AS_BELOW",
+    "check_forced_playouts",
     "check_fpu_reduction",
     "completed_q_policy",
+    "prune_forced_playouts",
     "sample_actions",
     "visit_policy",
 ]
@@ -269,6 +272,7 @@ class BatchedSearch:
         fpu_reduction: float | None = None,
         root_fpu_reduction: float | None | str = SAME_AS_BELOW,
         reuse_tree: bool = False,
+        forced_playouts: float = 0.0,
     ) -> BatchedResult:
         """Searches from ``B`` positions.
 
@@ -313,6 +317,12 @@ class BatchedSearch:
                 The result's visits and value then count the kept simulations too, and its
                 ``raw_value`` is NaN for such a tree (the root is not evaluated again). Other
                 trees start afresh. False: every tree starts afresh (and nothing is kept).
+            forced_playouts: with a Python evaluator and PUCT, KataGo's forced playouts (Wu
+                2019) with this ``k`` (KataGo's 2): a root move searched fewer than
+                ``sqrt(k * P * T)`` times (``P`` its prior, noise included; ``T`` the
+                simulations so far) is taken before the selection rule is asked, the highest
+                prior first. Self-play only: the visits then overweight weak moves, which
+                ``prune_forced_playouts`` takes back out of the policy target. 0: off.
 
         Returns:
             The root statistics.
@@ -320,10 +330,17 @@ class BatchedSearch:
         Raises:
             ValueError: bad shapes or values, an active position without a legal move,
                 numba-search settings with a Python evaluator, ``threat_depth``,
-                ``contempt`` or ``fpu_reduction`` without one, ``contempt`` out of range, or
-                a reduction with UCB1 or not None or a finite number >= 0.
+                ``contempt``, ``fpu_reduction`` or ``forced_playouts`` without one,
+                ``contempt`` out of range, a reduction with UCB1 or not None or a finite
+                number >= 0, or ``forced_playouts`` with UCB1 or not a finite number >= 0.
         """
         boards, to_play, active = self._check(boards, to_play, active)
+        forced = check_forced_playouts(forced_playouts, "forced_playouts")
+        if forced > 0 and (evaluator is None or self.rule != bt.PUCT):
+            raise ValueError(
+                "expected forced_playouts 0 for a search without a Python evaluator or with "
+                f"UCB1 (they apply to PUCT over a Python evaluator), got {forced_playouts!r}"
+            )
         fpu = check_fpu_reduction(fpu_reduction, "fpu_reduction")
         root_fpu = fpu
         if not (isinstance(root_fpu_reduction, str) and root_fpu_reduction == SAME_AS_BELOW):
@@ -364,8 +381,8 @@ class BatchedSearch:
                     f"evaluators), got time_limit_s={time_limit_s}"
                 )
             self._search_python(
-                boards, to_play, active, add_noise, sims, evaluator, contempt, (fpu, root_fpu),
-                reuse_tree,
+                boards, to_play, active, add_noise, sims, evaluator, contempt,
+                (fpu, root_fpu, forced), reuse_tree,
             )  # fmt: skip
         batch, a = boards.shape[0], self.kernels.action_size
         visits, q, value = np.empty((batch, a), np.int32), np.empty((batch, a)), np.empty(batch)
@@ -386,7 +403,7 @@ class BatchedSearch:
         return priors, value
 
     def _search_python(
-        self, boards, to_play, active, add_noise, sims, evaluator, contempt, fpus, reuse
+        self, boards, to_play, active, add_noise, sims, evaluator, contempt, select_args, reuse
     ):  # fmt: skip
         batch = boards.shape[0]
         stones = np.count_nonzero(boards.reshape(batch, -1), axis=1)
@@ -426,7 +443,7 @@ class BatchedSearch:
             self._add_noise(active)
         for _ in range(sims):
             board_select(
-                tree, store, moves, self.rule, self.c1, self.c2, *fpus, active, leaves, legal,
+                tree, store, moves, self.rule, self.c1, self.c2, *select_args, active, leaves, legal,
                 self._scratch, self.radius, self.tree_tactics, self._tree_win_length,
                 *self.native_kernels,
             )  # fmt: skip
@@ -613,6 +630,16 @@ def check_fpu_reduction(value: Any, name: str) -> float:
         raise ValueError(f"expected {name} None or a number >= 0, got {value!r}")
     if not np.isfinite(value) or value < 0:
         raise ValueError(f"expected {name} None or a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+def check_forced_playouts(value: Any, name: str) -> float:
+    """``value`` as the search's ``forced_playouts`` ``k``. Raises ValueError, naming
+    ``name``, unless it is a finite number >= 0 (0: off)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise ValueError(f"expected {name} a number >= 0 (0: off), got {value!r}")
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"expected {name} a finite number >= 0 (0: off), got {value!r}")
     return float(value)
 
 

@@ -249,13 +249,33 @@ def _reduced_q(visits, value_sum, children, prior, num_children, node, reduction
 
 
 @njit(cache=True, inline="always")
-def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited, fpu_reduction, root_fpu_reduction):
+def _forced_slot(visits, children, prior, num_children, forced_k):
+    """KataGo's forced playouts (Wu 2019, section 3.1) at the root: the slot, among those
+    searched fewer than ``sqrt(forced_k * P * T)`` times (``P`` its prior, noise included; ``T``
+    the simulations below the root so far), with the highest prior; -1 if there is none."""
+    total = visits[ROOT_INDEX] - 1.0  # the root's own evaluation is not a child's
+    best, best_prior = -1, -1.0
+    for k in range(num_children[ROOT_INDEX]):
+        child = children[ROOT_INDEX, k]
+        n = visits[child] if child != UNVISITED else 0
+        p = prior[ROOT_INDEX, k]
+        if n * n < forced_k * p * total and p > best_prior:
+            best, best_prior = k, p
+    return best
+
+
+@njit(cache=True, inline="always")
+def descend(
+    tree, b, rule, c1, c2, normalize, mean_q_unvisited, fpu_reduction, root_fpu_reduction,
+    forced_k,
+):  # fmt: skip
     """Follows the selection rule from the root of tree ``b`` to an edge not taken before;
     an unvisited slot is worth ``Q = 0`` (AlphaZero), or with ``mean_q_unvisited`` its node's
     mean ``Q`` (``_mean_q``; MuZero's ``unvisited_value='mean_q'``), or with a reduction
     ``>= 0`` (unnormalised values only; negative: off) the node's value less that reduction
     (``_reduced_q``): ``root_fpu_reduction`` at the root, ``fpu_reduction`` below it (KataGo
-    keeps the two apart: its self-play reduces nothing at the root, where the noise is).
+    keeps the two apart: its self-play reduces nothing at the root, where the noise is). With
+    ``forced_k > 0`` the root first plays KataGo's forced playouts (``_forced_slot``).
 
     Returns:
         ``(node, slot)``: the expanded node and the untaken slot; ``slot`` is -1 when the
@@ -283,10 +303,14 @@ def descend(tree, b, rule, c1, c2, normalize, mean_q_unvisited, fpu_reduction, r
             lo, hi = min_max[0], min_max[1]
             if normalize and hi > lo:  # normalised, and clipped to [0, 1] as LightZero's
                 unvisited_q = min(max((mean_q - lo) / (hi - lo), 0.0), 1.0)
-        slot = select_slot(
-            visits, q, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2,
-            normalize, unvisited_q,
-        )  # fmt: skip
+        slot = -1
+        if forced_k > 0.0 and node == ROOT_INDEX:
+            slot = _forced_slot(visits, children, prior, num_children, forced_k)
+        if slot < 0:
+            slot = select_slot(
+                visits, q, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2,
+                normalize, unvisited_q,
+            )  # fmt: skip
         child = children[node, slot]
         if child == UNVISITED:
             return node, slot

@@ -63,7 +63,7 @@ def latent_select(tree, c1, c2, mean_q_unvisited, parents, slots, actions):
     writes its node, slot and action into ``parents``, ``slots`` and ``actions`` `[B]`; an
     unvisited edge is worth 0, or its node's mean ``Q`` with ``mean_q_unvisited``."""
     for b in range(parents.shape[0]):
-        node, slot = bt.descend(tree, b, bt.PUCT, c1, c2, True, mean_q_unvisited, -1.0, -1.0)
+        node, slot = bt.descend(tree, b, bt.PUCT, c1, c2, True, mean_q_unvisited, -1.0, -1.0, 0.0)
         parents[b], slots[b] = node, slot
         actions[b] = tree.children_action[b, node, slot]
 

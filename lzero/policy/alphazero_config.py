@@ -23,7 +23,7 @@ from lzero.envs.config import (
 from lzero.envs.env_manager import BaseEnvManager, manager_type
 from lzero.envs.env_manager.ray_session import check_ray_config
 from lzero.errors import ConfigError
-from lzero.mcts.batched_search import check_fpu_reduction
+from lzero.mcts.batched_search import check_forced_playouts, check_fpu_reduction
 from lzero.policy.board_game import check_search_rules
 from lzero.worker.alphazero_evaluator import check_opening_moves
 
@@ -113,6 +113,11 @@ ALPHAZERO_POLICY_CONFIG = dict(
     collect_fpu_reduction=None,  # (float|None) ours, >= 0: the same reduction in self-play,
     # below the root only: the root's untried moves are worth its value unreduced (KataGo's
     # self-play), so the moves Dirichlet noise favours are still tried. None: AlphaZero's rule
+    collect_forced_playouts=0.0,  # (float) ours, >= 0: KataGo's forced playouts and policy
+    # target pruning (Wu 2019) in self-play with this k (KataGo's 2): a root move searched
+    # fewer than sqrt(k * P * T) times (P its noisy prior, T the root's simulations) is
+    # searched next; the policy target and the move played then count its visits less those
+    # the forcing spent (lzero.mcts.batched_result.prune_forced_playouts). 0: off
     eval_opening_moves=0,  # (int) random moves opening each evaluation game, the same for
     # both colours of a pair of games, so deterministic players meet varied positions
     collect_opening_moves=0,  # (int) ours: each self_play_mode game opens with 0 to this many
@@ -310,6 +315,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     try:
         check_fpu_reduction(policy.eval_fpu_reduction, "eval_fpu_reduction")
         check_fpu_reduction(policy.collect_fpu_reduction, "collect_fpu_reduction")
+        check_forced_playouts(policy.collect_forced_playouts, "collect_forced_playouts")
     except ValueError as e:
         raise ConfigError(f"main_config.policy: {e}") from None
     c = _check_share(policy, "contempt")

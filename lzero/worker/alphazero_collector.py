@@ -31,7 +31,12 @@ import numpy as np
 
 from lzero.envs.pool import make
 from lzero.envs.registry import ENV_REGISTRY
-from lzero.mcts.batched_search import completed_q_policy, sample_actions, visit_policy
+from lzero.mcts.batched_search import (
+    completed_q_policy,
+    prune_forced_playouts,
+    sample_actions,
+    visit_policy,
+)
 from lzero.utils.nbrng import make_rng_state
 
 
@@ -103,6 +108,7 @@ class AlphaZeroCollector:
         w = float(policy.cfg.root_value_target_weight)  # the searched root value's share
         completed_q = policy.cfg.policy_target == "completed_q"
         fpu = policy.cfg.collect_fpu_reduction
+        forced = float(policy.cfg.collect_forced_playouts)
         steps = 0
         while len(returns) < n_episode:
             boards = self.obs["board"]
@@ -117,21 +123,25 @@ class AlphaZeroCollector:
                 boards, to_play, policy.evaluate, add_noise=not fast, active=active,
                 num_simulations=policy.cfg.fast_search_simulations if fast else None,
                 fpu_reduction=fpu, root_fpu_reduction=None if fpu is None else 0.0,
+                forced_playouts=0.0 if fast else forced,
             )  # fmt: skip
+            visits = result.visits  # what the search's own choice counts: the forcing's out
+            if forced > 0 and not fast:
+                visits = prune_forced_playouts(result, forced, policy.search.c1, policy.search.c2)
             temperature = np.full(self.n, policy.temperature())
             limit = policy.cfg.num_sampling_moves
             if limit is not None:
                 temperature[self.moves >= limit] = 0.0
-            greedy = result.visits.argmax(axis=1)
+            greedy = visits.argmax(axis=1)
             t = float(temperature.max())  # every game past num_sampling_moves: no draw at all
             actions = (
-                np.where(temperature > 0, sample_actions(result.visits, t, self.rng), greedy)
+                np.where(temperature > 0, sample_actions(visits, t, self.rng), greedy)
                 if t > 0
                 else greedy
             )
             stored = np.flatnonzero(~skip) if not fast else ()  # a fast step stores nothing
             if len(stored):
-                pi = completed_q_policy(result) if completed_q else visit_policy(result.visits, 1.0)
+                pi = completed_q_policy(result) if completed_q else visit_policy(visits, 1.0)
                 pi = pi.astype(np.float32)
                 planes = game.planes(boards, to_play)
             for i in np.flatnonzero(bot_turn):  # copies: the bot gets no view of the pool

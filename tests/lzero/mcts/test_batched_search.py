@@ -17,6 +17,7 @@ from lzero.mcts.batched_search import (
     BatchedResult,
     BatchedSearch,
     completed_q_policy,
+    prune_forced_playouts,
     sample_actions,
     visit_policy,
 )
@@ -97,7 +98,7 @@ def tactical_moves(cells: list[int], to_play: int, at_root: bool) -> list[int]:
 
 def reference_search(
     cells, to_play, sims, rule, c1, c2, tactics=False, contempt=0.0, seen=None, fpu=None,
-    root_fpu="same", start=None,
+    root_fpu="same", start=None, forced=0.0,
 ):  # fmt: skip
     """A plain-Python AlphaZero/UCT search over TicTacToe, written from the papers. With
     ``contempt`` c, the game is scored as Lc0 does: a draw is worth -c to the root's player
@@ -106,7 +107,9 @@ def reference_search(
     (PUCT), a move not yet tried is worth its node's mean value less r times the square root
     of the priors of the node's moves tried (Lc0's first-play urgency reduction); at the root
     ``root_fpu`` instead, unless it is "same". ``start``: a node of an earlier search's tree
-    (of ``cells``) to go on from, its statistics kept."""
+    (of ``cells``) to go on from, its statistics kept. With ``forced`` k > 0 (KataGo's forced
+    playouts), the root first takes, among its moves searched fewer than sqrt(k * P * T)
+    times (T: its simulations so far), the one of highest prior (the lowest move on ties)."""
     root = RefNode(list(cells), to_play, 0.0, False) if start is None else start
 
     def evaluate(node):
@@ -125,6 +128,14 @@ def reference_search(
 
     def select(node):
         best, best_score = None, -math.inf
+        if forced > 0 and node is root:
+            for a in sorted(node.prior):
+                n = node.children[a].n if a in node.children else 0
+                if n < math.sqrt(forced * node.prior[a] * (node.n - 1)):
+                    if best is None or node.prior[a] > node.prior[best]:
+                        best = a
+            if best is not None:
+                return best
         for a in sorted(node.prior):
             child = node.children.get(a)
             if rule == "puct":
@@ -247,6 +258,100 @@ def test_fpu_reduction_equals_the_plain_python_reference(ttt, fpu, root_fpu):
         assert result.value[b] == pytest.approx(value, abs=1e-9)
         changed += visits != plain.visits[b].tolist()
     assert changed >= 5  # the first-play value changes which moves get searched
+
+
+@pytest.mark.parametrize("forced, fpu", [(1.0, None), (2.0, None), (2.0, 0.2), (8.0, None)])
+def test_forced_playouts_equal_the_plain_python_reference(ttt, forced, fpu):
+    boards, to_play = random_positions(6, 20, seed=9)
+    search = BatchedSearch(ttt, num_simulations=70, pb_c_init=1.25)
+    result = search.search(
+        boards, to_play, batch_net, fpu_reduction=fpu, root_fpu_reduction=None,
+        forced_playouts=forced,
+    )  # fmt: skip
+    plain = search.search(boards, to_play, batch_net, fpu_reduction=fpu, root_fpu_reduction=None)
+    changed = 0
+    for b in range(len(boards)):
+        visits, value = reference_search(
+            boards[b].ravel().tolist(), int(to_play[b]), 70, "puct", 1.25, 19652.0, fpu=fpu,
+            root_fpu=None, forced=forced,
+        )  # fmt: skip
+        assert result.visits[b].tolist() == visits
+        assert result.value[b] == pytest.approx(value, abs=1e-9)
+        changed += visits != plain.visits[b].tolist()
+    assert changed >= 5  # the forcing moves visits to moves the rule would not search
+
+
+def test_forced_playouts_are_refused_with_bad_values_or_without_a_python_evaluator(ttt):
+    boards, to_play = random_positions(4, 3, seed=2)
+    search = BatchedSearch(ttt, num_simulations=10, pb_c_init=1.25)
+    for bad in (-1.0, math.nan, math.inf, "2", True, None):
+        with pytest.raises(ValueError, match="expected forced_playouts a"):
+            search.search(boards, to_play, batch_net, forced_playouts=bad)
+    with pytest.raises(ValueError, match="forced_playouts 0 for a search without a Python"):
+        search.search(boards, to_play, forced_playouts=2.0)
+    ucb = BatchedSearch(ttt, num_simulations=10, selection="ucb1", c_uct=1.4)
+    with pytest.raises(ValueError, match="with UCB1"):
+        ucb.search(boards, to_play, batch_net, forced_playouts=2.0)
+
+
+def reference_pruning(visits, q, priors, k, c1, c2):
+    """KataGo's policy target pruning (Wu 2019, section 3.1) one visit at a time: each move
+    but the most visited c* gives up visits, at most sqrt(k * P * T) of them, while its PUCT
+    score with one visit fewer stays below c*'s; a move left with at most one visit is
+    dropped."""
+    total = sum(visits)
+    parent = total + 1
+    scale = (c1 + math.log((parent + 1 + c2) / c2)) * math.sqrt(parent)
+    best = max(range(len(visits)), key=lambda a: (visits[a], -a))
+    best_score = q[best] + scale * priors[best] / (1 + visits[best])
+    out = list(map(float, visits))
+    for a in range(len(visits)):
+        if a == best or visits[a] == 0:
+            continue
+        budget = math.sqrt(k * priors[a] * total)
+        n = visits[a]
+        while n > 0 and visits[a] - (n - 1) <= budget + 1e-12:
+            if q[a] + scale * priors[a] / n >= best_score:  # the score at n - 1 visits
+                break
+            n -= 1
+        out[a] = float(n) if n > 1 else 0.0
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 60), min_size=2, max_size=9),
+    st.integers(0, 2**31 - 1),
+    st.sampled_from([0.5, 2.0, 6.0]),
+)
+def test_policy_target_pruning_equals_the_one_visit_at_a_time_reference(visits, seed, k):
+    rng = np.random.default_rng(seed)
+    a = len(visits)
+    priors = rng.dirichlet(np.ones(a)).astype(np.float32)
+    q = np.where(np.array(visits) > 0, rng.uniform(-1, 1, a), 0.0)
+    result = BatchedResult(
+        np.array([visits], np.int32), q[None], np.zeros(1), priors[None], priors[None],
+        np.zeros(1),
+    )  # fmt: skip
+    pruned = prune_forced_playouts(result, k, 1.25, 19652.0)
+    expected = reference_pruning(
+        visits, q.tolist(), priors.astype(np.float64).tolist(), k, 1.25, 19652.0
+    )
+    assert pruned[0].tolist() == pytest.approx(expected)
+
+
+def test_pruning_keeps_the_best_move_and_takes_back_what_the_forcing_spent(ttt):
+    boards, to_play = random_positions(4, 30, seed=11)
+    search = BatchedSearch(ttt, num_simulations=200, pb_c_init=1.25)
+    forced = search.search(boards, to_play, batch_net, add_noise=True, forced_playouts=2.0)
+    pruned = prune_forced_playouts(forced, 2.0, 1.25, 19652.0)
+    rows = np.arange(len(boards))
+    best = forced.visits.argmax(axis=1)
+    assert (pruned <= forced.visits).all() and (
+        pruned[rows, best] == forced.visits[rows, best]
+    ).all()
+    assert ((pruned == 0) | (pruned > 1)).all()
+    assert (pruned.sum(axis=1) < forced.visits.sum(axis=1)).sum() >= 20  # most lose some
 
 
 def test_a_large_fpu_reduction_searches_one_line_and_bad_values_are_refused(ttt):

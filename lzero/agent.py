@@ -71,10 +71,12 @@ def read_checkpoint(path: str | Path) -> dict:
     Raises:
         ConfigError: ``path`` is not a file, not a torch checkpoint, or another kind of one.
     """
-    return _alphazero_state(load_checkpoint_file(path, "an AlphaZero checkpoint"), path)
+    return check_alphazero_state(load_checkpoint_file(path, "an AlphaZero checkpoint"), path)
 
 
-def _alphazero_state(state: Any, path: str | Path) -> dict:
+def check_alphazero_state(state: Any, path: str | Path) -> dict:
+    """``state``, a checkpoint read from ``path``, if it is an AlphaZero checkpoint of this
+    project; else a ConfigError saying what kind it is."""
     if not isinstance(state, dict) or state.get("kind") != CHECKPOINT_KIND:
         kind = state.get("kind") if isinstance(state, dict) else type(state).__name__
         raise ConfigError(
@@ -345,11 +347,28 @@ def load_agent(
         ValueError: ``num_simulations`` is negative, or ``contempt``, ``fpu_reduction`` or
             ``reuse_tree`` as :class:`Agent` says.
     """
+    state = load_checkpoint_file(path, "an AlphaZero or MuZero checkpoint")
+    return agent_from_state(
+        state, path, num_simulations, contempt=contempt, inference_dtype=inference_dtype,
+        fpu_reduction=fpu_reduction, reuse_tree=reuse_tree,
+    )  # fmt: skip
+
+
+def agent_from_state(
+    state: Any,
+    path: str | Path,
+    num_simulations: int | None = None,
+    contempt: float | None = None,
+    inference_dtype: str | None = None,
+    fpu_reduction: float | str | None = FROM_CONFIG,
+    reuse_tree: bool = False,
+) -> BoardAgent:
+    """:func:`load_agent` of a checkpoint already read from ``path`` (``state``; ``path``
+    names it in errors), for callers that read it first to tell its kind."""
     if num_simulations is not None and (
         isinstance(num_simulations, bool) or int(num_simulations) < 0
     ):
         raise ValueError(f"expected num_simulations >= 0 or None, got {num_simulations!r}")
-    state = load_checkpoint_file(path, "an AlphaZero or MuZero checkpoint")
     if is_muzero_checkpoint(state):
         given = {
             "contempt": contempt is not None,
@@ -366,7 +385,7 @@ def load_agent(
                 "--reuse-tree)"
             )
         return _muzero_agent(state, path, num_simulations)
-    policy, _ = _policy_of(_alphazero_state(state, path), path, inference_dtype)
+    policy, _ = _policy_of(check_alphazero_state(state, path), path, inference_dtype)
     if num_simulations is None:
         num_simulations = policy.cfg.eval_num_simulations or policy.cfg.mcts.num_simulations
     return Agent(

@@ -135,7 +135,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                 "config: lzero eval --ckpt PATH)"
             )
         return _eval_muzero(args, [module.main_config, module.create_config])
-    from lzero.agent import is_muzero_checkpoint
+    from lzero.agent import check_alphazero_state, is_muzero_checkpoint
     from lzero.utils.checkpoint_file import load_checkpoint_file
 
     state = load_checkpoint_file(args.ckpt, "an AlphaZero or MuZero checkpoint")
@@ -143,12 +143,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         from lzero.entry import muzero_setup
 
         return _eval_muzero(args, muzero_setup.recorded_input_config(state, args.ckpt))
+    state = check_alphazero_state(state, args.ckpt)  # or says what it is instead
     if args.gif is not None:
         raise ConfigError("--gif: expected a MuZero checkpoint (AlphaZero's eval records none)")
-    from lzero.entry import eval_alphazero
+    from lzero.entry.train_alphazero import eval_alphazero_state
 
     bots = [b for b in args.bots.split(",") if b] if args.bots else None
-    results = eval_alphazero(
+    results = eval_alphazero_state(
+        state,
         args.ckpt,
         bots=bots,
         num_games=args.episodes,

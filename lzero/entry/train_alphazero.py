@@ -283,11 +283,36 @@ def eval_alphazero(
         fpu_reduction, inference_dtype: the agent's (``lzero.agent.load_agent``); by
             default the checkpoint's config's.
     """
-    from lzero.agent import load_agent, read_checkpoint
+    from lzero.agent import read_checkpoint
 
-    g = read_checkpoint(model_path)["game"]  # first: a MuZero checkpoint is an Agent too
-    agent = load_agent(
-        model_path, num_simulations, inference_dtype=inference_dtype,
+    return eval_alphazero_state(
+        read_checkpoint(model_path), model_path, bots=bots, num_games=num_games,
+        num_simulations=num_simulations, seed=seed, opening_moves=opening_moves,
+        reuse_tree=reuse_tree, fpu_reduction=fpu_reduction, inference_dtype=inference_dtype,
+    )  # fmt: skip
+
+
+def eval_alphazero_state(
+    state: dict,
+    model_path: str,
+    *,
+    bots: Sequence[str] | None = None,
+    num_games: int = 20,
+    num_simulations: int | None = None,
+    seed: int = 0,
+    opening_moves: int = 0,
+    reuse_tree: bool = False,
+    fpu_reduction: float | str | None = FROM_CONFIG,
+    inference_dtype: str | None = None,
+) -> dict[str, dict[str, float]]:
+    """:func:`eval_alphazero` of an AlphaZero checkpoint already read (``state``, checked by
+    ``lzero.agent.read_checkpoint``; ``model_path`` names it in errors): the checkpoint is
+    read once."""
+    from lzero.agent import agent_from_state
+
+    g = state["game"]
+    agent = agent_from_state(
+        state, model_path, num_simulations, inference_dtype=inference_dtype,
         fpu_reduction=fpu_reduction, reuse_tree=reuse_tree,
     )  # fmt: skip
     env = create_env(g["create_env"], g["env_config"])

@@ -99,15 +99,10 @@ def test_the_raw_network_is_the_eager_model_on_the_envs_planes(tmp_path):
         assert agent.act(obs) == int(np.argmax(np.where(legal, want, -1.0)))
 
 
-def test_a_trained_self_play_run_is_an_agent_on_the_command_line(tmp_path, capsys):
-    main = copy.deepcopy(sp.main_config)
-    main.exp_name = str(tmp_path / "exp")
-    main.env.collector_env_num = 4
-    main.env.n_evaluator_episode = 2
-    main.policy.update(num_simulations=4, batch_size=16, eval_freq=30, eval_bots=["rule"])
+def test_a_trained_self_play_run_is_an_agent_on_the_command_line(tmp_path, capsys, tiny_muzero):
     from lzero.entry import train_muzero
 
-    train_muzero([main, copy.deepcopy(sp.create_config)], seed=0, max_env_step=60)
+    train_muzero(list(tiny_muzero(tmp_path / "exp", sp)), seed=0, max_env_step=60)
     ckpt = tmp_path / "exp" / "ckpt" / "ckpt_last.pth.tar"
     arena = ["arena", "tictactoe", "--bot1", f"agent:{ckpt}", "--bot2", "random", "--games", "2"]
     assert lzero_main(arena) == 0

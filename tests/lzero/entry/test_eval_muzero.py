@@ -4,7 +4,6 @@ per bot on a board game, a GIF on request, and clear errors."""
 from __future__ import annotations
 
 import argparse
-import copy
 
 import pytest
 
@@ -16,14 +15,10 @@ from zoo.board_games.tictactoe.config import tictactoe_muzero_sp_mode_config as 
 
 
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory):
+def trained(tmp_path_factory, tiny_muzero):
     tmp = tmp_path_factory.mktemp("eval")
-    main = copy.deepcopy(sp.main_config)
-    main.exp_name = str(tmp / "run")
-    main.env.collector_env_num = 4
-    main.env.n_evaluator_episode = 2
-    main.policy.update(num_simulations=4, batch_size=16, eval_freq=1000, eval_bots=["rule"])
-    train_muzero([main, copy.deepcopy(sp.create_config)], seed=0, max_env_step=40)
+    main, create = tiny_muzero(tmp / "run", sp, eval_freq=1000)
+    train_muzero([main, create], seed=0, max_env_step=40)
     path = tmp / "tiny_config.py"
     path.write_text(
         "from easydict import EasyDict\n"

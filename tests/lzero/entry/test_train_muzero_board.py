@@ -4,7 +4,6 @@ task are refused."""
 
 from __future__ import annotations
 
-import copy
 import csv
 import json
 import struct
@@ -32,16 +31,13 @@ def event_tags(path) -> set[str]:
     return tags
 
 
-def tiny(tmp_path, module=sp):
-    main = copy.deepcopy(module.main_config)
-    main.exp_name = str(tmp_path / "exp")
-    main.env.collector_env_num = 4
-    main.env.n_evaluator_episode = 2
-    main.policy.update(num_simulations=4, batch_size=16, eval_freq=30, eval_bots=["rule"])
-    return main, copy.deepcopy(module.create_config)
+@pytest.fixture
+def tiny(tiny_muzero):
+    """``tiny(tmp_path, module=sp)``: the shared tiny config, writing under ``tmp_path / 'exp'``."""
+    return lambda tmp_path, module=sp: tiny_muzero(tmp_path / "exp", module)
 
 
-def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path):
+def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path, tiny):
     assert train_muzero is train_muzero_with_gym_env
     main, create = tiny(tmp_path)
     policy = train_muzero([main, create], seed=0, max_env_step=120)
@@ -69,14 +65,14 @@ def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path):
     assert {"eval_return_mean", "rule_win", "total_loss"} <= event_tags(events[0])
 
 
-def test_a_board_type_with_a_gym_env_id_is_refused(tmp_path):
+def test_a_board_type_with_a_gym_env_id_is_refused(tmp_path, tiny):
     main, create = tiny(tmp_path)
     main.env.env_id = "CartPole-v0"
     with pytest.raises(ConfigError, match="is a board game, but env_id 'CartPole-v0' names a gym"):
         train_muzero([main, create], seed=0, max_env_step=10)
 
 
-def test_env_type_and_policy_env_type_must_agree(tmp_path):
+def test_env_type_and_policy_env_type_must_agree(tmp_path, tiny):
     main, create = tiny(tmp_path, cartpole)
     create.env = dict(
         type="tictactoe", import_names=["zoo.board_games.tictactoe.envs.tictactoe_env"]
@@ -89,7 +85,7 @@ def test_env_type_and_policy_env_type_must_agree(tmp_path):
         train_muzero([main, create], seed=0, max_env_step=10)
 
 
-def test_symmetry_augmentation_needs_planes_channels_first(tmp_path):
+def test_symmetry_augmentation_needs_planes_channels_first(tmp_path, tiny):
     main, create = tiny(tmp_path)
     main.policy.symmetry_augmentation = True
     main.env.channel_last = True
@@ -98,7 +94,7 @@ def test_symmetry_augmentation_needs_planes_channels_first(tmp_path):
     assert not (tmp_path / "exp" / "progress.csv").exists()
 
 
-def test_root_rules_need_a_board_game_with_planes_channels_first(tmp_path):
+def test_root_rules_need_a_board_game_with_planes_channels_first(tmp_path, tiny):
     main, create = tiny(tmp_path)
     main.policy.mcts = dict(tactics=True)
     main.env.channel_last = True
@@ -111,7 +107,7 @@ def test_root_rules_need_a_board_game_with_planes_channels_first(tmp_path):
     assert not (tmp_path / "exp" / "progress.csv").exists()
 
 
-def test_a_run_with_symmetry_augmentation_trains_and_is_reproducible(tmp_path):
+def test_a_run_with_symmetry_augmentation_trains_and_is_reproducible(tmp_path, tiny):
     rows = []
     for name in ("a", "b"):
         main, create = tiny(tmp_path)
@@ -126,7 +122,7 @@ def test_a_run_with_symmetry_augmentation_trains_and_is_reproducible(tmp_path):
     assert any(r["total_loss"] for r in rows[0])
 
 
-def test_the_root_rules_reach_training_and_evaluation(tmp_path, monkeypatch):
+def test_the_root_rules_reach_training_and_evaluation(tmp_path, tiny, monkeypatch):
     """The Gomoku config's ``policy.mcts`` rules narrow the root in the trained policy, and a
     checkpoint evaluated through ``eval_muzero`` searches with them too."""
     from lzero.entry import eval_muzero_with_gym_env

@@ -688,6 +688,42 @@ def test_collect_fpu_reduction_searches_self_play_with_it_below_the_root():
             )
 
 
+def test_collect_forced_playouts_force_the_root_and_prune_the_policy_targets():
+    """``collect_forced_playouts`` k: every self-play search is made with ``forced_playouts=k``,
+    and each stored policy target is the pruned visit distribution of the search that chose
+    the move (KataGo's policy target pruning), not its raw visits; bad values are refused."""
+    from lzero.errors import ConfigError
+    from lzero.mcts.batched_search import prune_forced_playouts, visit_policy
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    policy = tiny_policy(seed=2)
+    policy.cfg.collect_forced_playouts = 2.0
+    search, pruned, raw, ks = policy.search.search, [], [], []
+
+    def record(*args, **kwargs):
+        ks.append(kwargs["forced_playouts"])
+        result = search(*args, **kwargs)
+        c1, c2 = policy.search.c1, policy.search.c2
+        pruned.extend(visit_policy(prune_forced_playouts(result, 2.0, c1, c2), 1.0))
+        raw.extend(visit_policy(result.visits, 1.0))
+        return result
+
+    policy.search.search = record
+    collector = AlphaZeroCollector(policy, "tictactoe", {}, 2, seed=0)
+    targets = collector.collect(2)["policy"]
+    collector.close()
+    assert set(ks) == {2.0}
+    rows = {tuple(t) for t in np.asarray(pruned, np.float32).round(6)}
+    assert len(targets) > 0 and all(tuple(t) in rows for t in targets.round(6))
+    differ = [not np.allclose(p, r, atol=1e-6) for p, r in zip(pruned, raw)]
+    assert np.mean(differ) > 0.3  # the pruning takes visits back from most roots
+    for bad in (-1.0, float("nan"), True, "2", None):
+        with pytest.raises(ConfigError, match="expected collect_forced_playouts a"):
+            compile_alphazero_config(
+                [dict(policy=dict(collect_forced_playouts=bad)), dict(env=dict(type="tictactoe"))]
+            )
+
+
 def test_an_unknown_policy_target_is_refused_with_the_allowed_ones():
     with pytest.raises(ValueError, match=r"policy_target in \['visit_count', 'completed_q'\]"):
         compile_alphazero_config(

@@ -178,7 +178,16 @@ def _eval_muzero(args: argparse.Namespace, input_cfg: list) -> int:
                 "one (the option sets AlphaZero's search)"
             )
     from lzero.entry import eval_muzero_with_gym_env
+    from lzero.utils.replay_io import check_replay_dir
 
+    if args.simulations == 0:
+        raise ConfigError(
+            "--simulations: expected at least 1 for a MuZero checkpoint, got 0 (lzero eval plays "
+            "the raw network of AlphaZero checkpoints only; a MuZero agent's raw network plays "
+            "in lzero play/arena --agent-simulations 0)"
+        )
+    if args.gif is not None:
+        check_replay_dir(args.gif, "--gif")
     main_config, create_config = input_cfg
     main_config = EasyDict(copy.deepcopy(dict(main_config)))
     if args.bots:
@@ -217,7 +226,8 @@ def add_eval_subcommand(subparsers) -> None:
         "--simulations",
         type=non_negative_int,
         default=None,
-        help="simulations per move (default: the checkpoint's; 0 plays the raw network)",
+        help="simulations per move (default: the checkpoint's; 0 plays an AlphaZero checkpoint's "
+        "raw network)",
     )
     p.add_argument("--bots", default=None, help="comma-separated bots (default: all but random)")
     p.add_argument(
@@ -322,7 +332,9 @@ def add_train_subcommand(subparsers) -> None:
         "--max-env-step",
         type=_positive_int,
         default=None,
-        help="env-step budget (default: the config module's max_env_step)",
+        help="env-step budget, checked after each collect, so a run ends within one collect past "
+        "it (AlphaZero collects n_episode whole games) (default: the config module's "
+        "max_env_step)",
     )
     p.add_argument(
         "--max-train-iter", type=_positive_int, default=int(1e10), help="gradient-step budget"

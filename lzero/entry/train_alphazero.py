@@ -311,13 +311,24 @@ def eval_alphazero_state(
     from lzero.agent import agent_from_state
 
     g = state["game"]
+    env = create_env(g["create_env"], g["env_config"])
+    try:  # the asked-for games first, before the network is built
+        unknown = [b for b in bots or () if b not in env.bot_types]
+        if unknown:
+            raise ConfigError(
+                f"bots: expected bots of {g['create_env']['type']!r} among "
+                f"{list(env.bot_types)}, got {unknown} (lzero eval --bots)"
+            )
+        check_opening_moves(
+            opening_moves, g["height"] * g["width"], "opening_moves (lzero eval --openings)"
+        )
+        bots = list(bots or default_bots(env))
+    finally:
+        env.close()
     agent = agent_from_state(
         state, model_path, num_simulations, inference_dtype=inference_dtype,
         fpu_reduction=fpu_reduction, reuse_tree=reuse_tree,
     )  # fmt: skip
-    env = create_env(g["create_env"], g["env_config"])
-    bots = list(bots or default_bots(env))
-    env.close()
     return evaluate_against_bots(
         agent.act_batch, g["create_env"], g["env_config"], bots, num_games, seed, opening_moves
     )

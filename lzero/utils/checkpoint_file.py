@@ -29,11 +29,23 @@ def load_checkpoint_file(path: str | Path, what: str) -> Any:
         raise ConfigError(f"expected {what} file, got {str(path)!r} (not found)")
     if path.stat().st_size == 0:
         raise ConfigError(f"expected {what}, got {str(path)!r}, which is empty")
+    with open(path, "rb") as f:
+        head = f.read(4)
+    # torch.save writes a zip archive (a local file header first), its legacy format a pickle
+    is_zip, pickled = head == b"PK\x03\x04", head[:1] == b"\x80"
+    if not (is_zip or pickled):
+        raise ConfigError(
+            f"expected {what}, got {str(path)!r}, which is not a file torch.save writes "
+            "(neither its zip format nor its legacy pickle): checkpoints are the .pth.tar "
+            "files lzero train writes under <exp_name>/ckpt/"
+        )
     try:
         return torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises several types for a file that is not its own
         text = str(err).strip()
-        if "Weights only load failed" in text:
+        if is_zip and "inline_container" in text:
+            reason = "it is a zip archive, but not one torch.save wrote"
+        elif "Weights only load failed" in text:
             reason = "it holds Python objects beyond tensors and plain values"
         elif isinstance(err, (EOFError, OSError)) or "central directory" in text:
             reason = f"it looks cut short or is not a torch file ({type(err).__name__})"

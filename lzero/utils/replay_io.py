@@ -17,28 +17,36 @@ import numpy as np
 from lzero.errors import ConfigError
 
 
-def check_replay_dir(path: str | os.PathLike) -> str:
+def check_replay_dir(path: str | os.PathLike, name: str = "replay_path") -> str:
     """Creates ``path`` if needed and checks it is a writable directory; returns it.
 
     Raises:
-        ConfigError: the directory cannot be created or written to.
+        ConfigError: the directory cannot be created or written to (the message names the
+            setting ``name`` and says why).
     """
     path = os.fspath(path)
     try:
         os.makedirs(path, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise ConfigError(
+            f"{name}: expected a writable directory, got {path!r} (it or a folder above it is "
+            "a file)"
+        ) from None
     except OSError as err:
         raise ConfigError(
-            f"replay_path: expected a writable directory, got {path!r} ({err})"
+            f"{name}: expected a writable directory, got {path!r} (creating it failed: "
+            f"{err.strerror})"
         ) from None
     if not os.path.isdir(path):
-        raise ConfigError(f"replay_path: expected a writable directory, got {path!r}")
+        raise ConfigError(f"{name}: expected a writable directory, got {path!r}")
     try:  # a file really made and removed: os.access says yes to root on /proc, /sys, ...
         fd, probe = tempfile.mkstemp(dir=path, prefix=".lzero-write-check-")
         os.close(fd)
         os.unlink(probe)
     except OSError as err:
         raise ConfigError(
-            f"replay_path: expected a writable directory, got {path!r} ({err.strerror})"
+            f"{name}: expected a writable directory, got {path!r} (creating a file in it "
+            f"failed: {err.strerror})"
         ) from None
     return path
 
@@ -111,18 +119,20 @@ def check_gif_target(gif: str) -> None:
 
     Raises:
         ConfigError: ``gif`` ends in ``.gif`` but is a directory, or ends in another suffix
-            (``x.png``) and is not an existing folder; says what is allowed.
+            (``x.png``) and is not an existing folder, or its folder cannot be made or written
+            in; says what is allowed.
     """
     if names_file(gif):
         if os.path.isdir(gif):
             raise ConfigError(f"--gif: expected a .gif file to write, got {gif!r}, a directory")
-        return
-    suffix = os.path.splitext(os.path.basename(os.path.normpath(gif)))[1]
-    if suffix and not os.path.isdir(gif):
-        raise ConfigError(
-            f"--gif: expected a file ending in .gif or a folder, got {gif!r} (a {suffix} file; "
-            "GIF is the only format saved, and a new folder's name has no suffix)"
-        )
+    else:
+        suffix = os.path.splitext(os.path.basename(os.path.normpath(gif)))[1]
+        if suffix and not os.path.isdir(gif):
+            raise ConfigError(
+                f"--gif: expected a file ending in .gif or a folder, got {gif!r} (a {suffix} "
+                "file; GIF is the only format saved, and a new folder's name has no suffix)"
+            )
+    check_replay_dir(gif_folder(gif), "--gif's folder")
 
 
 def gif_folder(gif: str) -> str:

@@ -63,6 +63,20 @@ def bot_spec(text: str) -> str:
     )
 
 
+def _check_agent_options(args: argparse.Namespace, bots: tuple[str, ...]) -> None:
+    """Refuses ``--agent-*`` options when no bot is ``agent:PATH`` (they would be ignored)."""
+    given = [
+        f"--agent-{name.replace('_', '-')}"
+        for name in ("simulations", "reuse_tree", "fpu_reduction", "dtype")
+        if getattr(args, f"agent_{name}") not in (None, False)
+    ]
+    if given and not any(b.startswith(AGENT_PREFIX) for b in bots):
+        raise ValueError(
+            f"{', '.join(given)}: expected an agent:PATH bot (the options set a checkpoint's "
+            f"player), got {', '.join(bots)}"
+        )
+
+
 def _check_bot(env, bot: str, agents: dict, args: argparse.Namespace) -> None:
     """Checks ``bot`` against ``env``'s game and loads it into ``agents`` if it is a checkpoint.
 
@@ -113,6 +127,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """
     env = None
     try:
+        _check_agent_options(args, (args.bot,))
         env = make_env(args)
         agents: dict = {}
         _check_bot(env, args.bot, agents, args)
@@ -162,6 +177,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     problems: list[str] = []  # a failed --gif, reported at the end
     env = None
     try:
+        _check_agent_options(args, (args.bot1, args.bot2))
         env = make_env(args)
         agents: dict = {}
         for bot in (args.bot1, args.bot2):

@@ -129,6 +129,7 @@ def ask_move(
             print(f"Invalid move: {err} (help: what to type, quit: leave)")
             continue
         if not mask[action]:
-            print(f"Invalid move: {shown(text)} is not legal now (occupied or full)")
+            why = "that column is full" if style == "column" else "that cell is taken"
+            print(f"Invalid move: {shown(text)} is not legal now ({why})")
             continue
         return action

@@ -56,8 +56,11 @@ def test_board_eval_prints_win_draw_loss_and_repeats_for_the_same_seed(trained, 
 def test_eval_errors(trained):
     tmp, path = trained
     ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
-    with pytest.raises(ConfigError, match="expected num_simulations to be a positive int, got 0"):
-        run_eval([str(path), "--ckpt", ckpt, "--simulations", "0"])
+    for argv in ([str(path), "--ckpt", ckpt], ["--ckpt", ckpt]):  # with the config, and without
+        with pytest.raises(ConfigError, match="--simulations: expected at least 1 for a MuZero"):
+            run_eval([*argv, "--simulations", "0"])
+        with pytest.raises(ConfigError, match="--gif: expected a writable directory.*a file"):
+            run_eval([*argv, "--gif", str(path / "replays")])  # a folder under a file
     with pytest.raises(ConfigError, match="expected model_path to be a checkpoint file"):
         run_eval([str(path), "--ckpt", str(tmp / "missing.pth.tar")])
     for option in (["--reuse-tree"], ["--fpu-reduction", "0.2"], ["--dtype", "float32"]):

@@ -10,6 +10,14 @@ from lzero.errors import ConfigError  # noqa: E402
 from lzero.utils.checkpoint_file import load_checkpoint_file  # noqa: E402
 
 
+def zip_of(path, name, data):
+    """Writes a zip archive holding one file ``name`` with ``data``."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(name, data)
+
+
 class _Opaque:  # a Python object: the safe loader refuses to unpickle it
     pass
 
@@ -27,14 +35,16 @@ def test_a_checkpoint_of_tensors_and_plain_values_loads(tmp_path):
         (lambda p: None, r"'.*x\.pth\.tar' \(not found\)"),
         (lambda p: p.mkdir(), "which is a directory"),
         (lambda p: p.write_bytes(b""), "which is empty"),
-        (lambda p: p.write_text("not a checkpoint"), "safe loader cannot read"),
+        (lambda p: p.write_text("not a checkpoint"), "not a file torch.save writes"),
+        (lambda p: p.write_bytes(bytes(range(7, 256))), "not a file torch.save writes"),
+        (lambda p: zip_of(p, "a", b"x"), "a zip archive, but not one torch.save wrote"),
         (lambda p: torch.save({"o": _Opaque()}, p), "Python objects beyond tensors"),
         (
             lambda p: (torch.save({"w": torch.ones(1000)}, p), p.write_bytes(p.read_bytes()[:900])),
             "cut short",
         ),
     ],
-    ids=["missing", "directory", "empty", "text", "object", "truncated"],
+    ids=["missing", "directory", "empty", "text", "bytes", "zip", "object", "truncated"],
 )
 def test_unreadable_files_are_refused_with_the_reason(tmp_path, make, match):
     path = tmp_path / "x.pth.tar"

@@ -310,7 +310,7 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
     exp, _ = tiny_run
     junk = tmp_path / "junk.pth.tar"
     junk.write_text("not a checkpoint")
-    with pytest.raises(ConfigError, match="which torch.s safe loader cannot read"):
+    with pytest.raises(ConfigError, match="not a file torch.save writes"):
         load_agent(junk)
     other = tmp_path / "other.pth.tar"
     torch.save({"kind": "muzero", "model": {}}, other)
@@ -440,6 +440,12 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys):
     assert "expected inference_dtype in ['float32', 'bfloat16', 'auto']" in capsys.readouterr().err
     assert lzero_main(["eval", "--ckpt", str(ckpt), "--gif", str(ckpt.parent / "gif")]) == 2
     assert "--gif: expected a MuZero checkpoint" in capsys.readouterr().err
+    assert lzero_main(["eval", "--ckpt", str(ckpt), "--bots", "rule,bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "bots: expected bots of 'tictactoe' among" in err and "got ['bogus']" in err
+    assert "lzero eval --bots" in err
+    assert lzero_main(["eval", "--ckpt", str(ckpt), "--openings", "9"]) == 2
+    assert "opening_moves (lzero eval --openings): expected fewer" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         lzero_main(["play", "tictactoe", "--agent-fpu-reduction", "-0.5"])
     assert "expected 'off' or a finite number >= 0, got '-0.5'" in capsys.readouterr().err

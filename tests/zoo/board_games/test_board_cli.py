@@ -361,3 +361,49 @@ def test_a_negative_agent_simulation_count_names_the_option():
     proc = run(["play", "tictactoe", "--agent-simulations", "-1"], "")
     assert proc.returncode == 2
     assert "argument --agent-simulations: expected a non-negative int, got '-1'" in proc.stderr
+
+
+def test_agent_options_without_an_agent_bot_are_refused():
+    """``--agent-*`` options set a checkpoint's player: with no ``agent:PATH`` bot they would be
+    ignored, so they are refused before any game."""
+    for args in (
+        ["arena", "tictactoe", "--bot1", "rule", "--bot2", "rule", "--agent-fpu-reduction", "0.2"],
+        ["play", "tictactoe", "--bot", "rule", "--agent-simulations", "4", "--agent-reuse-tree"],
+    ):
+        proc = run(args, "5\n")
+        assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+        assert "expected an agent:PATH bot" in proc.stderr and "--agent-" in proc.stderr
+
+
+def test_a_gif_folder_that_cannot_be_written_is_refused_before_the_game(tmp_path):
+    """``--gif`` in a folder where no file can be made (a file in the way of the folder, or
+    /proc) is refused before any move, saying why."""
+    blocker = tmp_path / "t.txt"
+    blocker.write_text("x")
+    for gif, why in (
+        (blocker / "x.gif", "it or a folder above it is a file"),
+        (Path("/proc/x.gif"), "creating a file in it failed"),
+    ):
+        for args in (["play", "tictactoe", "--bot", "random"], ["arena", "tictactoe"]):
+            proc = run(args + ["--gif", str(gif)], "5\n")
+            assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+            assert f"--gif's folder: expected a writable directory, got '{gif.parent}'" in (
+                proc.stderr
+            )
+            assert why in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_full_column_and_a_taken_cell_say_which(monkeypatch, capsys):
+    """An illegal move's reason names what the game has: a taken cell, a full column."""
+    import numpy as np
+
+    from zoo.board_games.human_input import ask_move
+
+    mask = np.ones(7, np.int8)
+    mask[3] = 0  # column 4 full
+    answers = iter(["4", "5"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert ask_move(mask, 1, "X", "column", 6, 7) == 4
+    assert "'4' is not legal now (that column is full)" in capsys.readouterr().out
+    proc = run(["play", "tictactoe", "--bot", "random", "--seed", "1"], "5\n5\nquit\n")
+    assert "'5' is not legal now (that cell is taken)" in proc.stdout

@@ -180,12 +180,6 @@ def _eval_muzero(args: argparse.Namespace, input_cfg: list) -> int:
     from lzero.entry import eval_muzero_with_gym_env
     from lzero.utils.replay_io import check_replay_dir
 
-    if args.simulations == 0:
-        raise ConfigError(
-            "--simulations: expected at least 1 for a MuZero checkpoint, got 0 (lzero eval plays "
-            "the raw network of AlphaZero checkpoints only; a MuZero agent's raw network plays "
-            "in lzero play/arena --agent-simulations 0)"
-        )
     if args.gif is not None:
         check_replay_dir(args.gif, "--gif")
     main_config, create_config = input_cfg
@@ -226,8 +220,8 @@ def add_eval_subcommand(subparsers) -> None:
         "--simulations",
         type=non_negative_int,
         default=None,
-        help="simulations per move (default: the checkpoint's; 0 plays an AlphaZero checkpoint's "
-        "raw network)",
+        help="simulations per move (default: the checkpoint's; 0 plays the raw network, on a "
+        "board game)",
     )
     p.add_argument("--bots", default=None, help="comma-separated bots (default: all but random)")
     p.add_argument(

@@ -37,7 +37,8 @@ def eval_muzero_with_gym_env(
         num_episodes: episodes to play.
         save_replay_gif: also record one extra episode as a GIF.
         replay_path: directory of the GIF (default ``<exp_name>/replay/``).
-        num_simulations: search simulations per move (default: the config's).
+        num_simulations: search simulations per move (default: the config's); 0 on a board
+            game plays the raw network (the most probable legal move, no search).
         opening_moves: on a board game, random moves opening each game, the same for both
             colours of a pair (as AlphaZero's ``eval_alphazero``); 0 on a gym task.
 
@@ -64,13 +65,20 @@ def eval_muzero_with_gym_env(
         if (
             isinstance(num_simulations, bool)
             or not isinstance(num_simulations, int)
-            or num_simulations < 1
+            or num_simulations < 0
         ):
             raise ConfigError(
-                f"expected num_simulations to be a positive int, got {num_simulations!r}"
+                f"expected num_simulations to be an int >= 0 (0: the raw network, board games), "
+                f"got {num_simulations!r}"
             )
-        cfg.policy.num_simulations = num_simulations
+        if num_simulations:
+            cfg.policy.num_simulations = num_simulations
     muzero_setup.check_env_config(cfg)
+    if num_simulations == 0 and not muzero_setup.is_board(cfg):
+        raise ConfigError(
+            f"num_simulations (lzero eval --simulations): expected at least 1 for a gym task ({cfg.env.env_id}), got 0 (the "
+            "raw network plays board games only)"
+        )
     if opening_moves and not muzero_setup.is_board(cfg):
         raise ConfigError(
             f"opening_moves: expected 0 for a gym task ({cfg.env.env_id}), got {opening_moves} "
@@ -91,7 +99,8 @@ def eval_muzero_with_gym_env(
         muzero_setup.load_checkpoint(policy, model_path, cfg)
     if muzero_setup.is_board(cfg):
         gif_dir = replay_dir if save_replay_gif else None
-        return _eval_board(cfg, policy, seed, num_episodes, gif_dir, opening_moves)
+        raw = num_simulations == 0
+        return _eval_board(cfg, policy, seed, num_episodes, gif_dir, opening_moves, raw)
     manager = muzero_setup.make_env_manager(
         cfg, min(cfg.env.evaluator_env_num, num_episodes), is_train=False
     )
@@ -112,11 +121,12 @@ def eval_muzero_with_gym_env(
 
 
 def _eval_board(
-    cfg, policy, seed: int, num_games: int, replay_dir: Path | None, opening_moves: int
-):
+    cfg, policy, seed: int, num_games: int, replay_dir: Path | None, opening_moves: int,
+    raw_network: bool,
+):  # fmt: skip
     evaluator = MuZeroBoardEvaluator(
         policy, cfg.create_env, cfg.env, bots=cfg.policy.eval_bots, seed=seed,
-        opening_moves=opening_moves,
+        opening_moves=opening_moves, raw_network=raw_network,
     )  # fmt: skip
     returns = evaluator.eval(num_games)
     colours = "both colours" if evaluator.two_player else "the agent first"

@@ -45,6 +45,8 @@ class MuZeroBoardEvaluator:
             bots (and TicTacToe's perfect one).
         opening_moves: random moves opening each game (see ``play_against_bot``).
         seed: seed of the games.
+        raw_network: play the network's most probable legal move, without a search
+            (``lzero.agent.MuZeroAgent``'s raw network).
     """
 
     def __init__(
@@ -56,6 +58,7 @@ class MuZeroBoardEvaluator:
         bots: Sequence[str] | None = None,
         opening_moves: int = 0,
         seed: int = 0,
+        raw_network: bool = False,
     ) -> None:
         env = create_env(create_cfg, dict(env_cfg))
         self.game = BoardGame.from_env(env)
@@ -64,7 +67,13 @@ class MuZeroBoardEvaluator:
         self.two_player = dict(env_cfg).get("battle_mode", "self_play_mode") == "self_play_mode"
         self.policy, self.create_cfg, self.env_cfg = policy, create_cfg, dict(env_cfg)
         self.opening_moves, self.seed = int(opening_moves), int(seed)
-        self.act = board_act_fn(policy, self.game, two_player=self.two_player)
+        if raw_network:
+            from lzero.agent import MuZeroAgent
+
+            agent = MuZeroAgent(policy, self.game, two_player=self.two_player, raw_network=True)
+            self.act = agent.act_batch
+        else:
+            self.act = board_act_fn(policy, self.game, two_player=self.two_player)
         self.results: dict[str, dict[str, float]] = {}
 
     def play(self, bot: str, n_games: int) -> np.ndarray:

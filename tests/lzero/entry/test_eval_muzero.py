@@ -4,14 +4,16 @@ per bot on a board game, a GIF on request, and clear errors."""
 from __future__ import annotations
 
 import argparse
+import copy
 
 import pytest
 
 pytest.importorskip("torch")
 from lzero.cli_train import add_eval_subcommand  # noqa: E402
-from lzero.entry import train_muzero  # noqa: E402
+from lzero.entry import eval_muzero_with_gym_env, train_muzero  # noqa: E402
 from lzero.errors import ConfigError  # noqa: E402
 from zoo.board_games.tictactoe.config import tictactoe_muzero_sp_mode_config as sp  # noqa: E402
+from zoo.classic_control.cartpole.config import cartpole_muzero_config as cartpole  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -53,14 +55,35 @@ def test_board_eval_prints_win_draw_loss_and_repeats_for_the_same_seed(trained, 
     assert list((tmp / "gif2").glob("*.gif"))
 
 
+def test_simulations_0_plays_the_raw_network_without_a_search(trained, capsys, monkeypatch):
+    """``--simulations 0``: every move is the raw network's (``MuZeroAgent``'s raw play, whose
+    priors ``tests/lzero/test_agent.py`` checks against the eager model); no search runs."""
+    from lzero.policy.muzero import MuZeroPolicy
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched with --simulations 0")
+
+    tmp, _ = trained
+    ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
+    argv = ["--ckpt", ckpt, "--episodes", "4", "--bots", "rule", "--gif", str(tmp / "raw_gif")]
+    monkeypatch.setattr(MuZeroPolicy, "search", no_search)
+    assert run_eval([*argv, "--simulations", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "vs       rule: win" in out and list((tmp / "raw_gif").glob("*.gif"))
+    with pytest.raises(AssertionError, match="searched"):  # the guard holds: 1 simulation searches
+        run_eval([*argv, "--simulations", "1"])
+
+
 def test_eval_errors(trained):
     tmp, path = trained
     ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
     for argv in ([str(path), "--ckpt", ckpt], ["--ckpt", ckpt]):  # with the config, and without
-        with pytest.raises(ConfigError, match="--simulations: expected at least 1 for a MuZero"):
-            run_eval([*argv, "--simulations", "0"])
         with pytest.raises(ConfigError, match="--gif: expected a writable directory.*a file"):
             run_eval([*argv, "--gif", str(path / "replays")])  # a folder under a file
+    with pytest.raises(ConfigError, match=r"num_simulations \(lzero eval --simulations\): exp"):
+        eval_muzero_with_gym_env(
+            copy.deepcopy([cartpole.main_config, cartpole.create_config]), num_simulations=0
+        )
     with pytest.raises(ConfigError, match="expected model_path to be a checkpoint file"):
         run_eval([str(path), "--ckpt", str(tmp / "missing.pth.tar")])
     for option in (["--reuse-tree"], ["--fpu-reduction", "0.2"], ["--dtype", "float32"]):

@@ -318,6 +318,8 @@ def load_agent(
     inference_dtype: str | None = None,
     fpu_reduction: float | str | None = FROM_CONFIG,
     reuse_tree: bool = False,
+    *,
+    state: Any = None,
 ) -> BoardAgent:
     """The player of an AlphaZero checkpoint (:class:`Agent`) or of a board-game MuZero one
     (:class:`MuZeroAgent`).
@@ -336,6 +338,8 @@ def load_agent(
         fpu_reduction: the search's first-play urgency reduction (:class:`Agent`); by default
             the config's ``eval_fpu_reduction``.
         reuse_tree: keep the subtrees of earlier searches (:class:`Agent`).
+        state: the checkpoint as already read from ``path`` (for callers that read it to
+            tell its kind); None: read ``path``.
 
     ``contempt``, ``inference_dtype``, ``fpu_reduction`` and ``reuse_tree`` are settings of
     AlphaZero's search; a MuZero checkpoint takes only their defaults.
@@ -347,28 +351,12 @@ def load_agent(
         ValueError: ``num_simulations`` is negative, or ``contempt``, ``fpu_reduction`` or
             ``reuse_tree`` as :class:`Agent` says.
     """
-    state = load_checkpoint_file(path, "an AlphaZero or MuZero checkpoint")
-    return agent_from_state(
-        state, path, num_simulations, contempt=contempt, inference_dtype=inference_dtype,
-        fpu_reduction=fpu_reduction, reuse_tree=reuse_tree,
-    )  # fmt: skip
-
-
-def agent_from_state(
-    state: Any,
-    path: str | Path,
-    num_simulations: int | None = None,
-    contempt: float | None = None,
-    inference_dtype: str | None = None,
-    fpu_reduction: float | str | None = FROM_CONFIG,
-    reuse_tree: bool = False,
-) -> BoardAgent:
-    """:func:`load_agent` of a checkpoint already read from ``path`` (``state``; ``path``
-    names it in errors), for callers that read it first to tell its kind."""
     if num_simulations is not None and (
         isinstance(num_simulations, bool) or int(num_simulations) < 0
     ):
         raise ValueError(f"expected num_simulations >= 0 or None, got {num_simulations!r}")
+    if state is None:
+        state = load_checkpoint_file(path, "an AlphaZero or MuZero checkpoint")
     if is_muzero_checkpoint(state):
         given = {
             "contempt": contempt is not None,

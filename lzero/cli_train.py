@@ -146,11 +146,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     state = check_alphazero_state(state, args.ckpt)  # or says what it is instead
     if args.gif is not None:
         raise ConfigError("--gif: expected a MuZero checkpoint (AlphaZero's eval records none)")
-    from lzero.entry.train_alphazero import eval_alphazero_state
+    from lzero.entry import eval_alphazero
 
     bots = [b for b in args.bots.split(",") if b] if args.bots else None
-    results = eval_alphazero_state(
-        state,
+    results = eval_alphazero(
         args.ckpt,
         bots=bots,
         num_games=args.episodes,
@@ -160,6 +159,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         reuse_tree=args.reuse_tree,
         fpu_reduction=agent_fpu_reduction(args.fpu_reduction),
         inference_dtype=args.dtype,
+        state=state,
     )
     opening = f", {args.openings}-move random openings" if args.openings else ""
     print(f"{args.ckpt}: {args.episodes} games per bot, colours alternate{opening}")

@@ -266,6 +266,7 @@ def eval_alphazero(
     reuse_tree: bool = False,
     fpu_reduction: float | str | None = FROM_CONFIG,
     inference_dtype: str | None = None,
+    state: dict | None = None,
 ) -> dict[str, dict[str, float]]:
     """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
     records its game, so no config is needed.
@@ -282,34 +283,12 @@ def eval_alphazero(
             (``lzero.agent.Agent``).
         fpu_reduction, inference_dtype: the agent's (``lzero.agent.load_agent``); by
             default the checkpoint's config's.
+        state: the checkpoint as already read from ``model_path`` and checked by
+            ``lzero.agent.check_alphazero_state``; None: read it (once).
     """
-    from lzero.agent import read_checkpoint
+    from lzero.agent import load_agent, read_checkpoint
 
-    return eval_alphazero_state(
-        read_checkpoint(model_path), model_path, bots=bots, num_games=num_games,
-        num_simulations=num_simulations, seed=seed, opening_moves=opening_moves,
-        reuse_tree=reuse_tree, fpu_reduction=fpu_reduction, inference_dtype=inference_dtype,
-    )  # fmt: skip
-
-
-def eval_alphazero_state(
-    state: dict,
-    model_path: str,
-    *,
-    bots: Sequence[str] | None = None,
-    num_games: int = 20,
-    num_simulations: int | None = None,
-    seed: int = 0,
-    opening_moves: int = 0,
-    reuse_tree: bool = False,
-    fpu_reduction: float | str | None = FROM_CONFIG,
-    inference_dtype: str | None = None,
-) -> dict[str, dict[str, float]]:
-    """:func:`eval_alphazero` of an AlphaZero checkpoint already read (``state``, checked by
-    ``lzero.agent.read_checkpoint``; ``model_path`` names it in errors): the checkpoint is
-    read once."""
-    from lzero.agent import agent_from_state
-
+    state = read_checkpoint(model_path) if state is None else state
     g = state["game"]
     env = create_env(g["create_env"], g["env_config"])
     try:  # the asked-for games first, before the network is built
@@ -325,9 +304,9 @@ def eval_alphazero_state(
         bots = list(bots or default_bots(env))
     finally:
         env.close()
-    agent = agent_from_state(
-        state, model_path, num_simulations, inference_dtype=inference_dtype,
-        fpu_reduction=fpu_reduction, reuse_tree=reuse_tree,
+    agent = load_agent(
+        model_path, num_simulations, inference_dtype=inference_dtype,
+        fpu_reduction=fpu_reduction, reuse_tree=reuse_tree, state=state,
     )  # fmt: skip
     return evaluate_against_bots(
         agent.act_batch, g["create_env"], g["env_config"], bots, num_games, seed, opening_moves

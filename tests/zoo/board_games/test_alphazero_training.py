@@ -462,14 +462,14 @@ def test_command_line_agent_options_reach_the_agent(tiny_run, monkeypatch, capsy
     out, the checkpoint's config decides ('off' is AlphaZero's rule, None)."""
     import lzero.agent
 
-    seen, load = [], lzero.agent.agent_from_state
+    seen, load = [], lzero.agent.load_agent
     names = ("inference_dtype", "fpu_reduction", "reuse_tree")
 
-    def record(state, path, num_simulations=None, **kwargs):  # every agent is made here
+    def record(path, num_simulations=None, **kwargs):
         seen.append({k: kwargs.get(k) for k in names})
-        return load(state, path, num_simulations, **kwargs)
+        return load(path, num_simulations, **kwargs)
 
-    monkeypatch.setattr(lzero.agent, "agent_from_state", record)
+    monkeypatch.setattr(lzero.agent, "load_agent", record)
     ckpt = str(tiny_run[0] / "ckpt" / "ckpt_last.pth.tar")
     base = ["eval", "--ckpt", ckpt, "--episodes", "2", "--bots", "rule"]
     assert lzero_main([*base, "--fpu-reduction", "0.3", "--dtype", "float32", "--reuse-tree"]) == 0

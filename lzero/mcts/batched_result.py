@@ -86,9 +86,9 @@ def prune_forced_playouts(result: BatchedResult, k: float, c1: float, c2: float)
     """The root visits `[B, A]` float64 of a search with forced playouts ``k`` (PUCT constants
     ``c1``, ``c2``), less the playouts the forcing spent: KataGo's policy target pruning (Wu
     2019, section 3.1). Every root move but the most visited one ``c*`` loses up to ``sqrt(k *
-    P * T)`` visits (``P`` its prior as searched, ``T`` the root's visits to its moves), no
-    more than keeps its PUCT score below ``c*``'s, and a move left with one visit or none
-    loses all; ``c*``'s stay. A row without visits stays zero."""
+    P * T)`` visits (``P`` its prior as searched, ``T`` the root's visits to its moves) as
+    long as its PUCT score stays below ``c*``'s, and a move left with one visit or none loses
+    all; ``c*``'s stay. A row without visits stays zero."""
     visits = np.asarray(result.visits, np.float64)
     prior = np.asarray(result.priors, np.float64)
     q = np.asarray(result.q, np.float64)

@@ -116,8 +116,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
     collect_forced_playouts=0.0,  # (float) ours, >= 0: KataGo's forced playouts and policy
     # target pruning (Wu 2019) in self-play with this k (KataGo's 2): a root move searched
     # fewer than sqrt(k * P * T) times (P its noisy prior, T the root's simulations) is
-    # searched next; the policy target and the move played then count its visits less those
-    # the forcing spent (lzero.mcts.batched_result.prune_forced_playouts). 0: off
+    # searched next; the move played and a 'visit_count' policy target then count its visits
+    # less those the forcing spent (lzero.mcts.batched_result.prune_forced_playouts). 0: off
     eval_opening_moves=0,  # (int) random moves opening each evaluation game, the same for
     # both colours of a pair of games, so deterministic players meet varied positions
     collect_opening_moves=0,  # (int) ours: each self_play_mode game opens with 0 to this many

@@ -125,7 +125,7 @@ class AlphaZeroCollector:
                 fpu_reduction=fpu, root_fpu_reduction=None if fpu is None else 0.0,
                 forced_playouts=0.0 if fast else forced,
             )  # fmt: skip
-            visits = result.visits  # what the search's own choice counts: the forcing's out
+            visits = result.visits  # what the move and a visit-count target follow
             if forced > 0 and not fast:
                 visits = prune_forced_playouts(result, forced, policy.search.c1, policy.search.c2)
             temperature = np.full(self.n, policy.temperature())

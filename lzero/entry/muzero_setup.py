@@ -78,7 +78,8 @@ def check_env_config(cfg: Mapping) -> None:
     ``ConfigError``, instead of by every manager env through its restarts.
 
     Raises:
-        ConfigError: the env rejects its config, or its spaces disagree with the model.
+        ConfigError: the env rejects its config, its spaces disagree with the model, or a
+            board game's ``policy.eval_bots`` names a bot it has not.
     """
     if cfg.policy.symmetry_augmentation:
         kind = "board game" if is_board(cfg) else "gym task"
@@ -102,6 +103,13 @@ def check_env_config(cfg: Mapping) -> None:
     env = env_factory(cfg, is_train=False)()
     try:
         check_spaces(cfg, {0: env.reset()})
+        bots = list(cfg.policy.get("eval_bots") or ())
+        unknown = [b for b in bots if b not in getattr(env, "bot_types", ())]
+        if unknown and is_board(cfg):  # before a run: not at its first evaluation
+            raise ConfigError(
+                f"policy.eval_bots: expected bots of {cfg.create_env.type!r} among "
+                f"{list(env.bot_types)}, got {unknown} (lzero eval --bots)"
+            )
     finally:
         env.close()
 

@@ -89,3 +89,10 @@ def test_eval_errors(trained):
     for option in (["--reuse-tree"], ["--fpu-reduction", "0.2"], ["--dtype", "float32"]):
         with pytest.raises(ConfigError, match=f"{option[0]}: expected an AlphaZero checkpoint"):
             run_eval([str(path), "--ckpt", ckpt, *option])
+
+
+def test_an_unknown_bot_is_refused_naming_the_option(trained):
+    tmp, _ = trained
+    ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
+    with pytest.raises(ConfigError, match=r"got \['bogus'\] \(lzero eval --bots\)"):
+        run_eval(["--ckpt", ckpt, "--bots", "rule,bogus"])

@@ -145,3 +145,13 @@ def test_the_root_rules_reach_training_and_evaluation(tmp_path, tiny, monkeypatc
     ckpt = tmp_path / "exp" / "ckpt" / "ckpt_last.pth.tar"
     eval_muzero_with_gym_env([main, create], seed=0, model_path=str(ckpt), num_episodes=1)
     assert narrowed and all(narrowed)
+
+
+def test_an_unknown_eval_bot_is_refused_before_the_run_starts(tmp_path, tiny):
+    """A bot the game has not, in ``policy.eval_bots``, is refused before any directory or
+    env of the run exists (not at its first evaluation), naming the bots it has."""
+    main, create = tiny(tmp_path)
+    main.policy.eval_bots = ["rule", "minimax"]
+    with pytest.raises(ConfigError, match=r"policy.eval_bots: expected bots of 'tictactoe' among"):
+        train_muzero([main, create], seed=0, max_env_step=40)
+    assert not (tmp_path / "exp").exists()

@@ -17,7 +17,13 @@ import numpy as np
 
 from lzero.envs.registry import create_env
 from lzero.policy.board_game import BoardGame
-from lzero.worker.alphazero_evaluator import ActFn, default_bots, play_games, summarize
+from lzero.worker.alphazero_evaluator import (
+    ActFn,
+    check_opening_moves,
+    default_bots,
+    play_games,
+    summarize,
+)
 
 
 def board_act_fn(policy: Any, game: BoardGame, *, two_player: bool) -> ActFn:
@@ -67,6 +73,8 @@ class MuZeroBoardEvaluator:
         self.two_player = dict(env_cfg).get("battle_mode", "self_play_mode") == "self_play_mode"
         self.policy, self.create_cfg, self.env_cfg = policy, create_cfg, dict(env_cfg)
         self.opening_moves, self.seed = int(opening_moves), int(seed)
+        cells = self.game.height * self.game.width
+        check_opening_moves(self.opening_moves, cells, "opening_moves (lzero eval --openings)")
         if raw_network:
             from lzero.agent import MuZeroAgent
 

@@ -91,8 +91,10 @@ def test_eval_errors(trained):
             run_eval([str(path), "--ckpt", ckpt, *option])
 
 
-def test_an_unknown_bot_is_refused_naming_the_option(trained):
+def test_an_unknown_bot_or_too_long_an_opening_is_refused_naming_the_option(trained):
     tmp, _ = trained
     ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
     with pytest.raises(ConfigError, match=r"got \['bogus'\] \(lzero eval --bots\)"):
         run_eval(["--ckpt", ckpt, "--bots", "rule,bogus"])
+    with pytest.raises(ConfigError, match=r"opening_moves \(lzero eval --openings\): expected"):
+        run_eval(["--ckpt", ckpt, "--openings", "9"])

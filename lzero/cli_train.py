@@ -178,9 +178,14 @@ def _eval_muzero(args: argparse.Namespace, input_cfg: list) -> int:
                 "one (the option sets AlphaZero's search)"
             )
     from lzero.entry import eval_muzero_with_gym_env
-    from lzero.utils.replay_io import check_replay_dir
+    from lzero.utils.replay_io import check_replay_dir, names_file
 
     if args.gif is not None:
+        if names_file(args.gif):
+            raise ConfigError(
+                f"--gif: expected a folder (lzero eval names the GIF it saves there), got "
+                f"{args.gif!r}, a .gif file name"
+            )
         check_replay_dir(args.gif, "--gif")
     main_config, create_config = input_cfg
     main_config = EasyDict(copy.deepcopy(dict(main_config)))

@@ -79,7 +79,7 @@ def check_env_config(cfg: Mapping) -> None:
 
     Raises:
         ConfigError: the env rejects its config, its spaces disagree with the model, or a
-            board game's ``policy.eval_bots`` names a bot it has not.
+            board game's ``policy.eval_bots`` names a bot it has not (a gym task's names any).
     """
     if cfg.policy.symmetry_augmentation:
         kind = "board game" if is_board(cfg) else "gym task"
@@ -104,8 +104,13 @@ def check_env_config(cfg: Mapping) -> None:
     try:
         check_spaces(cfg, {0: env.reset()})
         bots = list(cfg.policy.get("eval_bots") or ())
+        if bots and not is_board(cfg):
+            raise ConfigError(
+                f"policy.eval_bots: expected none for a gym task ({cfg.env.get('env_id')}), got "
+                f"{bots} (bots are a board game's opponents; lzero eval --bots)"
+            )
         unknown = [b for b in bots if b not in getattr(env, "bot_types", ())]
-        if unknown and is_board(cfg):  # before a run: not at its first evaluation
+        if unknown:  # before a run: not at its first evaluation
             raise ConfigError(
                 f"policy.eval_bots: expected bots of {cfg.create_env.type!r} among "
                 f"{list(env.bot_types)}, got {unknown} (lzero eval --bots)"

@@ -80,6 +80,9 @@ def test_eval_errors(trained):
     for argv in ([str(path), "--ckpt", ckpt], ["--ckpt", ckpt]):  # with the config, and without
         with pytest.raises(ConfigError, match="--gif: expected a writable directory.*a file"):
             run_eval([*argv, "--gif", str(path / "replays")])  # a folder under a file
+        with pytest.raises(ConfigError, match="--gif: expected a folder"):
+            run_eval([*argv, "--gif", str(tmp / "e.gif")])
+    assert not (tmp / "e.gif").exists()
     with pytest.raises(ConfigError, match=r"num_simulations \(lzero eval --simulations\): exp"):
         eval_muzero_with_gym_env(
             copy.deepcopy([cartpole.main_config, cartpole.create_config]), num_simulations=0

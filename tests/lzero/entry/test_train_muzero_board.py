@@ -155,3 +155,8 @@ def test_an_unknown_eval_bot_is_refused_before_the_run_starts(tmp_path, tiny):
     with pytest.raises(ConfigError, match=r"policy.eval_bots: expected bots of 'tictactoe' among"):
         train_muzero([main, create], seed=0, max_env_step=40)
     assert not (tmp_path / "exp").exists()
+    main, create = tiny(tmp_path, cartpole)  # a gym task has no bots to name
+    main.policy.eval_bots = ["rule"]
+    with pytest.raises(ConfigError, match=r"policy.eval_bots: expected none for a gym task"):
+        train_muzero([main, create], seed=0, max_env_step=40)
+    assert not (tmp_path / "exp").exists()

@@ -76,8 +76,8 @@ def eval_muzero_with_gym_env(
     muzero_setup.check_env_config(cfg)
     if num_simulations == 0 and not muzero_setup.is_board(cfg):
         raise ConfigError(
-            f"num_simulations (lzero eval --simulations): expected at least 1 for a gym task ({cfg.env.env_id}), got 0 (the "
-            "raw network plays board games only)"
+            "num_simulations (lzero eval --simulations): expected at least 1 for a gym task "
+            f"({cfg.env.env_id}), got 0 (the raw network plays board games only)"
         )
     if opening_moves and not muzero_setup.is_board(cfg):
         raise ConfigError(

@@ -30,7 +30,7 @@ from lzero.policy.board_game import BoardGame
 from lzero.worker.alphazero_collector import make_alphazero_collector
 from lzero.worker.alphazero_evaluator import (
     check_opening_moves,
-    default_bots,
+    eval_bots,
     evaluate_against_bots,
 )
 
@@ -54,12 +54,7 @@ def _setup(cfg, seed: int):
             f"main_config.policy.model.action_space_size: expected {game.action_size} (the env's "
             f"action count), got {m.action_space_size}"
         )
-    bots = list(cfg.policy.eval_bots or default_bots(env))
-    unknown = [b for b in bots if b not in env.bot_types]
-    if unknown:
-        raise ConfigError(
-            f"main_config.policy.eval_bots: expected bots of {game.name} {list(env.bot_types)}, got {unknown}"
-        )
+    bots = eval_bots(env, cfg.policy.eval_bots, "main_config.policy.eval_bots")
     env.close()
     return game, bots
 
@@ -292,16 +287,10 @@ def eval_alphazero(
     g = state["game"]
     env = create_env(g["create_env"], g["env_config"])
     try:  # the asked-for games first, before the network is built
-        unknown = [b for b in bots or () if b not in env.bot_types]
-        if unknown:
-            raise ConfigError(
-                f"bots: expected bots of {g['create_env']['type']!r} among "
-                f"{list(env.bot_types)}, got {unknown} (lzero eval --bots)"
-            )
+        bots = eval_bots(env, bots, "bots (lzero eval --bots)")
         check_opening_moves(
             opening_moves, g["height"] * g["width"], "opening_moves (lzero eval --openings)"
         )
-        bots = list(bots or default_bots(env))
     finally:
         env.close()
     agent = load_agent(

@@ -23,6 +23,21 @@ def default_bots(env: Any) -> list[str]:
     return [b for b in ("rule", "mcts", "alpha_beta") if b in env.bot_types]
 
 
+def eval_bots(env: Any, bots: Sequence[str] | None, name: str) -> list[str]:
+    """``bots`` (None or empty: :func:`default_bots`) after checking each is one of ``env``'s.
+
+    Raises:
+        ConfigError: a bot ``env``'s game has not; the message names the setting ``name`` and
+            the game's bots.
+    """
+    unknown = [b for b in bots or () if b not in env.bot_types]
+    if unknown:
+        raise ConfigError(
+            f"{name}: expected bots of {env.rules.name} among {list(env.bot_types)}, got {unknown}"
+        )
+    return list(bots or default_bots(env))
+
+
 def play_opening(env: Any, moves: int, rng: np.random.Generator) -> list[int]:
     """Plays ``moves`` uniformly random legal moves on ``env`` (both players, from its reset
     position) and returns them. An opening that ends the game is drawn again (``env`` reset,

@@ -97,7 +97,10 @@ def test_eval_errors(trained):
 def test_an_unknown_bot_or_too_long_an_opening_is_refused_naming_the_option(trained):
     tmp, _ = trained
     ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
-    with pytest.raises(ConfigError, match=r"got \['bogus'\] \(lzero eval --bots\)"):
+    with pytest.raises(
+        ConfigError,
+        match=r"\(lzero eval --bots\): expected bots of tictactoe among .*got \['bogus'\]",
+    ):
         run_eval(["--ckpt", ckpt, "--bots", "rule,bogus"])
     with pytest.raises(ConfigError, match=r"opening_moves \(lzero eval --openings\): expected"):
         run_eval(["--ckpt", ckpt, "--openings", "9"])

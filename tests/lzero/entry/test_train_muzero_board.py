@@ -152,7 +152,10 @@ def test_an_unknown_eval_bot_is_refused_before_the_run_starts(tmp_path, tiny):
     env of the run exists (not at its first evaluation), naming the bots it has."""
     main, create = tiny(tmp_path)
     main.policy.eval_bots = ["rule", "minimax"]
-    with pytest.raises(ConfigError, match=r"policy.eval_bots: expected bots of 'tictactoe' among"):
+    with pytest.raises(
+        ConfigError,
+        match=r"policy.eval_bots \(lzero eval --bots\): expected bots of tictactoe among",
+    ):
         train_muzero([main, create], seed=0, max_env_step=40)
     assert not (tmp_path / "exp").exists()
     main, create = tiny(tmp_path, cartpole)  # a gym task has no bots to name

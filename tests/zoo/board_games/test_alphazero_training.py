@@ -442,8 +442,8 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys):
     assert "--gif: expected a MuZero checkpoint" in capsys.readouterr().err
     assert lzero_main(["eval", "--ckpt", str(ckpt), "--bots", "rule,bogus"]) == 2
     err = capsys.readouterr().err
-    assert "bots: expected bots of 'tictactoe' among" in err and "got ['bogus']" in err
-    assert "lzero eval --bots" in err
+    assert "bots (lzero eval --bots): expected bots of tictactoe among" in err
+    assert "got ['bogus']" in err
     assert lzero_main(["eval", "--ckpt", str(ckpt), "--openings", "9"]) == 2
     assert "opening_moves (lzero eval --openings): expected fewer" in capsys.readouterr().err
     with pytest.raises(SystemExit):

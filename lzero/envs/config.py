@@ -81,20 +81,32 @@ def merge_config(
         A new EasyDict.
 
     Raises:
-        ConfigError: a user key is not in ``default``; the message names the key, the
-            closest valid key and the valid set.
+        ConfigError: user keys that are not in ``default``, at any depth: one message names
+            them all (one line each: the key, the closest valid key and the valid set), so
+            that a config with several typos is mended in one go.
     """
     if user is not None and not isinstance(user, Mapping):
         raise ConfigError(f"{where}: expected a dict, got {type(user).__name__}")
-    for key, value in (user or {}).items():
+    problems = _unknown_keys(default, user or {}, where, open_keys)
+    if len(problems) == 1:
+        raise ConfigError(problems[0])
+    if problems:
+        raise ConfigError(f"{len(problems)} unknown keys:\n  " + "\n  ".join(problems))
+    return deep_merge_dicts(default, user)
+
+
+def _unknown_keys(default: Mapping, user: Mapping, where: str, open_keys: tuple) -> list[str]:
+    """One message per key of ``user`` (recursively) that ``default`` does not have."""
+    problems = []
+    for key, value in user.items():
         if key not in default:
-            raise ConfigError(
-                f"{where}: " + unknown_name_message("key", key, default.keys(), full=True)
-            )
+            message = unknown_name_message("key", key, default.keys(), full=True)
+            problems.append(f"{where}: {message}")
+            continue
         sub = default[key]
         if key not in open_keys and isinstance(sub, Mapping) and sub and isinstance(value, Mapping):
-            merge_config(sub, value, where=f"{where}.{key}")
-    return deep_merge_dicts(default, user)
+            problems += _unknown_keys(sub, value, f"{where}.{key}", ())
+    return problems
 
 
 def check_positive_ints(cfg: Mapping, keys: tuple[str, ...], *, where: str) -> None:

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -41,6 +43,26 @@ def test_merge_config_checks_nested_keys_but_not_open_ones():
         merge_config(default, {"model": {"latent_dim": 3}}, where="cfg")
     merged = merge_config({"opts": {"a": 1}}, {"opts": {"b": 2}}, open_keys=("opts",))
     assert merged.opts == {"a": 1, "b": 2}
+
+
+@given(
+    st.sets(st.sampled_from(["lr", "batch", "seed", "mcts.depth", "mcts.noise"]), min_size=1)
+)
+def test_merge_config_names_every_unknown_key_at_once(typos):
+    default = {"learning_rate": 1, "batch_size": 2, "mcts": {"num_simulations": 3}}
+    user = {"mcts": {}}
+    for typo in typos:
+        if typo.startswith("mcts."):
+            user["mcts"][typo[5:]] = 0
+        else:
+            user[typo] = 0
+    with pytest.raises(ConfigError) as err:
+        merge_config(default, user, where="cfg")
+    named = set(re.findall(r"cfg\.?(\w*): unknown key '(\w+)'", str(err.value)))
+    expected = {("mcts" if t.startswith("mcts.") else "", t.split(".")[-1]) for t in typos}
+    assert named == expected
+    if len(typos) > 1:
+        assert str(err.value).startswith(f"{len(typos)} unknown keys:")
 
 
 def test_merge_config_rejects_a_non_dict():

@@ -9,6 +9,7 @@ import argparse
 import copy
 import importlib
 import importlib.util
+import pkgutil
 import re
 import sys
 import warnings
@@ -17,6 +18,7 @@ from types import ModuleType
 
 from easydict import EasyDict
 
+from lzero.envs.config import closest_key
 from lzero.errors import ConfigError
 
 
@@ -31,6 +33,7 @@ def load_config_module(spec: str) -> ModuleType:
         if not path.is_file():
             raise ConfigError(
                 f"expected a config module name or an existing .py file, got {spec!r}"
+                + _near_miss(path.name, _py_files(path.parent), str(path.parent))
             )
         mod_spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(mod_spec)
@@ -42,6 +45,7 @@ def load_config_module(spec: str) -> ModuleType:
         except ModuleNotFoundError as err:
             raise ConfigError(
                 f"expected an importable config module, got {spec!r} ({err})"
+                + _module_near_miss(spec, err.name)
             ) from err
     missing = [n for n in ("main_config", "create_config") if not hasattr(module, n)]
     if missing:
@@ -49,6 +53,38 @@ def load_config_module(spec: str) -> ModuleType:
             f"expected {spec!r} to define main_config and create_config, got no {missing}"
         )
     return module
+
+
+def _near_miss(name: str, candidates: list[str], where: str) -> str:
+    """ "; did you mean X?" naming the candidate closest to ``name``, or ""."""
+    hint = closest_key(name, candidates)
+    return f"; did you mean {hint!r} (in {where})?" if hint else ""
+
+
+def _py_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob("*.py")) if folder.is_dir() else []
+
+
+def _module_near_miss(spec: str, missing: str | None) -> str:
+    """A close name for the first part of a dotted ``spec`` that does not import.
+
+    ``missing`` is the module Python could not find (``ModuleNotFoundError.name``); when it
+    is a prefix of ``spec``, its last part is compared with the modules and packages of its
+    parent, which did import. A missing top-level name gets no hint (every installed package
+    would be a candidate), nor does an error raised inside the config (a missing dependency
+    names another module).
+    """
+    if not missing or not (spec == missing or spec.startswith(missing + ".")):
+        return ""
+    parent, _, last = missing.rpartition(".")
+    try:
+        paths = importlib.import_module(parent).__path__ if parent else None
+    except (ImportError, AttributeError):
+        return ""
+    if paths is None:
+        return ""
+    hint = closest_key(last, sorted(m.name for m in pkgutil.iter_modules(paths)))
+    return f"; did you mean {parent + '.' + hint!r}?" if hint else ""
 
 
 def _cmd_train(args: argparse.Namespace) -> int:

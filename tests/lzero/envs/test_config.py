@@ -45,9 +45,7 @@ def test_merge_config_checks_nested_keys_but_not_open_ones():
     assert merged.opts == {"a": 1, "b": 2}
 
 
-@given(
-    st.sets(st.sampled_from(["lr", "batch", "seed", "mcts.depth", "mcts.noise"]), min_size=1)
-)
+@given(st.sets(st.sampled_from(["lr", "batch", "seed", "mcts.depth", "mcts.noise"]), min_size=1))
 def test_merge_config_names_every_unknown_key_at_once(typos):
     default = {"learning_rate": 1, "batch_size": 2, "mcts": {"num_simulations": 3}}
     user = {"mcts": {}}

@@ -1,0 +1,58 @@
+"""Config loading for ``lzero train``/``lzero eval``: a misspelled config names the real one."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from lzero.cli_train import load_config_module
+from lzero.errors import ConfigError
+
+REAL = "zoo.board_games.connect4.config.connect4_alphazero_sp_mode_config"
+
+
+@pytest.mark.parametrize(
+    ("spec", "hint"),
+    [
+        (REAL.replace("sp_mode", "sp_mod"), REAL),
+        (REAL.replace("connect4_alpha", "connect4_alhpa"), REAL),
+        (REAL.replace(".connect4.", ".conect4."), "zoo.board_games.connect4"),
+        (REAL.replace(".config.", ".configs."), "zoo.board_games.connect4.config"),
+    ],
+)
+def test_a_misspelled_module_names_the_closest_real_one(spec, hint):
+    with pytest.raises(ConfigError, match="expected an importable config module") as err:
+        load_config_module(spec)
+    assert str(err.value).endswith(f"did you mean {hint!r}?")
+    assert importlib.util.find_spec(hint) is not None  # the hint imports
+
+
+@pytest.mark.parametrize(
+    "spec", ["no_such_top_level_package.config", REAL.rsplit(".", 1)[0] + ".zzzzzz_qqq"]
+)
+def test_nothing_close_gets_no_hint(spec):
+    with pytest.raises(ConfigError) as err:
+        load_config_module(spec)
+    assert "did you mean" not in str(err.value)
+
+
+def test_a_missing_import_inside_the_config_is_not_blamed_on_its_name(tmp_path, monkeypatch):
+    package = tmp_path / "my_configs"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "run_config.py").write_text("import no_such_dependency_xyz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ConfigError, match="no_such_dependency_xyz") as err:
+        load_config_module("my_configs.run_config")
+    assert "did you mean" not in str(err.value)
+
+
+def test_a_misspelled_file_names_the_closest_file_in_its_folder(tmp_path):
+    (tmp_path / "cartpole_muzero_config.py").write_text("")
+    (tmp_path / "notes.txt").write_text("")
+    with pytest.raises(ConfigError, match="existing .py file") as err:
+        load_config_module(str(tmp_path / "cartpole_muzero_confg.py"))
+    assert f"did you mean 'cartpole_muzero_config.py' (in {tmp_path})?" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        load_config_module(str(Path(tmp_path) / "no_folder" / "x_config.py"))
+    assert "did you mean" not in str(err.value)

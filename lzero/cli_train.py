@@ -6,6 +6,7 @@ It lives outside ``lzero.entry`` so that building the command line does not impo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import importlib
 import importlib.util
@@ -19,7 +20,7 @@ from types import ModuleType
 from easydict import EasyDict
 
 from lzero.envs.config import closest_key
-from lzero.errors import ConfigError
+from lzero.errors import ConfigError, LZeroError
 
 
 def load_config_module(spec: str) -> ModuleType:
@@ -87,6 +88,31 @@ def _module_near_miss(spec: str, missing: str | None) -> str:
     return f"; did you mean {parent + '.' + hint!r}?" if hint else ""
 
 
+#: Argument names of the entries ``lzero train`` calls, and the options that set them.
+TRAIN_OPTIONS = {"resume": "--resume", "seed": "--seed"}
+#: The same for ``lzero eval``.
+EVAL_OPTIONS = {"model_path": "--ckpt", "seed": "--seed"}
+
+
+@contextlib.contextmanager
+def _as_options(names: dict[str, str]):
+    """Re-raises an entry's error with its argument names turned into the command line's
+    options: a message that begins ``resume:`` begins ``--resume:``, and ``model_path``
+    anywhere reads ``--ckpt`` (``model_path`` is never a word of a sentence; ``seed`` and
+    ``resume`` are, so only the leading label is renamed). The original error is the cause.
+    """
+    try:
+        yield
+    except LZeroError as err:
+        message = renamed = str(err)
+        for name, option in names.items():
+            pattern = rf"\b{name}\b" if "_" in name else rf"^{name}:"
+            renamed = re.sub(pattern, option + (":" if "_" not in name else ""), renamed)
+        if renamed == message:
+            raise
+        raise type(err)(renamed) from err
+
+
 def _cmd_train(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("torch") is None:
         raise ConfigError(
@@ -112,17 +138,18 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if policy_type == "alphazero":
         from lzero.entry import train_alphazero
 
-        policy = train_alphazero(
-            [main_config, module.create_config],
-            seed=args.seed,
-            max_env_step=max_env_step,
-            max_train_iter=args.max_train_iter,
-            resume=args.resume,
-        )  # it prints why it stopped and where the checkpoints are
+        with _as_options(TRAIN_OPTIONS):
+            train_alphazero(
+                [main_config, module.create_config],
+                seed=args.seed,
+                max_env_step=max_env_step,
+                max_train_iter=args.max_train_iter,
+                resume=args.resume,
+            )  # it prints why it stopped and where the checkpoints are
         return 0
     from lzero.entry import train_muzero_with_gym_env
 
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _as_options(TRAIN_OPTIONS):
         # The config names its gym version on purpose (CartPole-v0 is LightZero's task):
         # gymnasium's advice to upgrade would only be noise in every run.
         warnings.filterwarnings("ignore", message=r".* is out of date\. You should consider")
@@ -185,18 +212,19 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from lzero.entry import eval_alphazero
 
     bots = [b for b in args.bots.split(",") if b] if args.bots else None
-    results = eval_alphazero(
-        args.ckpt,
-        bots=bots,
-        num_games=args.episodes,
-        num_simulations=args.simulations,
-        seed=args.seed,
-        opening_moves=args.openings,
-        reuse_tree=args.reuse_tree,
-        fpu_reduction=agent_fpu_reduction(args.fpu_reduction),
-        inference_dtype=args.dtype,
-        state=state,
-    )
+    with _as_options(EVAL_OPTIONS):
+        results = eval_alphazero(
+            args.ckpt,
+            bots=bots,
+            num_games=args.episodes,
+            num_simulations=args.simulations,
+            seed=args.seed,
+            opening_moves=args.openings,
+            reuse_tree=args.reuse_tree,
+            fpu_reduction=agent_fpu_reduction(args.fpu_reduction),
+            inference_dtype=args.dtype,
+            state=state,
+        )
     opening = f", {args.openings}-move random openings" if args.openings else ""
     print(f"{args.ckpt}: {args.episodes} games per bot, colours alternate{opening}")
     for bot, r in results.items():
@@ -227,7 +255,7 @@ def _eval_muzero(args: argparse.Namespace, input_cfg: list) -> int:
     main_config = EasyDict(copy.deepcopy(dict(main_config)))
     if args.bots:
         main_config.policy.eval_bots = [b for b in args.bots.split(",") if b]
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _as_options(EVAL_OPTIONS):
         warnings.filterwarnings("ignore", message=r".* is out of date\. You should consider")
         eval_muzero_with_gym_env(
             [main_config, create_config], seed=args.seed, model_path=args.ckpt,

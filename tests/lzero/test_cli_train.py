@@ -56,3 +56,34 @@ def test_a_misspelled_file_names_the_closest_file_in_its_folder(tmp_path):
     with pytest.raises(ConfigError) as err:
         load_config_module(str(Path(tmp_path) / "no_folder" / "x_config.py"))
     assert "did you mean" not in str(err.value)
+
+
+CARTPOLE = "zoo.classic_control.cartpole.config.cartpole_muzero_config"
+
+
+def test_eval_errors_name_the_option_not_the_entry_argument(tmp_path, capsys):
+    from lzero.cli import main
+    from lzero.entry import eval_muzero_with_gym_env
+
+    missing = str(tmp_path / "nothing.pth.tar")
+    assert main(["eval", CARTPOLE, "--ckpt", missing]) == 2
+    err = capsys.readouterr().err
+    assert "expected --ckpt to be a checkpoint file" in err and "model_path" not in err
+    module = load_config_module(CARTPOLE)
+    with pytest.raises(ConfigError, match="expected model_path to be a checkpoint file"):
+        eval_muzero_with_gym_env([module.main_config, module.create_config], model_path=missing)
+
+
+def test_train_errors_name_the_option_and_keep_sentences(tmp_path, capsys):
+    from lzero.cli import main
+    from lzero.cli_train import _as_options
+
+    assert main(["train", CARTPOLE, "--resume", str(tmp_path)]) == 2
+    assert "error: --resume: expected an experiment directory" in capsys.readouterr().err
+    with pytest.raises(ConfigError) as err, _as_options({"seed": "--seed"}):
+        raise ConfigError("seed: expected the resumed run's own seed 3 (or none), got 4")
+    assert str(err.value) == "--seed: expected the resumed run's own seed 3 (or none), got 4"
+    assert isinstance(err.value.__cause__, ConfigError)
+    with pytest.raises(ConfigError) as err, _as_options({"seed": "--seed"}):
+        raise ConfigError("a message with no label")
+    assert err.value.__cause__ is None

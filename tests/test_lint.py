@@ -36,6 +36,7 @@ PLUGIN_LOADERS = {
     ("lzero/envs/registry.py", "import_module_names"): "LightZero's import_names of a config",
     ("lzero/cli.py", "_load_adder"): "subcommands of packages built on lzero (entry points)",
     ("lzero/cli_train.py", "load_config_module"): "the config module or file the user names",
+    ("lzero/cli_train.py", "_module_near_miss"): "a package above the config name the user typed",
     ("lzero/envs/wrappers/replay.py", "check_replay_format"): "optional video codecs present",
 }
 _DYNAMIC_IMPORTS = {

@@ -12,6 +12,7 @@ from lzero.entry import muzero_setup
 from lzero.entry.config import compile_config
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
+from lzero.utils.replay_io import check_replay_dir
 from lzero.worker import MuZeroEvaluator
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
@@ -86,13 +87,7 @@ def eval_muzero_with_gym_env(
         )
     replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
     if save_replay_gif:
-        try:
-            replay_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise ConfigError(
-                f"replay_path: expected a directory it can create, got {str(replay_dir)!r} "
-                f"({err.strerror})"
-            ) from err
+        check_replay_dir(replay_dir, "replay_path")
     muzero_setup.seed_everything(seed)
     policy = muzero_setup.make_policy(cfg)
     if model_path is not None:

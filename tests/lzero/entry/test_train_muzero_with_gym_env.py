@@ -282,7 +282,10 @@ def test_eval_checks_the_replay_folder_before_playing(tmp_path, monkeypatch):
     played = []
     monkeypatch.setattr(ev.MuZeroEvaluator, "eval", lambda self, n: played.append(n))
     (tmp_path / "a_file").write_text("")
-    with pytest.raises(ConfigError, match=r"replay_path: expected a directory it can create"):
+    with pytest.raises(
+        ConfigError,
+        match=r"replay_path: expected a writable directory, got .* \(it or a folder above it is a file\)",
+    ):
         eval_muzero_with_gym_env(
             tiny(tmp_path),
             seed=0,

@@ -118,6 +118,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
     # fewer than sqrt(k * P * T) times (P its noisy prior, T the root's simulations) is
     # searched next; the move played and a 'visit_count' policy target then count its visits
     # less those the forcing spent (lzero.mcts.batched_result.prune_forced_playouts). 0: off
+    collect_reuse_tree=False,  # (bool) ours: each self-play search starts from the subtree
+    # the game's previous search grew below the position (AlphaGo Zero's self-play kept the
+    # played move's subtree; BatchedSearch.search(reuse_tree=True)): the root's visits, and so
+    # the policy target, count the kept simulations too. False: every search starts afresh
     eval_opening_moves=0,  # (int) random moves opening each evaluation game, the same for
     # both colours of a pair of games, so deterministic players meet varied positions
     collect_opening_moves=0,  # (int) ours: each self_play_mode game opens with 0 to this many
@@ -318,6 +322,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         check_forced_playouts(policy.collect_forced_playouts, "collect_forced_playouts")
     except ValueError as e:
         raise ConfigError(f"main_config.policy: {e}") from None
+    if not isinstance(policy.collect_reuse_tree, (bool, np.bool_)):
+        raise ConfigError(
+            "main_config.policy: expected collect_reuse_tree True or False, got "
+            f"{policy.collect_reuse_tree!r}"
+        )
     c = _check_share(policy, "contempt")
     if not isinstance(policy.model.draw_head, bool):
         raise ConfigError(

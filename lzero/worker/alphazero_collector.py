@@ -109,6 +109,7 @@ class AlphaZeroCollector:
         completed_q = policy.cfg.policy_target == "completed_q"
         fpu = policy.cfg.collect_fpu_reduction
         forced = float(policy.cfg.collect_forced_playouts)
+        reuse = bool(policy.cfg.collect_reuse_tree)
         steps = 0
         while len(returns) < n_episode:
             boards = self.obs["board"]
@@ -123,7 +124,7 @@ class AlphaZeroCollector:
                 boards, to_play, policy.evaluate, add_noise=not fast, active=active,
                 num_simulations=policy.cfg.fast_search_simulations if fast else None,
                 fpu_reduction=fpu, root_fpu_reduction=None if fpu is None else 0.0,
-                forced_playouts=0.0 if fast else forced,
+                forced_playouts=0.0 if fast else forced, reuse_tree=reuse,
             )  # fmt: skip
             visits = result.visits  # what the move and a visit-count target follow
             if forced > 0 and not fast:

@@ -724,6 +724,60 @@ def test_collect_forced_playouts_force_the_root_and_prune_the_policy_targets():
             )
 
 
+def test_collect_reuse_tree_continues_each_game_from_its_last_search():
+    """``collect_reuse_tree``: every self-play search is made with ``reuse_tree=True``, and a
+    game's next root holds, besides this search's simulations, the visits its previous search
+    gave the move played (less the one that expanded it) where that subtree fits, else none;
+    the run repeats from its seed; plain self-play never carries visits over."""
+    from lzero.errors import ConfigError
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    def run(reuse):
+        policy = tiny_policy(seed=4)
+        policy.cfg.collect_reuse_tree = reuse
+        search, steps = policy.search.search, []
+
+        def record(*args, **kwargs):
+            assert kwargs["reuse_tree"] is reuse
+            result = search(*args, **kwargs)
+            steps.append([result.visits.copy()])
+            return result
+
+        policy.search.search = record
+        collector = AlphaZeroCollector(policy, "tictactoe", {}, 3, seed=5)
+        step = collector.pool.step
+
+        def step_and_record(actions):
+            steps[-1].append(np.asarray(actions).copy())
+            out = step(actions)
+            steps[-1].append(out[2].copy())  # done
+            return out
+
+        collector.pool.step = step_and_record
+        data = collector.collect(6)
+        collector.close()
+        return data, steps, policy.search.num_simulations
+
+    data, steps, sims = run(True)
+    carried = 0
+    for (visits, actions, done), (after, _, _) in zip(steps, steps[1:]):
+        for b in np.flatnonzero(~done):
+            total, kept = after[b].sum(), visits[b, actions[b]] - 1
+            assert total in (sims, sims + kept)
+            carried += total > sims
+    assert carried > 0.3 * sum(int((~s[2]).sum()) for s in steps[:-1])
+    again, _, _ = run(True)
+    for key in ("planes", "policy", "value"):
+        np.testing.assert_array_equal(data[key], again[key])
+    _, plain, _ = run(False)
+    assert all(s[0].sum(axis=1).max() == sims for s in plain)
+    for bad in (1, "yes", None):
+        with pytest.raises(ConfigError, match="expected collect_reuse_tree True or False"):
+            compile_alphazero_config(
+                [dict(policy=dict(collect_reuse_tree=bad)), dict(env=dict(type="tictactoe"))]
+            )
+
+
 def test_an_unknown_policy_target_is_refused_with_the_allowed_ones():
     with pytest.raises(ValueError, match=r"policy_target in \['visit_count', 'completed_q'\]"):
         compile_alphazero_config(

@@ -57,7 +57,7 @@ def load_config_module(spec: str) -> ModuleType:
 
 
 def _near_miss(name: str, candidates: list[str], where: str) -> str:
-    """ "; did you mean X?" naming the candidate closest to ``name``, or ""."""
+    """The hint naming the candidate closest to ``name`` (in folder ``where``), or ''."""
     hint = closest_key(name, candidates)
     return f"; did you mean {hint!r} (in {where})?" if hint else ""
 

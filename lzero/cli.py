@@ -152,8 +152,29 @@ def _dispatch(argv: list[str]) -> int:
         print(f"lzero {argv[0] if argv else ''}: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 0 if argv and argv[0] in INTERACTIVE_COMMANDS else 130
+        return _interrupted(argv)
+    except Exception as err:
+        if not _caused_by_interrupt(err):
+            raise
+        return _interrupted(argv)
+
+
+def _interrupted(argv: list[str]) -> int:
+    print("\ninterrupted", file=sys.stderr)
+    return 0 if argv and argv[0] in INTERACTIVE_COMMANDS else 130
+
+
+def _caused_by_interrupt(err: BaseException) -> bool:
+    """Whether ``err`` was raised while handling Ctrl-C: a library that catches the
+    KeyboardInterrupt (numba's compiler, a C callback) and raises its own error instead keeps
+    it as the cause or context."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return False
 
 
 if __name__ == "__main__":

@@ -69,6 +69,36 @@ def test_ctrl_c_while_starting_exits_without_traceback(monkeypatch, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
+def test_ctrl_c_caught_and_wrapped_by_a_library_still_exits_cleanly(monkeypatch, capsys):
+    # numba's compiler and C callbacks can turn a KeyboardInterrupt into their own error,
+    # with the interrupt as its context: that is still Ctrl-C, not a crash.
+    import lzero.cli as cli
+
+    def wrapped(kind):
+        def build():
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as interrupt:
+                if kind == "cause":
+                    raise RuntimeError("compilation failed") from interrupt
+                raise SystemError("returned a result with an exception set")  # noqa: B904
+
+        return build
+
+    for kind in ("cause", "context"):
+        monkeypatch.setattr(cli, "build_parser", wrapped(kind))
+        assert main(["arena", "connect4"]) == 0
+        assert main(["train", "x"]) == 130
+        assert "Traceback" not in capsys.readouterr().err
+
+    def broken():
+        raise RuntimeError("a real bug")
+
+    monkeypatch.setattr(cli, "build_parser", broken)
+    with pytest.raises(RuntimeError, match="a real bug"):
+        main(["train", "x"])
+
+
 @pytest.mark.parametrize("unbuffered", ["", "1"])
 @pytest.mark.parametrize("args, codes", [(["envs"], {1}), (["--help"], {0, 1})])
 def test_output_piped_into_head_exits_quietly(args, codes, unbuffered):

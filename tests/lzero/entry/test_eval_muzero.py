@@ -87,7 +87,7 @@ def test_eval_errors(trained):
         eval_muzero_with_gym_env(
             copy.deepcopy([cartpole.main_config, cartpole.create_config]), num_simulations=0
         )
-    with pytest.raises(ConfigError, match="expected model_path to be a checkpoint file"):
+    with pytest.raises(ConfigError, match="expected --ckpt to be a checkpoint file"):
         run_eval([str(path), "--ckpt", str(tmp / "missing.pth.tar")])
     for option in (["--reuse-tree"], ["--fpu-reduction", "0.2"], ["--dtype", "float32"]):
         with pytest.raises(ConfigError, match=f"{option[0]}: expected an AlphaZero checkpoint"):

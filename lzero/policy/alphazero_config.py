@@ -121,7 +121,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
     collect_reuse_tree=False,  # (bool) ours: each self-play search starts from the subtree
     # the game's previous search grew below the position (AlphaGo Zero's self-play kept the
     # played move's subtree; BatchedSearch.search(reuse_tree=True)): the root's visits, and so
-    # the policy target, count the kept simulations too. False: every search starts afresh
+    # the policy target, count the kept simulations too. self_play_mode only; games against
+    # the bot (bot_opponent_share) start every search afresh. False: every search starts afresh
     eval_opening_moves=0,  # (int) random moves opening each evaluation game, the same for
     # both colours of a pair of games, so deterministic players meet varied positions
     collect_opening_moves=0,  # (int) ours: each self_play_mode game opens with 0 to this many
@@ -346,6 +347,12 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             "main_config.policy: bot_opponent_share > 0 mixes bot games into self-play; it "
             f"needs env.battle_mode='self_play_mode', got {mode!r} (in 'play_with_bot_mode' "
             "every game is against the bot)"
+        )
+    if policy.collect_reuse_tree and mode != "self_play_mode":
+        raise ConfigError(
+            "main_config.policy: collect_reuse_tree continues each search from the game's "
+            "previous one, a move earlier; it needs env.battle_mode='self_play_mode', got "
+            f"{mode!r} (there the agent's searches are two moves apart)"
         )
     if policy.collect_opening_moves and mode != "self_play_mode":
         raise ConfigError(

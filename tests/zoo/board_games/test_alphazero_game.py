@@ -776,6 +776,15 @@ def test_collect_reuse_tree_continues_each_game_from_its_last_search():
             compile_alphazero_config(
                 [dict(policy=dict(collect_reuse_tree=bad)), dict(env=dict(type="tictactoe"))]
             )
+    with pytest.raises(ConfigError, match="collect_reuse_tree .* needs env.battle_mode='self"):
+        compile_alphazero_config(
+            [
+                dict(
+                    env=dict(battle_mode="play_with_bot_mode"), policy=dict(collect_reuse_tree=True)
+                ),
+                dict(env=dict(type="tictactoe")),
+            ]
+        )
 
 
 def test_an_unknown_policy_target_is_refused_with_the_allowed_ones():

@@ -389,7 +389,8 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
 def bot_mode_variant(sp_module, exp_name: str) -> tuple[EasyDict, EasyDict, int]:
     """LightZero's ``play_with_bot_mode`` config of a zoo self-play config module: the same
     settings with the agent as player 1 and the env's bot replying (without the self-play
-    config's ``bot_opponent_share``: every game is against the bot).
+    config's ``bot_opponent_share``, as every game is against the bot, nor its self-play-only
+    ``collect_opening_moves`` and ``collect_reuse_tree``).
 
     Returns:
         ``(main_config, create_config, max_env_step)`` for the bot-mode module to export.
@@ -397,5 +398,6 @@ def bot_mode_variant(sp_module, exp_name: str) -> tuple[EasyDict, EasyDict, int]
     main = copy.deepcopy(sp_module.main_config)
     main.exp_name = exp_name
     main.env.battle_mode = "play_with_bot_mode"
-    main.policy.pop("bot_opponent_share", None)
+    for key in ("bot_opponent_share", "collect_opening_moves", "collect_reuse_tree"):
+        main.policy.pop(key, None)
     return main, copy.deepcopy(sp_module.create_config), sp_module.max_env_step

@@ -78,36 +78,34 @@ def _module_near_miss(spec: str, missing: str | None) -> str:
     if not missing or not (spec == missing or spec.startswith(missing + ".")):
         return ""
     parent, _, last = missing.rpartition(".")
-    try:
-        paths = importlib.import_module(parent).__path__ if parent else None
-    except (ImportError, AttributeError):
+    if not parent:
         return ""
-    if paths is None:
+    try:
+        paths = importlib.import_module(parent).__path__
+    except (ImportError, AttributeError):
         return ""
     hint = closest_key(last, sorted(m.name for m in pkgutil.iter_modules(paths)))
     return f"; did you mean {parent + '.' + hint!r}?" if hint else ""
 
 
-#: Argument names of the entries ``lzero train`` calls, and the options that set them.
-TRAIN_OPTIONS = {"resume": "--resume", "seed": "--seed"}
+#: Where errors of the entries ``lzero train`` calls name their arguments, and what the
+#: command line calls them: ``seed`` and ``resume`` are words of sentences too, so only a
+#: message's leading label is renamed; ``model_path`` is not, so it is renamed anywhere.
+TRAIN_OPTIONS = ((r"^resume:", "--resume:"), (r"^seed:", "--seed:"))
 #: The same for ``lzero eval``.
-EVAL_OPTIONS = {"model_path": "--ckpt", "seed": "--seed"}
+EVAL_OPTIONS = ((r"\bmodel_path\b", "--ckpt"), (r"^seed:", "--seed:"))
 
 
 @contextlib.contextmanager
-def _as_options(names: dict[str, str]):
+def _as_options(renames: tuple[tuple[str, str], ...]):
     """Re-raises an entry's error with its argument names turned into the command line's
-    options: a message that begins ``resume:`` begins ``--resume:``, and ``model_path``
-    anywhere reads ``--ckpt`` (``model_path`` is never a word of a sentence; ``seed`` and
-    ``resume`` are, so only the leading label is renamed). The original error is the cause.
-    """
+    options (``renames``: regex and replacement pairs); the original error is the cause."""
     try:
         yield
     except LZeroError as err:
         message = renamed = str(err)
-        for name, option in names.items():
-            pattern = rf"\b{name}\b" if "_" in name else rf"^{name}:"
-            renamed = re.sub(pattern, option + (":" if "_" not in name else ""), renamed)
+        for pattern, option in renames:
+            renamed = re.sub(pattern, option, renamed)
         if renamed == message:
             raise
         raise type(err)(renamed) from err

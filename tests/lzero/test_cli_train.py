@@ -76,14 +76,14 @@ def test_eval_errors_name_the_option_not_the_entry_argument(tmp_path, capsys):
 
 def test_train_errors_name_the_option_and_keep_sentences(tmp_path, capsys):
     from lzero.cli import main
-    from lzero.cli_train import _as_options
+    from lzero.cli_train import TRAIN_OPTIONS, _as_options
 
     assert main(["train", CARTPOLE, "--resume", str(tmp_path)]) == 2
     assert "error: --resume: expected an experiment directory" in capsys.readouterr().err
-    with pytest.raises(ConfigError) as err, _as_options({"seed": "--seed"}):
+    with pytest.raises(ConfigError) as err, _as_options(TRAIN_OPTIONS):
         raise ConfigError("seed: expected the resumed run's own seed 3 (or none), got 4")
     assert str(err.value) == "--seed: expected the resumed run's own seed 3 (or none), got 4"
     assert isinstance(err.value.__cause__, ConfigError)
-    with pytest.raises(ConfigError) as err, _as_options({"seed": "--seed"}):
+    with pytest.raises(ConfigError) as err, _as_options(TRAIN_OPTIONS):
         raise ConfigError("a message with no label")
     assert err.value.__cause__ is None

@@ -175,6 +175,16 @@ ALPHAZERO_POLICY_CONFIG = dict(
 #: Values of ``policy_target``.
 POLICY_TARGETS = ("visit_count", "completed_q")
 
+# Policy keys that act only in self_play_mode, with what each does there: the compiler refuses
+# them in play_with_bot_mode and bot_mode_variant drops them from the configs it derives.
+SELF_PLAY_ONLY_KEYS = {
+    "bot_opponent_share": "mixes bot games into self-play (in 'play_with_bot_mode' every game "
+    "is against the bot)",
+    "collect_reuse_tree": "continues each search from the game's previous one, a move earlier "
+    "(against the bot the agent's searches are two moves apart)",
+    "collect_opening_moves": "opens self-play games with random moves of both players",
+}
+
 #: The trainer's keys in ``main_config.env``; the others go to the env class.
 TRAINER_ENV_CONFIG = dict(
     collector_env_num=8,  # (int) self-play games played at once (one batched search)
@@ -340,25 +350,14 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             "needs model.draw_head=True (or contempt=0)"
         )
     env_user = dict(main_user.pop("env", {}) or {})
-    share = _check_share(policy, "bot_opponent_share")
+    _check_share(policy, "bot_opponent_share")
     mode = env_user.get("battle_mode", "self_play_mode")
-    if share > 0 and mode != "self_play_mode":
-        raise ConfigError(
-            "main_config.policy: bot_opponent_share > 0 mixes bot games into self-play; it "
-            f"needs env.battle_mode='self_play_mode', got {mode!r} (in 'play_with_bot_mode' "
-            "every game is against the bot)"
-        )
-    if policy.collect_reuse_tree and mode != "self_play_mode":
-        raise ConfigError(
-            "main_config.policy: collect_reuse_tree continues each search from the game's "
-            "previous one, a move earlier; it needs env.battle_mode='self_play_mode', got "
-            f"{mode!r} (there the agent's searches are two moves apart)"
-        )
-    if policy.collect_opening_moves and mode != "self_play_mode":
-        raise ConfigError(
-            "main_config.policy: collect_opening_moves opens self-play games with random moves "
-            f"of both players; it needs env.battle_mode='self_play_mode', got {mode!r}"
-        )
+    for key, what in SELF_PLAY_ONLY_KEYS.items():
+        if policy[key] and mode != "self_play_mode":
+            raise ConfigError(
+                f"main_config.policy: {key}={policy[key]!r} {what}; it needs "
+                f"env.battle_mode='self_play_mode', got {mode!r}"
+            )
     trainer_user = {k: env_user.pop(k) for k in list(env_user) if k in TRAINER_ENV_CONFIG}
     main = merge_config(
         {k: v for k, v in MAIN_CONFIG.items() if k not in ("policy", "env")}, main_user,
@@ -389,8 +388,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
 def bot_mode_variant(sp_module, exp_name: str) -> tuple[EasyDict, EasyDict, int]:
     """LightZero's ``play_with_bot_mode`` config of a zoo self-play config module: the same
     settings with the agent as player 1 and the env's bot replying (without the self-play
-    config's ``bot_opponent_share``, as every game is against the bot, nor its self-play-only
-    ``collect_opening_moves`` and ``collect_reuse_tree``).
+    config's self-play-only keys, ``SELF_PLAY_ONLY_KEYS``).
 
     Returns:
         ``(main_config, create_config, max_env_step)`` for the bot-mode module to export.
@@ -398,6 +396,6 @@ def bot_mode_variant(sp_module, exp_name: str) -> tuple[EasyDict, EasyDict, int]
     main = copy.deepcopy(sp_module.main_config)
     main.exp_name = exp_name
     main.env.battle_mode = "play_with_bot_mode"
-    for key in ("bot_opponent_share", "collect_opening_moves", "collect_reuse_tree"):
+    for key in SELF_PLAY_ONLY_KEYS:
         main.policy.pop(key, None)
     return main, copy.deepcopy(sp_module.create_config), sp_module.max_env_step

@@ -776,7 +776,7 @@ def test_collect_reuse_tree_continues_each_game_from_its_last_search():
             compile_alphazero_config(
                 [dict(policy=dict(collect_reuse_tree=bad)), dict(env=dict(type="tictactoe"))]
             )
-    with pytest.raises(ConfigError, match="collect_reuse_tree .* needs env.battle_mode='self"):
+    with pytest.raises(ConfigError, match="collect_reuse_tree=True .* needs env.battle_mode='self"):
         compile_alphazero_config(
             [
                 dict(
@@ -880,23 +880,32 @@ def test_bot_opponent_share_outside_self_play_is_refused():
         )
 
 
-def test_the_bot_mode_variant_of_a_config_with_bot_games_compiles_without_them():
-    """A self-play config with bot games yields a bot-mode config (``bot_mode_variant``) that
-    compiles, every game there against the bot, and leaves the self-play config as it was."""
+def test_the_bot_mode_variant_of_a_self_play_config_compiles_without_its_self_play_keys():
+    """A self-play config with bot games, random openings and tree reuse (each refused in
+    play_with_bot_mode) yields a bot-mode config (``bot_mode_variant``) that compiles, every
+    game there against the bot, and leaves the self-play config as it was."""
     from types import SimpleNamespace
 
     from easydict import EasyDict
 
+    from lzero.errors import ConfigError
     from lzero.policy.alphazero_config import bot_mode_variant
 
-    main = EasyDict(dict(policy=dict(bot_opponent_share=0.5), env=dict()))
-    sp = SimpleNamespace(
-        main_config=main, create_config=EasyDict(env=dict(type="tictactoe")), max_env_step=10
-    )
+    self_play_only = dict(bot_opponent_share=0.5, collect_opening_moves=2, collect_reuse_tree=True)
+    create = EasyDict(env=dict(type="tictactoe"))
+    for key, value in self_play_only.items():
+        bot_env = dict(battle_mode="play_with_bot_mode")
+        with pytest.raises(ConfigError, match=f"{key}=.* needs env.battle_mode='self_play_mode'"):
+            compile_alphazero_config([dict(policy={key: value}, env=bot_env), create])
+    main = EasyDict(dict(policy=dict(self_play_only), env=dict()))
+    sp = SimpleNamespace(main_config=main, create_config=create, max_env_step=10)
     bot_main, create, _ = bot_mode_variant(sp, "exp")
     cfg = compile_alphazero_config([bot_main, create])
-    assert cfg.env.battle_mode == "play_with_bot_mode" and cfg.policy.bot_opponent_share == 0
-    assert compile_alphazero_config([main, create]).policy.bot_opponent_share == 0.5
+    assert cfg.env.battle_mode == "play_with_bot_mode"
+    assert (cfg.policy.bot_opponent_share, cfg.policy.collect_opening_moves) == (0, 0)
+    assert cfg.policy.collect_reuse_tree is False
+    again = compile_alphazero_config([main, create]).policy
+    assert {k: again[k] for k in self_play_only} == self_play_only
 
 
 def test_moves_past_num_sampling_moves_are_greedy_without_overflow():

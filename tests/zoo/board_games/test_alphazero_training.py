@@ -376,7 +376,7 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
                 m.policy.update(collect_opening_moves=2),
                 m.env.update(battle_mode="play_with_bot_mode"),
             ),
-            "collect_opening_moves .* needs env.battle_mode='self_play_mode', got "
+            "collect_opening_moves=2 .* needs env.battle_mode='self_play_mode', got "
             "'play_with_bot_mode'",
         ),
         (

@@ -62,7 +62,9 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         ConfigError: the input is not a pair of dicts, a key is unknown, the policy type
             is not ``'muzero'``, or settings contradict each other.
     """
-    main_user, create = merge_config_pair(input_cfg, CREATE_CONFIG, "muzero")
+    main_user, create = merge_config_pair(
+        input_cfg, CREATE_CONFIG, "muzero", MAIN_CONFIG, _env_checked_elsewhere
+    )
     board = is_board_game(create.env)
     # the manager type named in either place: checked here, built by make_env_manager
     manager_type(
@@ -129,6 +131,15 @@ def _with_self_play(main: EasyDict) -> EasyDict:
     if m is not None:
         main.env.manager = m
     return main
+
+
+def _env_checked_elsewhere(create: Mapping) -> tuple[str, ...]:
+    """``("env",)`` when a board game's class checks ``main_config.env`` (or when the env type
+    is unknown: that error comes next), else ``()``: a gym task's env keys are ENV_CONFIG's."""
+    try:
+        return ("env",) if is_board_game(create.env) else ()
+    except ConfigError:
+        return ("env",)
 
 
 def is_board_game(env_spec: Mapping) -> bool:

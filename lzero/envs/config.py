@@ -87,16 +87,24 @@ def merge_config(
     """
     if user is not None and not isinstance(user, Mapping):
         raise ConfigError(f"{where}: expected a dict, got {type(user).__name__}")
-    problems = _unknown_keys(default, user or {}, where, open_keys)
+    raise_unknown_keys(unknown_keys(default, user or {}, where, open_keys))
+    return deep_merge_dicts(default, user)
+
+
+def raise_unknown_keys(problems: list[str]) -> None:
+    """Raises one ConfigError naming every problem of :func:`unknown_keys`, if there are any."""
     if len(problems) == 1:
         raise ConfigError(problems[0])
     if problems:
         raise ConfigError(f"{len(problems)} unknown keys:\n  " + "\n  ".join(problems))
-    return deep_merge_dicts(default, user)
 
 
-def _unknown_keys(default: Mapping, user: Mapping, where: str, open_keys: tuple) -> list[str]:
-    """One message per key of ``user`` (recursively) that ``default`` does not have."""
+def unknown_keys(default: Mapping, user: Mapping, where: str, open_keys: tuple = ()) -> list[str]:
+    """One message per key of ``user`` (recursively) that ``default`` does not have.
+
+    An empty dict in ``default``, like the keys in ``open_keys`` (top level only), takes any
+    keys: another class checks them.
+    """
     problems = []
     for key, value in user.items():
         if key not in default:
@@ -105,7 +113,7 @@ def _unknown_keys(default: Mapping, user: Mapping, where: str, open_keys: tuple)
             continue
         sub = default[key]
         if key not in open_keys and isinstance(sub, Mapping) and sub and isinstance(value, Mapping):
-            problems += _unknown_keys(sub, value, f"{where}.{key}", ())
+            problems += unknown_keys(sub, value, f"{where}.{key}", ())
     return problems
 
 
@@ -131,13 +139,22 @@ def check_nonnegative_int(cfg: Mapping, key: str, *, where: str, note: str = "")
 
 
 def merge_config_pair(
-    input_cfg: Sequence[Mapping], create_defaults: Mapping, policy_type: str
+    input_cfg: Sequence[Mapping],
+    create_defaults: Mapping,
+    policy_type: str,
+    main_defaults: Mapping | None = None,
+    main_open_keys=lambda create: (),
 ) -> tuple[dict, EasyDict]:
     """Reads LightZero's ``[main_config, create_config]``: the create config merged over
     ``create_defaults`` with its policy type checked, and a deep copy of the main config.
 
+    With ``main_defaults``, the main config's keys are checked against it too, and one error
+    names every unknown key of both configs, so that typos in several sections are mended in
+    one go. ``main_open_keys(create)`` names the main config's sections whose keys another
+    class checks (a board game's ``env``, for instance).
+
     Raises:
-        ConfigError: not a pair of dicts, an unknown create key, or another policy type.
+        ConfigError: not a pair of dicts, an unknown key, or another policy type.
     """
     if (
         not isinstance(input_cfg, Sequence)
@@ -148,6 +165,11 @@ def merge_config_pair(
             f"expected input_cfg = [main_config, create_config] (two dicts), got {input_cfg!r:.120}"
         )
     main_user, create_user = (copy.deepcopy(dict(c)) for c in input_cfg)
+    problems = unknown_keys(create_defaults, create_user, "create_config")
+    if main_defaults is not None:
+        open_keys = main_open_keys(deep_merge_dicts(create_defaults, create_user))
+        problems += unknown_keys(main_defaults, main_user, "main_config", open_keys)
+    raise_unknown_keys(problems)
     create = merge_config(create_defaults, create_user, where="create_config")
     if create.policy.type != policy_type:
         raise ConfigError(

@@ -252,7 +252,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         ConfigError: not a pair of dicts, an unknown key, a policy type other than
             ``'alphazero'``, no env type, or a value out of range.
     """
-    main_user, create = merge_config_pair(input_cfg, CREATE_CONFIG, "alphazero")
+    main_user, create = merge_config_pair(input_cfg, CREATE_CONFIG, "alphazero", MAIN_CONFIG)
     if not create.env.type:
         raise ConfigError(
             "create_config.env: expected a board env type such as 'tictactoe', got none"

@@ -113,6 +113,16 @@ def test_eval_entry_loads_checkpoint_and_saves_gif(tmp_path):
         ),
         (lambda m, c: m["policy"].update(lerning_rate=1.0), r"did you mean 'learning_rate'"),
         (
+            # typos in the create config, the policy and the env: all named in one error
+            lambda m, c: (
+                m["policy"].update(lerning_rate=1.0),
+                m["env"].update(colector_env_num=2),
+                c.update(polcy=dict(type="muzero")),
+            ),
+            r"(?s)^3 unknown keys:.*create_config: unknown key 'polcy'.*main_config\.env: "
+            r"unknown key 'colector_env_num'.*main_config\.policy: unknown key 'lerning_rate'",
+        ),
+        (
             lambda m, c: c["policy"].update(type="efficientzero"),
             "expected type 'muzero', got 'efficientzero'",
         ),

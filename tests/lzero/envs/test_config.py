@@ -80,3 +80,41 @@ def test_check_positive_ints_names_the_key_and_value(bad):
     check_positive_ints({"a": 1, "b": 7}, ("a", "b"), where="cfg")
     with pytest.raises(ConfigError, match=rf"cfg: expected b to be a positive int, got {bad!r}"):
         check_positive_ints({"a": 1, "b": bad}, ("a", "b"), where="cfg")
+
+
+@given(
+    st.sets(
+        st.sampled_from(["create.polcy", "main.exp_nam", "main.policy.lr", "main.env.idd"]),
+        min_size=1,
+    ),
+    st.booleans(),
+)
+def test_merge_config_pair_names_unknown_keys_of_both_configs_at_once(typos, env_open):
+    """One error names every typo of the create and the main config (nested ones too), except
+    in the sections ``main_open_keys`` leaves to another class; a clean pair merges."""
+    from lzero.envs.config import merge_config_pair
+
+    create_defaults = {"env": {"type": None}, "policy": {"type": "p"}}
+    main_defaults = {"exp_name": "x", "env": {"env_id": None}, "policy": {"learning_rate": 1}}
+    create, main = {"env": {"type": "t"}}, {"env": {}, "policy": {}}
+    for typo in typos:
+        *path, key = typo.split(".")
+        section = create if path[0] == "create" else main
+        for name in path[1:]:
+            section = section[name]
+        section[key] = 0
+    expected = {
+        (("create_config" if t.startswith("create") else "main_config") + "".join(
+            "." + p for p in t.split(".")[1:-1]
+        ), t.split(".")[-1])
+        for t in typos
+        if not (env_open and t.startswith("main.env"))
+    }  # fmt: skip
+    open_keys = (lambda c: ("env",)) if env_open else (lambda c: ())
+    if not expected:
+        merge_config_pair([main, create], create_defaults, "p", main_defaults, open_keys)
+        return
+    with pytest.raises(ConfigError) as err:
+        merge_config_pair([main, create], create_defaults, "p", main_defaults, open_keys)
+    named = set(re.findall(r"(\w+(?:\.\w+)*): unknown key '(\w+)'", str(err.value)))
+    assert named == expected

@@ -388,6 +388,17 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
             "fast_search_prob > 0 needs fast_search_simulations, an int from 1 to 3 .*got None",
         ),
         (
+            # typos in three sections of two configs: all named in one error
+            lambda m, c: (
+                m.update(exp_nam="x"),
+                m.policy.model.update(num_chanels=8),
+                c.update(env_manger=dict(type="base")),
+            ),
+            r"(?s)^3 unknown keys:.*create_config: unknown key 'env_manger'; did you mean "
+            r"'env_manager'.*main_config\.policy\.model: unknown key 'num_chanels'.*main_config: "
+            r"unknown key 'exp_nam'; did you mean 'exp_name'",
+        ),
+        (
             lambda m, c: m.policy.update(fast_search_prob=0.5, fast_search_simulations=4),
             "an int from 1 to 3 \\(fewer than mcts.num_simulations=4\\), got 4",
         ),

@@ -333,7 +333,8 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         check_forced_playouts(policy.collect_forced_playouts, "collect_forced_playouts")
     except ValueError as e:
         raise ConfigError(f"main_config.policy: {e}") from None
-    if not isinstance(policy.collect_reuse_tree, (bool, np.bool_)):
+    # a numpy bool would be written to the run's config.json as the string "True"
+    if not isinstance(policy.collect_reuse_tree, bool):
         raise ConfigError(
             "main_config.policy: expected collect_reuse_tree True or False, got "
             f"{policy.collect_reuse_tree!r}"

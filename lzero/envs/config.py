@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from easydict import EasyDict
 
@@ -143,7 +143,7 @@ def merge_config_pair(
     create_defaults: Mapping,
     policy_type: str,
     main_defaults: Mapping | None = None,
-    main_open_keys=lambda create: (),
+    main_open_keys: Callable[[EasyDict], tuple[str, ...]] = lambda create: (),
 ) -> tuple[dict, EasyDict]:
     """Reads LightZero's ``[main_config, create_config]``: the create config merged over
     ``create_defaults`` with its policy type checked, and a deep copy of the main config.

@@ -175,8 +175,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
 #: Values of ``policy_target``.
 POLICY_TARGETS = ("visit_count", "completed_q")
 
-# Policy keys that act only in self_play_mode, with what each does there: the compiler refuses
-# them in play_with_bot_mode and bot_mode_variant drops them from the configs it derives.
+#: Policy keys that act only in self_play_mode, with what each does there: the compiler refuses
+#: them in play_with_bot_mode and bot_mode_variant drops them from the configs it derives.
 SELF_PLAY_ONLY_KEYS = {
     "bot_opponent_share": "mixes bot games into self-play (in 'play_with_bot_mode' every game "
     "is against the bot)",

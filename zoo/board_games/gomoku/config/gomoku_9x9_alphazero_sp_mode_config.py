@@ -31,12 +31,9 @@ main_config.policy.eval_fpu_reduction = 0.2
 # (60 minutes side by side) won 0.96/0.89/0.94 of 100 games against the rule bot at 1,600
 # simulations, against 0.92/0.85/0.94 without (README, "AlphaZero on the board games").
 main_config.policy.collect_fpu_reduction = 0.2
-# Ours (AlphaGo Zero's self-play): each search continues from the subtree its game's previous
-# search grew below the move played. Seeds 9-11, 60 minutes side by side on a slower machine
-# (59 positions/s, 176,000-179,000 env steps): 0.92/0.92/0.92 of 100 games against the rule bot
-# at 1,600 simulations, where the config without it had won 0.95/0.89/0.91 (README, "AlphaZero
-# on the board games"); one run each, not yet confirmed on fresh seeds.
-main_config.policy.collect_reuse_tree = True
+# Not used: policy.collect_reuse_tree (AlphaGo Zero's self-play; README, "AlphaZero on the board
+# games"). Seeds 12-14, 60 minutes side by side on one machine: 0.92/0.90/0.88 against the rule
+# bot with it, 0.92/0.90/0.94 without.
 
 if __name__ == "__main__":
     from lzero.cli_train import run_as_main

@@ -166,11 +166,10 @@ def merge_config_pair(
         )
     main_user, create_user = (copy.deepcopy(dict(c)) for c in input_cfg)
     problems = unknown_keys(create_defaults, create_user, "create_config")
+    create = deep_merge_dicts(create_defaults, create_user)
     if main_defaults is not None:
-        open_keys = main_open_keys(deep_merge_dicts(create_defaults, create_user))
-        problems += unknown_keys(main_defaults, main_user, "main_config", open_keys)
+        problems += unknown_keys(main_defaults, main_user, "main_config", main_open_keys(create))
     raise_unknown_keys(problems)
-    create = merge_config(create_defaults, create_user, where="create_config")
     if create.policy.type != policy_type:
         raise ConfigError(
             f"create_config.policy: expected type {policy_type!r}, got {create.policy.type!r}"

@@ -50,6 +50,9 @@ setup(
         # The tests also cover the perfect Connect4 bot, so they install its opening book.
         "test": [
             "pytest>=7.4",
+            # The README's test command runs the suite on every core (-n auto), one test file
+            # per worker at a time (--dist loadfile), so that module fixtures run once.
+            "pytest-xdist>=3.5",
             "hypothesis>=6.80",
             "ruff>=0.4",
             "Box2D>=2.3.10",

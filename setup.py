@@ -50,8 +50,9 @@ setup(
         # The tests also cover the perfect Connect4 bot, so they install its opening book.
         "test": [
             "pytest>=7.4",
-            # The README's test command runs the suite on every core (-n auto), one test file
-            # per worker at a time (--dist loadfile), so that module fixtures run once.
+            # The README's test command runs the suite on every core up to 8 (-n auto
+            # --maxprocesses 8), one test file per worker at a time (--dist loadfile), so that
+            # module fixtures run once.
             "pytest-xdist>=3.5",
             "hypothesis>=6.80",
             "ruff>=0.4",

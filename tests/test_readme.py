@@ -34,7 +34,10 @@ def test_readme_snippets_run(tmp_path, monkeypatch):
 def test_readme_commands_use_the_extras_setup_declares():
     text = README.read_text()
     assert 'pip install -e ".[train]" && lzero train zoo.classic_control.cartpole' in text
-    assert 'pip install -e ".[test,train]" && python -m pytest -q -n auto --dist loadfile' in text
+    assert (
+        'pip install -e ".[test,train]" && python -m pytest -q -n auto --maxprocesses 8 --dist loadfile'
+        in text
+    )
     ci = (README.parent / ".ci" / "run").read_text()
     assert 'pip install -q -e ".[test,train]"' in ci
-    assert "python -m pytest -q -p no:cacheprovider -n auto --dist loadfile" in ci
+    assert "python -m pytest -q -p no:cacheprovider -n auto --maxprocesses 8 --dist loadfile" in ci

@@ -64,6 +64,9 @@ ALPHAZERO_POLICY_CONFIG = dict(
     root_value_target_weight=0.0,  # (float) ours, in [0, 1]: the value target is
     # (1 - w) * z + w * q, z the game's outcome and q the search's root value, both for the
     # player to move. 0: AlphaZero's z alone
+    discount_factor=1.0,  # (float) in (0, 1], MuZero's name: the outcome z of a position k
+    # plies before its game's last move is discounted to discount_factor**k * z (a win sooner is
+    # worth more). 1: AlphaZero's undiscounted outcome
     policy_target="visit_count",  # (str) ours: what the policy head learns. 'visit_count':
     # the root's visit distribution (AlphaZero); 'completed_q': Gumbel MuZero's improved policy
     # softmax(log prior + sigma(completed Q)) of the same search (Danihelka et al. 2022)
@@ -306,6 +309,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             raise ConfigError(f"main_config.policy: expected {key} > 0, got {policy[key]!r}")
     check_nonnegative_int(policy, "nn_cache_size", where="main_config.policy", note=" (0: off)")
     _check_share(policy, "root_value_target_weight")
+    gamma = policy.discount_factor
+    if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0 < gamma <= 1:
+        raise ConfigError(
+            f"main_config.policy: expected discount_factor in (0, 1] (1: off), got {gamma!r}"
+        )
     if policy.policy_target not in POLICY_TARGETS:
         raise ConfigError(
             f"main_config.policy: expected policy_target in {list(POLICY_TARGETS)}, got "

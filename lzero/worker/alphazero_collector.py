@@ -98,14 +98,16 @@ class AlphaZeroCollector:
 
         Returns:
             ``planes`` `[n, 3, H, W]`, ``policy`` `[n, A]`, ``value`` `[n]` of the finished
-            games' positions (the game's outcome for the mover, mixed with the search's root
-            value by the policy's ``root_value_target_weight``), ``draw`` `[n]` (1.0 where
+            games' positions (the game's outcome for the mover, discounted by the policy's
+            ``discount_factor`` per ply before the game's last move and mixed with the
+            search's root value by its ``root_value_target_weight``), ``draw`` `[n]` (1.0 where
             the position's game ended drawn, else 0.0); ``env_steps`` (pool steps
             taken), ``episodes``, and the finished games' ``returns`` (player 1's view).
         """
         game, policy = self.policy.game, self.policy
         out_planes, out_pi, out_z, out_draw, returns = [], [], [], [], []
         w = float(policy.cfg.root_value_target_weight)  # the searched root value's share
+        gamma = float(policy.cfg.discount_factor)
         completed_q = policy.cfg.policy_target == "completed_q"
         fpu = policy.cfg.collect_fpu_reduction
         forced = float(policy.cfg.collect_forced_playouts)
@@ -151,7 +153,9 @@ class AlphaZeroCollector:
                 legal = np.flatnonzero(self.obs["action_mask"][i])
                 actions[i] = legal[self.opening_rng.integers(legal.size)]
             for i in stored:
-                self.games[i].append((planes[i], pi[i], int(to_play[i]), float(result.value[i])))
+                self.games[i].append(
+                    (planes[i], pi[i], int(to_play[i]), float(result.value[i]), int(self.moves[i]))
+                )
             self.obs, reward, done, _ = self.pool.step(actions)
             self.moves += 1
             steps += self.n
@@ -168,6 +172,12 @@ class AlphaZeroCollector:
                 else:  # reward: the agent's (player 1's) result
                     z = [r] * len(moves)
                     returns.append(r)
+                if gamma != 1.0:  # m[4]: the pool step of the position, the last is moves[i] - 1
+                    steps_left = [self.moves[i] - 1 - m[4] for m in moves]
+                    # a self-play step is one ply; against the bot, the agent's move and the
+                    # bot's answer, and a lost game ended on the bot's move
+                    plies = steps_left if self.self_play else [2 * k + (r < 0) for k in steps_left]
+                    z = [zi * gamma**k for zi, k in zip(z, plies)]
                 out_planes.extend(m[0] for m in moves)
                 out_pi.extend(m[1] for m in moves)
                 out_z.extend((1.0 - w) * zi + w * m[3] for zi, m in zip(z, moves))

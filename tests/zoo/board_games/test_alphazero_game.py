@@ -623,6 +623,35 @@ def test_value_targets_mix_the_outcome_with_the_searched_root_value(mode):
     np.testing.assert_allclose(targets[0.25], 0.75 * z + 0.25 * q, atol=1e-6)
 
 
+@pytest.mark.parametrize("mode", ["self_play_mode", "play_with_bot_mode"])
+def test_discount_factor_discounts_each_outcome_by_the_plies_left(mode):
+    """``discount_factor`` g: a position k plies before its game's last move gets ``g**k z``.
+    The plies are counted off the stored boards (a TicTacToe board holds one stone a ply), the
+    game's length off its last stored board (bot mode: the bot may have made the last move)."""
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    data = {}
+    for gamma in (1.0, 0.5):
+        policy = tiny_policy()
+        policy.cfg.discount_factor = gamma
+        collector = AlphaZeroCollector(policy, "tictactoe", {"battle_mode": mode}, 3, seed=0)
+        data[gamma] = collector.collect(6)
+        collector.close()
+    planes, z = data[1.0]["planes"], data[1.0]["value"]
+    np.testing.assert_array_equal(planes, data[0.5]["planes"])  # one seed: the same games
+    ply = (planes[:, :2] > 0).sum(axis=(1, 2, 3))
+    starts = np.flatnonzero(ply == 0)
+    expected = np.zeros_like(z)
+    for game, (a, b) in enumerate(zip(starts, [*starts[1:], len(z)])):
+        # The last stored board's move ended the game, or (a game the agent lost to the bot)
+        # the bot's answer to it did. A draw's targets are 0 whatever its length.
+        lost_to_bot = mode == "play_with_bot_mode" and data[1.0]["returns"][game] < 0
+        length = ply[b - 1] + 1 + lost_to_bot
+        expected[a:b] = z[a:b] * 0.5 ** (length - 1 - ply[a:b])
+    assert len(z) > 0 and (np.abs(z) == 1).any()
+    np.testing.assert_allclose(data[0.5]["value"], expected, atol=1e-6)
+
+
 def test_completed_q_policy_targets_are_the_searches_improved_policies():
     """``policy_target='completed_q'``: each stored policy target is ``completed_q_policy`` of
     the search that chose the move, not its visit distribution."""
@@ -799,6 +828,14 @@ def test_root_value_target_weight_outside_0_1_is_refused(w):
     with pytest.raises(ValueError, match="root_value_target_weight in \\[0, 1\\]"):
         compile_alphazero_config(
             [dict(policy=dict(root_value_target_weight=w)), dict(env=dict(type="tictactoe"))]
+        )
+
+
+@pytest.mark.parametrize("gamma", [0, -0.5, 1.01, True, "0.99"])
+def test_discount_factor_outside_0_1_is_refused(gamma):
+    with pytest.raises(ValueError, match="discount_factor in \\(0, 1\\]"):
+        compile_alphazero_config(
+            [dict(policy=dict(discount_factor=gamma)), dict(env=dict(type="tictactoe"))]
         )
 
 

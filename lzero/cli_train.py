@@ -31,6 +31,11 @@ def load_config_module(spec: str) -> ModuleType:
     """
     if spec.endswith(".py") or Path(spec).is_file():
         path = Path(spec)
+        if path.is_file() and path.suffix != ".py":
+            raise ConfigError(
+                f"expected a config module name or an existing .py file, got {spec!r} (a file "
+                "that does not end in .py)"
+            )
         if not path.is_file():
             raise ConfigError(
                 f"expected a config module name or an existing .py file, got {spec!r}"

@@ -279,6 +279,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         where="main_config.policy",
     )  # fmt: skip
     check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
+    check_positive_ints(
+        policy.model, ("num_channels", "value_head_hidden_channels"),
+        where="main_config.policy.model",
+    )  # fmt: skip
+    check_nonnegative_int(policy.model, "num_res_blocks", where="main_config.policy.model")
     k, shape = policy.model.line_features, tuple(policy.model.observation_shape)
     longest = max(shape[1:]) if len(shape) == 3 else 0
     if isinstance(k, bool) or not isinstance(k, int) or not (k == 0 or 2 <= k <= longest):

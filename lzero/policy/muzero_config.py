@@ -6,7 +6,7 @@ import math
 
 from easydict import EasyDict
 
-from lzero.envs.config import check_positive_ints, merge_config
+from lzero.envs.config import check_nonnegative_int, check_positive_ints, merge_config
 from lzero.errors import ConfigError
 from lzero.policy.board_game import check_search_rules
 
@@ -216,6 +216,20 @@ def policy_config(user: dict | None) -> EasyDict:
         where="policy config",
     )
     check_search_rules(cfg.mcts, where="policy config.mcts")
+    check_positive_ints(
+        cfg.model,
+        (
+            "latent_state_dim",
+            "hidden_size",
+            "head_hidden_size",
+            "num_channels",
+            "reward_head_channels",
+            "value_head_channels",
+            "policy_head_channels",
+        ),
+        where="policy config.model",
+    )
+    check_nonnegative_int(cfg.model, "num_res_blocks", where="policy config.model")
     if cfg.update_per_collect is None and cfg.replay_ratio is None:
         raise ConfigError(
             "policy config: expected one of update_per_collect and replay_ratio, got neither"

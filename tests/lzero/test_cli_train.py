@@ -87,3 +87,10 @@ def test_train_errors_name_the_option_and_keep_sentences(tmp_path, capsys):
     with pytest.raises(ConfigError) as err, _as_options(TRAIN_OPTIONS):
         raise ConfigError("a message with no label")
     assert err.value.__cause__ is None
+
+
+def test_a_file_that_is_not_python_is_refused(tmp_path):
+    notes = tmp_path / "README.md"
+    notes.write_text("# not a config\n")
+    with pytest.raises(ConfigError, match=r"existing \.py file, got .*README\.md.*does not end in"):
+        load_config_module(str(notes))

@@ -77,6 +77,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         )
         apply_lightzero_keys(cfg, self.rules.name)
         check_config(cfg, BATTLE_MODES, self.bot_types, RENDER_MODES)
+        self.check_bot_available(cfg.bot_action_type)  # before any move needs it
         self.rules = rules = self.make_rules(cfg)
         self.bot_action_type = cfg.bot_action_type
         #: LightZero's AlphaZero MCTS sets ``battle_mode`` to this on its simulation envs.
@@ -124,6 +125,11 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         )
         self._action_space = spaces.Discrete(a)
         self._reward_space = spaces.Box(-1.0, 1.0, (1,), np.float32)
+
+    def check_bot_available(self, kind: str) -> None:
+        """Raises ConfigError, saying what to install, if the ``kind`` bot (one of
+        ``bot_types``) needs something that is not installed; the game's bots here need
+        nothing."""
 
     def _bind_kernels(self) -> None:
         # Compiled entry points, not dispatchers: see ``fused.py`` (about 0.3 us a call).

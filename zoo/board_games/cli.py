@@ -77,12 +77,16 @@ def _check_agent_options(args: argparse.Namespace, bots: tuple[str, ...]) -> Non
         )
 
 
-def _check_bot(env, bot: str, agents: dict, args: argparse.Namespace) -> None:
+def _check_bot(
+    env, bot: str, agents: dict, args: argparse.Namespace, option: str = "--bot"
+) -> None:
     """Checks ``bot`` against ``env``'s game and loads it into ``agents`` if it is a checkpoint.
 
     Raises:
-        ValueError / ConfigError: a bot the game has not, or a checkpoint of another kind,
-            game or board size (before any move is played).
+        ValueError / ConfigError: a bot the game has not, one that needs what is not
+            installed (Connect4's perfect bot without its opening book), or a checkpoint of
+            another kind, game or board size (before any move is played). ``option`` names
+            the command-line option in the message.
     """
     if bot.startswith(AGENT_PREFIX):
         if bot in agents:
@@ -107,8 +111,9 @@ def _check_bot(env, bot: str, agents: dict, args: argparse.Namespace) -> None:
         return
     if bot not in env.bot_types:
         raise ValueError(
-            f"--bot: expected one of {list(env.bot_types)} for {env.rules.name}, got {bot!r}"
+            f"{option}: expected one of {list(env.bot_types)} for {env.rules.name}, got {bot!r}"
         )
+    env.check_bot_available(bot)
 
 
 def _move(env, bot: str, agents: dict) -> int:
@@ -180,8 +185,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         _check_agent_options(args, (args.bot1, args.bot2))
         env = make_env(args)
         agents: dict = {}
-        for bot in (args.bot1, args.bot2):
-            _check_bot(env, bot, agents, args)
+        for option, bot in (("--bot1", args.bot1), ("--bot2", args.bot2)):
+            _check_bot(env, bot, agents, args, option)
         print(f"Playing {args.games} games of {args.game}, {args.bot1} against {args.bot2}...")
         _play_series(env, args, record, problems, agents)
     except KeyboardInterrupt:

@@ -198,6 +198,9 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ({"eps": {"decay": 0}}, r"expected eps.decay > 0 env steps, got 0"),
         ({"eps": {"eps_greedy": True}}, r"eps_greedy"),  # a misspelt key is unknown
         ({"torch_num_threads": 0}, "expected torch_num_threads to be a positive int, got 0"),
+        ({"model": {"num_channels": 0}}, "model: expected num_channels to be a positive int"),
+        ({"model": {"latent_state_dim": -8}}, "expected latent_state_dim to be a positive int"),
+        ({"model": {"num_res_blocks": -1}}, "expected num_res_blocks to be an int >= 0, got -1"),
         (
             {"learn_torch_num_threads": 1.5},
             "expected learn_torch_num_threads to be a positive int or None, got 1.5",

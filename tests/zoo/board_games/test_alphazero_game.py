@@ -839,6 +839,19 @@ def test_discount_factor_outside_0_1_is_refused(gamma):
         )
 
 
+@pytest.mark.parametrize(
+    ("model", "match"),
+    [
+        (dict(num_channels=0), "expected num_channels to be a positive int, got 0"),
+        (dict(value_head_hidden_channels=2.5), "expected value_head_hidden_channels to be a"),
+        (dict(num_res_blocks=-1), "expected num_res_blocks to be an int >= 0, got -1"),
+    ],
+)
+def test_a_network_size_that_builds_no_network_is_refused(model, match):
+    with pytest.raises(ValueError, match=f"main_config.policy.model: {match}"):
+        compile_alphazero_config([dict(policy=dict(model=model)), dict(env=dict(type="tictactoe"))])
+
+
 def _winner(board):
     """Plain-Python TicTacToe: the player with three in a row on ``board`` `[3, 3]`, or 0."""
     lines = [[(r, c) for c in range(3)] for r in range(3)]

@@ -110,6 +110,8 @@ def test_bad_options_are_clear_errors():
     assert (
         proc.returncode == 2 and "mcts_bot_num_simulations: expected a positive int" in proc.stderr
     )
+    proc = run(["arena", "gomoku", "--bot1", "alpha_beta"])
+    assert proc.returncode == 2 and "--bot1: expected one of" in proc.stderr
     proc = run(["arena", "tictactoe", "--games", "0"])
     assert proc.returncode == 2 and "--games: expected a positive number" in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -76,3 +76,26 @@ def test_missing_book_says_what_to_install(monkeypatch):
         ConfigError, match=r"opening book is missing: pip install bitbully-databases"
     ):
         connect4_perfect.perfect_moves(np.zeros((6, 7), dtype=np.int8), 1)
+
+
+def test_missing_book_is_an_error_before_any_move(monkeypatch, capsys):
+    """An env with the perfect bot, and ``lzero play connect4 --bot perfect``, fail when they
+    start, not at the bot's first move: no board is printed, no input read."""
+    from zoo.board_games import cli
+
+    monkeypatch.setattr(connect4_perfect, "book_available", lambda: False)
+    with pytest.raises(ConfigError, match="opening book is missing"):
+        Connect4Env({"battle_mode": "play_with_bot_mode", "bot_action_type": "perfect"})
+    Connect4Env({"battle_mode": "play_with_bot_mode", "bot_action_type": "rule"})  # no book
+
+    def no_input(prompt=""):
+        raise AssertionError("read a move")
+
+    monkeypatch.setattr("builtins.input", no_input)
+    for argv in (
+        ["play", "connect4", "--bot", "perfect"],
+        ["arena", "connect4", "--bot2", "perfect"],
+    ):
+        assert cli.main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and "opening book is missing: pip install bitbully-databases" in err

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lzero.envs import ENV_REGISTRY
 from zoo.board_games.board_game_env import BoardGameEnv
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action
-from zoo.board_games.connect4.envs.connect4_perfect import perfect_moves, pool_bot
+from zoo.board_games.connect4.envs.connect4_perfect import check_book, perfect_moves, pool_bot
 from zoo.board_games.connect4.envs.connect4_rules import RULES
 
 
@@ -21,3 +21,8 @@ class Connect4Env(BoardGameEnv):
     bot_types = ("rule", "perfect", "mcts", "random")
     move_style = "column"
     config = dict(BoardGameEnv.config, env_id="Connect4")
+
+    def check_bot_available(self, kind: str) -> None:
+        """The perfect bot needs its opening book (``bitbully-databases``)."""
+        if kind == "perfect":
+            check_book()

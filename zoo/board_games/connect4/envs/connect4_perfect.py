@@ -23,12 +23,17 @@ _SOLVER: list[Connect4Solver] = []
 _POOL_BOT: list = []
 
 
+def check_book() -> None:
+    """Raises ConfigError, saying what to install, if the opening book is missing."""
+    if not book_available():
+        raise ConfigError(
+            f"bot_action_type 'perfect': the Connect4 opening book is missing: {INSTALL_HINT}"
+        )
+
+
 def _solver() -> Connect4Solver:
     if not _SOLVER:
-        if not book_available():
-            raise ConfigError(
-                f"bot_action_type 'perfect': the Connect4 opening book is missing: {INSTALL_HINT}"
-            )
+        check_book()
         _SOLVER.append(Connect4Solver(opening_book=True))
     return _SOLVER[0]
 

@@ -72,14 +72,20 @@ def parse_move(text: str, style: str, height: int, width: int) -> int:
     raw = text.strip().lower()
     expected = f"expected {move_hint(style, height, width)}, got {shown(text)}"
     if style in ("cell", "column"):
-        if not raw.isdecimal():  # isdigit() would let '\u00b2' through to int()
+        # ASCII digits only: isdigit() would let '\u00b2' through to int(), and
+        # isdecimal() other scripts' digits, which the board's labels are not
+        if not (raw.isascii() and raw.isdecimal()):
             raise ValueError(expected)
         n = int(raw)
         top = height * width if style == "cell" else width
         if not 1 <= n <= top:
             raise ValueError(expected)
         return n - 1
-    if len(raw) < 2 or raw[0] not in string.ascii_lowercase[:width] or not raw[1:].isdecimal():
+    if (
+        len(raw) < 2
+        or raw[0] not in string.ascii_lowercase[:width]
+        or not (raw[1:].isascii() and raw[1:].isdecimal())
+    ):
         raise ValueError(expected)
     col = string.ascii_lowercase.index(raw[0])
     row_from_bottom = int(raw[1:])
@@ -112,8 +118,9 @@ def ask_move(
     hint = short_hint(style, height, width)
     while True:
         text = input(f"Player {player} ({symbol}), enter {hint}, or quit: ")
-        if not sys.stdin.isatty():
-            print(text if len(text) <= 2 * ECHO_LIMIT else text[: 2 * ECHO_LIMIT] + "...")
+        if not sys.stdin.isatty():  # piped input is echoed, control characters escaped
+            echo = text if len(text) <= 2 * ECHO_LIMIT else text[: 2 * ECHO_LIMIT] + "..."
+            print("".join(c if c.isprintable() else repr(c)[1:-1] for c in echo))
         word = text.strip().lower()
         if word in QUIT_WORDS:
             raise QuitGame(word)

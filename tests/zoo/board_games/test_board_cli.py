@@ -272,6 +272,13 @@ def test_quit_and_help_at_the_prompt():
     assert "Traceback" not in proc.stderr and "Invalid move" not in out
 
 
+def test_piped_control_characters_are_echoed_escaped():
+    proc = run(["play", "connect4"], "\x1b[A\x07\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
+    assert "\\x1b[A\\x07" in proc.stdout  # the echo, then the error's repr
+
+
 def test_a_long_bad_input_is_echoed_cut_short():
     junk = "x" * 5000
     proc = run(["play", "connect4"], junk + "\n")

@@ -171,9 +171,13 @@ def test_move_prompt_fits_an_80_column_terminal(style, shape, monkeypatch, capsy
     )
 
 
-@pytest.mark.parametrize(("text", "style"), [("\u00b2", "cell"), ("h\u00b2", "coordinate")])
-def test_superscript_digits_are_rejected_with_the_expected_message(text, style):
-    # str.isdigit() accepts a superscript two, which int() then refuses with its own message.
+@pytest.mark.parametrize(
+    ("text", "style"),
+    [("\u00b2", "cell"), ("h\u00b2", "coordinate"), ("\u0663", "cell"), ("h\u0668", "coordinate")],
+)
+def test_superscript_and_other_scripts_digits_are_rejected_with_the_expected_message(text, style):
+    # str.isdigit() accepts a superscript two, which int() then refuses with its own message;
+    # int() takes an Arabic-Indic three (str.isdecimal() too), which no board label shows.
     with pytest.raises(ValueError, match=f"expected .*, got {text!r}"):
         human_input.parse_move(text, style, 15, 15)
 

@@ -136,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code.
 
     Errors the project raises on purpose (and unknown registry names) print one line and
-    exit 2; Ctrl-C exits without a traceback, with 0 in interactive commands and 130 elsewhere;
+    exit 2; Ctrl-C exits without a traceback, with 0 in interactive commands and 130 elsewhere
+    (SIGTERM during ``lzero train`` stops the run as Ctrl-C does, and exits 143);
     a closed stdout (piping into ``head``) exits 1 quietly.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -151,30 +152,36 @@ def _dispatch(argv: list[str]) -> int:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         print(f"lzero {argv[0] if argv else ''}: error: {message}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return _interrupted(argv)
+    except KeyboardInterrupt as err:
+        return _interrupted(argv, err)
     except Exception as err:
-        if not _caused_by_interrupt(err):
+        interrupt = _interrupt_behind(err)
+        if interrupt is None:
             raise
-        return _interrupted(argv)
+        return _interrupted(argv, interrupt)
 
 
-def _interrupted(argv: list[str]) -> int:
+def _interrupted(argv: list[str], interrupt: KeyboardInterrupt) -> int:
+    from lzero.cli_train import Terminated
+
+    if isinstance(interrupt, Terminated):  # SIGTERM during lzero train
+        print("\nterminated", file=sys.stderr)
+        return 143
     print("\ninterrupted", file=sys.stderr)
     return 0 if argv and argv[0] in INTERACTIVE_COMMANDS else 130
 
 
-def _caused_by_interrupt(err: BaseException) -> bool:
-    """Whether ``err`` was raised while handling Ctrl-C: a library that catches the
+def _interrupt_behind(err: BaseException) -> KeyboardInterrupt | None:
+    """The interrupt ``err`` was raised while handling, or None: a library that catches the
     KeyboardInterrupt (numba's compiler, a C callback) and raises its own error instead keeps
     it as the cause or context."""
     seen = set()
     while err is not None and id(err) not in seen:
         if isinstance(err, KeyboardInterrupt):
-            return True
+            return err
         seen.add(id(err))
         err = err.__cause__ or err.__context__
-    return False
+    return None
 
 
 if __name__ == "__main__":

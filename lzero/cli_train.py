@@ -12,7 +12,9 @@ import importlib
 import importlib.util
 import pkgutil
 import re
+import signal
 import sys
+import threading
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -116,7 +118,36 @@ def _as_options(renames: tuple[tuple[str, str], ...]):
         raise type(err)(renamed) from err
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during ``lzero train`` (``kill``, ``timeout``, a batch scheduler), raised as an
+    interrupt so that the run stops as on Ctrl-C: its last checkpoint written, its stop line
+    printed. The command line exits with 143 (128 + SIGTERM)."""
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """Within it, SIGTERM raises :class:`Terminated` in the main thread (Python's default
+    would end the process at once, skipping the ``finally`` that saves the checkpoint)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum, frame):
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _cmd_train(args: argparse.Namespace) -> int:
+    with _sigterm_as_interrupt():
+        return _train(args)
+
+
+def _train(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("torch") is None:
         raise ConfigError(
             "training needs torch, which is not installed: pip install -e '.[train]' "

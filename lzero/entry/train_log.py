@@ -32,9 +32,10 @@ COLUMNS = (
 
 
 @contextlib.contextmanager
-def sigint_held() -> Iterator[None]:
-    """Holds a Ctrl-C (SIGINT) that arrives in the block until the block has ended, then
-    delivers it to the handler in force (Python's: ``KeyboardInterrupt``).
+def interrupts_held() -> Iterator[None]:
+    """Holds a Ctrl-C (SIGINT), or a SIGTERM, that arrives in the block until the block has
+    ended, then delivers it to the handler in force (Python's SIGINT handler raises
+    ``KeyboardInterrupt``; ``lzero train``'s SIGTERM handler raises its subclass).
 
     tensorboardX hands events to its writer thread through a ``multiprocessing.Queue``. A
     ``KeyboardInterrupt`` raised inside that queue's ``put`` can leave its feeder thread
@@ -46,13 +47,15 @@ def sigint_held() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = [signal.signal(s, lambda signum, frame: caught.append(signum)) for s in held]
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught:
-            signal.raise_signal(signal.SIGINT)
+        for signum, handler in zip(held, previous):
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(caught):  # each held signal once, in order of arrival
+            signal.raise_signal(signum)
 
 
 def check_fresh_exp(exp: Path) -> None:
@@ -173,7 +176,7 @@ class TrainLog:
         with open(self.csv_path, "a", newline="") as f:
             csv.writer(f).writerow(["" if row.get(c) is None else row[c] for c in self.columns])
         step = int(row.get("env_step", len(self.rows)))
-        with sigint_held():
+        with interrupts_held():
             for key, value in row.items():
                 if key not in ("env_step", "train_iter") and value is not None:
                     if math.isfinite(float(value)):  # a collect that ended no episode: NaN
@@ -187,7 +190,7 @@ class TrainLog:
 
     def close(self) -> None:
         """Flushes the TensorBoard events."""
-        with sigint_held():
+        with interrupts_held():
             self.tensorboard.close()
 
     def plot(self) -> None:

@@ -1,5 +1,5 @@
-"""`lzero train` as a user runs it: Ctrl-C leaves a loadable last checkpoint and exit code 130,
-and without a terminal the output ends with why training stopped."""
+"""`lzero train` as a user runs it: Ctrl-C (or SIGTERM) leaves a loadable last checkpoint and
+exit code 130 (143), and without a terminal the output ends with why training stopped."""
 
 from __future__ import annotations
 
@@ -28,7 +28,13 @@ def write_config(tmp_path):
     return path, main
 
 
-def test_sigint_writes_a_loadable_last_checkpoint_and_exits_130(tmp_path):
+@pytest.mark.parametrize(
+    ("signum", "code"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143)],  # Ctrl-C; kill, timeout, a scheduler
+)
+def test_an_interrupt_writes_a_loadable_last_checkpoint_and_exits_128_plus_signal(
+    tmp_path, signum, code
+):
     path, main = write_config(tmp_path)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
@@ -44,13 +50,13 @@ def test_sigint_writes_a_loadable_last_checkpoint_and_exits_130(tmp_path):
             lines.append(line)
             if sum(x.startswith("eval at iter") for x in lines) == 2 or not line:
                 break
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signum)
         out, _ = proc.communicate(timeout=120)
     finally:  # a run that did not stop must not outlive the test
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 130, "".join(lines) + out
+    assert proc.returncode == code, "".join(lines) + out
     assert "stopped (interrupted)" in out
     state = torch.load(tmp_path / "run" / "ckpt" / "ckpt_last.pth.tar", weights_only=True)
     policy = MuZeroPolicy(main["policy"])

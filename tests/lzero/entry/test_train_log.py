@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from lzero.entry.train_log import TrainLog, sigint_held
+from lzero.entry.train_log import TrainLog, interrupts_held
 
 
 def test_ctrl_c_during_a_row_is_raised_after_the_row_is_written(tmp_path):
@@ -35,17 +35,19 @@ def test_ctrl_c_during_a_row_is_raised_after_the_row_is_written(tmp_path):
     assert not closer.is_alive(), "the TensorBoard writer did not close"
 
 
-def test_a_held_sigint_goes_to_the_handler_in_force_once_the_block_ends():
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_held_interrupt_goes_to_the_handler_in_force_once_the_block_ends(signum):
     calls = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))
+    previous = signal.signal(signum, lambda signum, frame: calls.append(signum))
     try:
-        with sigint_held():
-            signal.raise_signal(signal.SIGINT)
+        with interrupts_held():
+            signal.raise_signal(signum)
+            signal.raise_signal(signum)  # twice: delivered once
             assert calls == []
-        assert calls == [signal.SIGINT]
-        with sigint_held():  # no signal: nothing delivered
+        assert calls == [signum]
+        with interrupts_held():  # no signal: nothing delivered
             pass
-        assert calls == [signal.SIGINT]
+        assert calls == [signum]
     finally:
-        signal.signal(signal.SIGINT, previous)
-    assert signal.getsignal(signal.SIGINT) is previous
+        signal.signal(signum, previous)
+    assert signal.getsignal(signum) is previous

@@ -97,6 +97,8 @@ def _worker_main(conn: Any, parent_end: Any, env_fn: Callable[[], Any]) -> None:
     """Loop of a worker process: run commands until told to close or the manager is gone."""
     # Ctrl-C reaches the whole process group: the manager alone decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits lzero train's SIGTERM handler (which raises): it ends at once.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if parent_end is not None:
         parent_end.close()  # else the pipe would never report EOF once the manager dies
     env, slots = env_fn(), None

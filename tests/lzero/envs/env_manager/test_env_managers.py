@@ -153,6 +153,30 @@ def test_observations_come_through_shared_memory():
     assert names and not any(os.path.exists(f"/dev/shm/{name}") for name in names)
 
 
+def test_a_forked_worker_ends_on_sigterm_whatever_handler_it_inherited():
+    """``lzero train`` turns SIGTERM into an exception in its own process; a worker forked
+    under that handler must still end at once on SIGTERM (killed by the signal, exit code
+    -15), not raise it in its command loop."""
+    import signal
+
+    def raising(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, raising)
+    try:
+        manager = SubprocessEnvManager(_factories(2), dict(context="fork"))
+        manager.launch()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    try:
+        proc = manager._handles[1]._proc
+        proc.terminate()  # SIGTERM
+        proc.join(10)
+        assert proc.exitcode == -signal.SIGTERM
+    finally:
+        manager.close()
+
+
 def test_close_leaves_no_process():
     manager = SubprocessEnvManager(_factories(3))
     manager.launch()

@@ -210,6 +210,28 @@ def test_close_leaves_no_worker():
     pool.close()
 
 
+def test_a_worker_ends_on_sigterm_whatever_handler_it_was_forked_with():
+    """A pool made under ``lzero train``'s SIGTERM handler (which raises): its workers still
+    end at once on SIGTERM (exit code -15) instead of raising it in their loop."""
+    import signal
+
+    def raising(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, raising)
+    try:
+        pool = make("CartPole-v1", num_envs=2, num_threads=2)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    try:
+        proc = pool._backend.procs[1]
+        proc.terminate()
+        proc.join(10)
+        assert proc.exitcode == -signal.SIGTERM
+    finally:
+        pool.close()
+
+
 def test_a_dead_worker_is_reported():
     pool = make("CartPole-v1", num_envs=2, num_threads=2)
     pool.reset()

@@ -224,6 +224,7 @@ def test_a_worker_ends_on_sigterm_whatever_handler_it_was_forked_with():
     finally:
         signal.signal(signal.SIGTERM, previous)
     try:
+        pool.reset()  # the workers have answered: past their start, where they reset SIGTERM
         proc = pool._backend.procs[1]
         proc.terminate()
         proc.join(10)

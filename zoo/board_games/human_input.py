@@ -63,6 +63,12 @@ def short_hint(style: str, height: int, width: int) -> str:
     return move_hint(style, height, width)
 
 
+def _ascii_digits(text: str) -> bool:
+    """True if ``text`` is one or more of 0-9: isdigit() would let '\u00b2' through to int(),
+    and isdecimal() other scripts' digits, which the board's labels are not."""
+    return text.isascii() and text.isdecimal()
+
+
 def parse_move(text: str, style: str, height: int, width: int) -> int:
     """Parses a typed move into an action (legality is checked by the caller).
 
@@ -72,20 +78,14 @@ def parse_move(text: str, style: str, height: int, width: int) -> int:
     raw = text.strip().lower()
     expected = f"expected {move_hint(style, height, width)}, got {shown(text)}"
     if style in ("cell", "column"):
-        # ASCII digits only: isdigit() would let '\u00b2' through to int(), and
-        # isdecimal() other scripts' digits, which the board's labels are not
-        if not (raw.isascii() and raw.isdecimal()):
+        if not _ascii_digits(raw):
             raise ValueError(expected)
         n = int(raw)
         top = height * width if style == "cell" else width
         if not 1 <= n <= top:
             raise ValueError(expected)
         return n - 1
-    if (
-        len(raw) < 2
-        or raw[0] not in string.ascii_lowercase[:width]
-        or not (raw[1:].isascii() and raw[1:].isdecimal())
-    ):
+    if len(raw) < 2 or raw[0] not in string.ascii_lowercase[:width] or not _ascii_digits(raw[1:]):
         raise ValueError(expected)
     col = string.ascii_lowercase.index(raw[0])
     row_from_bottom = int(raw[1:])

@@ -138,6 +138,20 @@ def check_nonnegative_int(cfg: Mapping, key: str, *, where: str, note: str = "")
     return value
 
 
+def check_discount_factor(cfg: Mapping, *, where: str, note: str = "") -> float:
+    """``cfg.discount_factor``, or ConfigError unless it is a number in (0, 1] (not a bool).
+
+    The message reads ``"<where>: expected discount_factor to be a number in (0, 1]<note>,
+    got <value>"``.
+    """
+    value = cfg["discount_factor"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise ConfigError(
+            f"{where}: expected discount_factor to be a number in (0, 1]{note}, got {value!r}"
+        )
+    return float(value)
+
+
 def merge_config_pair(
     input_cfg: Sequence[Mapping],
     create_defaults: Mapping,

@@ -15,6 +15,7 @@ import numpy as np
 from easydict import EasyDict
 
 from lzero.envs.config import (
+    check_discount_factor,
     check_nonnegative_int,
     check_positive_ints,
     merge_config,
@@ -314,11 +315,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             raise ConfigError(f"main_config.policy: expected {key} > 0, got {policy[key]!r}")
     check_nonnegative_int(policy, "nn_cache_size", where="main_config.policy", note=" (0: off)")
     _check_share(policy, "root_value_target_weight")
-    gamma = policy.discount_factor
-    if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0 < gamma <= 1:
-        raise ConfigError(
-            f"main_config.policy: expected discount_factor in (0, 1] (1: off), got {gamma!r}"
-        )
+    check_discount_factor(policy, where="main_config.policy", note=" (1: off)")
     if policy.policy_target not in POLICY_TARGETS:
         raise ConfigError(
             f"main_config.policy: expected policy_target in {list(POLICY_TARGETS)}, got "

@@ -6,7 +6,12 @@ import math
 
 from easydict import EasyDict
 
-from lzero.envs.config import check_nonnegative_int, check_positive_ints, merge_config
+from lzero.envs.config import (
+    check_discount_factor,
+    check_nonnegative_int,
+    check_positive_ints,
+    merge_config,
+)
 from lzero.errors import ConfigError
 from lzero.policy.board_game import check_search_rules
 
@@ -249,8 +254,5 @@ def policy_config(user: dict | None) -> EasyDict:
             kind = "a positive" if lowest is None else "a non-negative"
             raise ConfigError(f"policy config: expected {key} to be {kind} number, got {value!r}")
     _check_eps(cfg.eps)
-    if not 0.0 < cfg.discount_factor <= 1.0:
-        raise ConfigError(
-            f"policy config: expected 0 < discount_factor <= 1, got {cfg.discount_factor}"
-        )
+    check_discount_factor(cfg, where="policy config")
     return cfg

@@ -158,7 +158,12 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ),
         ({"cuda": True}, "expected cuda=False"),
         ({"num_simulations": 0}, "expected num_simulations to be a positive int, got 0"),
-        ({"discount_factor": 1.5}, "expected 0 < discount_factor <= 1, got 1.5"),
+        ({"discount_factor": 1.5}, r"expected discount_factor to be a number in \(0, 1\], got 1.5"),
+        # A string raised a TypeError from the comparison instead of saying what is allowed.
+        (
+            {"discount_factor": "0.99"},
+            r"expected discount_factor to be a number in \(0, 1\], got '0.99'",
+        ),
         # Neither set: the loop would crash computing 'env_steps * None' after a collect.
         (
             {"replay_ratio": None},

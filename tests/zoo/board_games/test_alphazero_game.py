@@ -833,7 +833,9 @@ def test_root_value_target_weight_outside_0_1_is_refused(w):
 
 @pytest.mark.parametrize("gamma", [0, -0.5, 1.01, True, "0.99"])
 def test_discount_factor_outside_0_1_is_refused(gamma):
-    with pytest.raises(ValueError, match="discount_factor in \\(0, 1\\]"):
+    with pytest.raises(
+        ValueError, match="discount_factor to be a number in \\(0, 1\\] \\(1: off\\)"
+    ):
         compile_alphazero_config(
             [dict(policy=dict(discount_factor=gamma)), dict(env=dict(type="tictactoe"))]
         )

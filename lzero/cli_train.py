@@ -228,8 +228,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         module = load_config_module(args.config)
         if _policy_type(module) != "muzero":
             raise ConfigError(
-                "lzero eval CONFIG: expected a MuZero config (an AlphaZero checkpoint carries its "
-                "config: lzero eval --ckpt PATH)"
+                "lzero eval CONFIG: expected a MuZero config, got an AlphaZero one (a checkpoint "
+                "records its config: lzero eval --ckpt PATH, without CONFIG)"
             )
         return _eval_muzero(args, [module.main_config, module.create_config])
     from lzero.agent import check_alphazero_state, is_muzero_checkpoint

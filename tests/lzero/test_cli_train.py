@@ -73,6 +73,12 @@ def test_eval_errors_name_the_option_not_the_entry_argument(tmp_path, capsys):
     with pytest.raises(ConfigError, match="expected model_path to be a checkpoint file"):
         eval_muzero_with_gym_env([module.main_config, module.create_config], model_path=missing)
 
+    # An AlphaZero config: the message does not take the checkpoint for an AlphaZero one.
+    assert main(["eval", REAL, "--ckpt", missing]) == 2
+    err = capsys.readouterr().err
+    assert "expected a MuZero config, got an AlphaZero one" in err
+    assert "an AlphaZero checkpoint" not in err
+
 
 def test_train_errors_name_the_option_and_keep_sentences(tmp_path, capsys):
     from lzero.cli import main

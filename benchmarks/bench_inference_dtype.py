@@ -130,7 +130,8 @@ def main() -> None:
     torch.manual_seed(args.seed)
     model = AlphaZeroModel(
         (m.observation_shape[0], h, w), m.action_space_size, blocks, channels,
-        m.value_head_hidden_channels, line_features=m.line_features,
+        m.value_head_hidden_channels, m.policy_head_hidden_channels,
+        line_features=m.line_features,
     )  # fmt: skip
     for batch in args.batches:
         x = torch.rand(batch, c, h, w)

@@ -6,13 +6,20 @@ from collections.abc import Mapping, Sequence
 
 from easydict import EasyDict
 
-from lzero.envs.config import check_positive_ints, merge_config, merge_config_pair
+from lzero.envs.config import (
+    check_positive_ints,
+    merge_config,
+    merge_config_pair,
+    take_renamed,
+)
 from lzero.envs.env_manager.factory import manager_type
 from lzero.errors import ConfigError
 from lzero.policy.muzero_config import MUZERO_POLICY_CONFIG, policy_config
 
 ENV_CONFIG = dict(
     env_id=None,  # (str) gymnasium id of the task, e.g. 'CartPole-v0'
+    env_name=None,  # (str|None) LightZero's other name of env_id (its MountainCar and
+    # LunarLander configs); given, it sets env_id
     continuous=False,  # (bool) the gym action space is continuous (Box)
     manually_discretization=False,  # (bool) discretise a continuous action space on a grid
     each_dim_disc_size=11,  # (int) grid points per action dimension when discretising
@@ -49,6 +56,8 @@ CREATE_CONFIG = dict(
     env_manager=dict(type="base"),  # (dict) 'base' (in-process), 'subprocess' or 'ray' (Ray
     # actors, pip install -e ".[ray]"); main_config.env.manager.type may name it instead
     policy=dict(type="muzero", import_names=["lzero.policy.muzero"]),  # (dict) must be muzero
+    collector=dict(type="episode_muzero", import_names=[], get_train_sample=True),  # (dict)
+    # LightZero's; no effect (one collector here)
 )
 
 
@@ -98,6 +107,7 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         {k: v for k, v in MAIN_CONFIG.items() if k != "policy"}, main_user, where="main_config"
     )
     env = main.env
+    take_renamed(main_user.get("env") or {}, env, "env_name", "env_id", where="main_config.env")
     if not env.env_id:
         raise ConfigError("main_config.env: expected an env_id such as 'CartPole-v0', got none")
     if env.continuous and not env.manually_discretization:
@@ -105,11 +115,8 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             "main_config.env: expected manually_discretization=True for a continuous "
             "env (MuZero needs discrete actions), got False"
         )
-    if not env.continuous and env.manually_discretization:
-        raise ConfigError(
-            "main_config.env: expected manually_discretization=False for a discrete "
-            "env (continuous=False), got True"
-        )
+    # continuous=False with manually_discretization=True: LightZero's Pendulum config (its
+    # continuous says what the agent sees); a Discrete task is refused by the discretization
     check_positive_ints(
         env,
         ("collector_env_num", "evaluator_env_num", "n_evaluator_episode", "each_dim_disc_size"),

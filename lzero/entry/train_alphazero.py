@@ -77,7 +77,8 @@ def train_alphazero(
             resumed run keeps its own, and another one is refused).
         max_train_iter: gradient-step budget.
         max_env_step: env-step budget (moves played in self-play).
-        model_path: start from this AlphaZero checkpoint's weights.
+        model_path: start from this AlphaZero checkpoint's weights (None: the config's
+            ``policy.model_path``, LightZero's key; None there too: from scratch).
         max_time_s: wall-clock budget in seconds (checked between collect phases).
         resume: an experiment directory to continue from its ``ckpt/ckpt_last.pth.tar``
             (network, optimizer, train iteration, env step, best score; ``progress.csv`` is
@@ -108,6 +109,8 @@ def train_alphazero(
     check_opening_moves(opening, cells, "main_config.policy.eval_opening_moves")  # before files
     stop_value = float(cfg.trainer.stop_value)
     policy = AlphaZeroPolicy(cfg.policy, game, seed=seed)
+    if model_path is None:
+        model_path = cfg.policy.model_path  # LightZero's config key; None: from scratch
     if model_path is not None:
         loaded, _ = load_policy(model_path)
         if loaded.game[2:] != game[2:] or loaded.game.name != game.name:

@@ -65,7 +65,8 @@ def train_muzero_with_gym_env(
         seed: seed of envs, networks, search noise and replay sampling (default 0; a resumed
             run keeps its own, and another one is refused).
         model: a prebuilt model to train instead of the configured MLP.
-        model_path: a checkpoint to start from.
+        model_path: a checkpoint to start from (None: the config's ``policy.model_path``,
+            LightZero's key; None there too: from scratch).
         max_train_iter: stop after this many gradient steps.
         max_env_step: stop after this many collected env steps (a resumed run's included).
         resume: an experiment directory to continue from its ``ckpt/ckpt_last.pth.tar``:
@@ -97,6 +98,8 @@ def train_muzero_with_gym_env(
     seed = run_seed(seed, None if last is None else last.get("seed"))
     seed_everything(seed)
     policy = make_policy(cfg, model)
+    if model_path is None:
+        model_path = cfg.policy.model_path  # LightZero's config key; None: from scratch
     if model_path is not None:
         load_checkpoint(policy, model_path, cfg)
     resumed = None if last is None else resume_state(policy, last_path, last)

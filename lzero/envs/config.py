@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import copy
 import difflib
-from collections.abc import Callable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 
 from easydict import EasyDict
 
@@ -150,6 +151,43 @@ def check_discount_factor(cfg: Mapping, *, where: str, note: str = "") -> float:
             f"{where}: expected discount_factor to be a number in (0, 1]{note}, got {value!r}"
         )
     return float(value)
+
+
+def check_cuda(cfg: Mapping, *, where: str) -> None:
+    """``cfg.cuda``, a bool. LightZero's configs set True; DI-engine then trains on the CPU
+    when torch finds no GPU. This build always trains on the CPU: True is taken with a
+    warning saying so, not refused, so that those configs run.
+
+    Raises:
+        ConfigError: ``cfg.cuda`` is not a bool.
+    """
+    if not isinstance(cfg["cuda"], bool):
+        raise ConfigError(f"{where}: expected cuda to be True or False, got {cfg['cuda']!r}")
+    if cfg["cuda"]:
+        warnings.warn(
+            f"{where}: cuda=True, but this build trains on the CPU only; training on the CPU "
+            "(as DI-engine does when it finds no GPU)",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def take_renamed(user: Mapping, cfg: MutableMapping, new: str, old: str, *, where: str) -> None:
+    """LightZero's configs name the key ``old`` also ``new`` (a renamed key). When ``user`` (the
+    section as the user wrote it) sets ``new`` (not None), ``cfg[old]`` (the merged section,
+    which keeps ``new`` too) takes its value.
+
+    Raises:
+        ConfigError: ``user`` sets both names to different values.
+    """
+    if user.get(new) is None:
+        return
+    if user.get(old) is not None and user[old] != user[new]:
+        raise ConfigError(
+            f"{where}: expected one of {new} (LightZero's other name of {old}) and {old}, or "
+            f"both equal, got {new}={user[new]!r} and {old}={user[old]!r}"
+        )
+    cfg[old] = user[new]
 
 
 def merge_config_pair(

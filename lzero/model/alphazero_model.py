@@ -2,8 +2,8 @@
 
 The tower follows AlphaZero (Silver et al. 2018; He et al. 2016 for the residual blocks): a
 3x3 convolution stem, ``num_res_blocks`` blocks of two 3x3 convolutions with batch norm and a
-skip connection, then a policy head (1x1 convolution, linear layer to ``A`` logits) and a
-value head (1x1 convolution, hidden linear layer, ``tanh``). Names follow LightZero's
+skip connection, then a policy head (1x1 convolution, linear layers to ``A`` logits) and a
+value head (1x1 convolution, hidden linear layers, ``tanh``). Names follow LightZero's
 ``AlphaZeroModel`` so its configs and calls carry over. With ``draw_head`` (ours) a third head
 on the value head's features gives the logit of the game ending drawn (Lc0's
 win/draw/loss heads tell the same apart), which the search's ``contempt`` reads.
@@ -35,6 +35,23 @@ class ResBlock(nn.Module):
         return F.relu(x + self.bn2(self.conv2(y)))
 
 
+def head_widths(value: int | Sequence[int]) -> list[int]:
+    """The hidden widths of a head: LightZero's configs give a list (``[32]``), ours an int."""
+    return [int(value)] if isinstance(value, int) else [int(v) for v in value]
+
+
+def _mlp(inputs: int, hidden: Sequence[int], outputs: int, *last: nn.Module) -> nn.Module:
+    """Linear layers ``inputs -> hidden... -> outputs`` with ReLU between them, then ``last``;
+    a bare ``nn.Linear`` when there is neither a hidden layer nor ``last``."""
+    if not hidden and not last:
+        return nn.Linear(inputs, outputs)
+    layers: list[nn.Module] = []
+    for width in hidden:
+        layers += [nn.Linear(inputs, width), nn.ReLU()]
+        inputs = width
+    return nn.Sequential(*layers, nn.Linear(inputs, outputs), *last)
+
+
 class AlphaZeroModel(nn.Module):
     """Policy and value network of AlphaZero.
 
@@ -43,7 +60,10 @@ class AlphaZeroModel(nn.Module):
         action_space_size: ``A``.
         num_res_blocks: residual blocks in the tower.
         num_channels: channels of the tower.
-        value_head_hidden_channels: hidden width of the value head.
+        value_head_hidden_channels: hidden width of the value head, or the widths of its
+            hidden layers (LightZero's configs give a list, ``[32]``).
+        policy_head_hidden_channels: widths of the policy head's hidden layers between its
+            1x1 convolution and the logits; ``()`` (ours by default): none.
         line_features: ours; ``k > 0``: the input is the board planes followed by their six
             window-count planes (:func:`lzero.model.line_features.with_line_planes` with
             windows of ``k`` cells; ``AlphaZeroPolicy`` adds them), `[B, C + 6, H, W]`; 0
@@ -58,7 +78,8 @@ class AlphaZeroModel(nn.Module):
         action_space_size: int = 9,
         num_res_blocks: int = 1,
         num_channels: int = 32,
-        value_head_hidden_channels: int = 64,
+        value_head_hidden_channels: int | Sequence[int] = 64,
+        policy_head_hidden_channels: int | Sequence[int] = (),
         line_features: int = 0,
         draw_head: bool = False,
     ) -> None:
@@ -76,20 +97,15 @@ class AlphaZeroModel(nn.Module):
         self.policy_conv = nn.Sequential(
             nn.Conv2d(num_channels, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU()
         )
-        self.policy_fc = nn.Linear(2 * h * w, self.action_space_size)
+        self.policy_fc = _mlp(
+            2 * h * w, head_widths(policy_head_hidden_channels), self.action_space_size
+        )
         self.value_conv = nn.Sequential(
             nn.Conv2d(num_channels, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU()
         )
-        self.value_fc = nn.Sequential(
-            nn.Linear(h * w, value_head_hidden_channels), nn.ReLU(),
-            nn.Linear(value_head_hidden_channels, 1), nn.Tanh(),
-        )  # fmt: skip
-        self.draw_fc = None
-        if draw_head:
-            self.draw_fc = nn.Sequential(
-                nn.Linear(h * w, value_head_hidden_channels), nn.ReLU(),
-                nn.Linear(value_head_hidden_channels, 1),
-            )  # fmt: skip
+        value_hidden = head_widths(value_head_hidden_channels)
+        self.value_fc = _mlp(h * w, value_hidden, 1, nn.Tanh())
+        self.draw_fc = _mlp(h * w, value_hidden, 1) if draw_head else None
 
     @property
     def draw_head(self) -> bool:

@@ -94,6 +94,7 @@ class AlphaZeroPolicy:
             num_res_blocks=m.num_res_blocks,
             num_channels=m.num_channels,
             value_head_hidden_channels=m.value_head_hidden_channels,
+            policy_head_hidden_channels=m.get("policy_head_hidden_channels", []),  # .get: older
             line_features=self.line_features,
             draw_head=bool(m.get("draw_head", False)),  # .get: older checkpoints
         )

@@ -15,11 +15,13 @@ import numpy as np
 from easydict import EasyDict
 
 from lzero.envs.config import (
+    check_cuda,
     check_discount_factor,
     check_nonnegative_int,
     check_positive_ints,
     merge_config,
     merge_config_pair,
+    take_renamed,
 )
 from lzero.envs.env_manager import BaseEnvManager, manager_type
 from lzero.envs.env_manager.ray_session import check_ray_config
@@ -36,14 +38,22 @@ ALPHAZERO_POLICY_CONFIG = dict(
         action_space_size=9,  # (int) number of actions; must match the env
         num_res_blocks=1,  # (int) residual blocks of the tower
         num_channels=32,  # (int) channels of the tower
-        value_head_hidden_channels=64,  # (int) hidden width of the value head
+        value_head_hidden_channels=64,  # (int|list) hidden width of the value head, or the
+        # widths of its hidden layers (LightZero's configs give a list: [32])
+        policy_head_hidden_channels=[],  # (list) widths of the policy head's hidden layers
+        # (LightZero's key; ours default to none: a 1x1 convolution, then the logits)
         line_features=0,  # (int) ours: k > 0 adds 6 input planes counting k-cell line windows
         draw_head=False,  # (bool) ours: a third head predicts whether the game ends drawn
         # (trained with a logistic loss weighted by value_weight); contempt reads it
     ),
-    cuda=False,  # (bool) must be False: this build trains on CPU
+    cuda=False,  # (bool) this build trains on the CPU: True (LightZero's configs) warns so
     torch_num_threads=2,  # (int) torch intra-op threads
     mcts_ctree=False,  # (bool) LightZero's C++ tree switch; no effect (one numba search here)
+    alphazero_mcts_ctree=False,  # (bool) LightZero's newer name of that switch; no effect
+    env_type="board_games",  # (str) LightZero's; AlphaZero here plays board games only
+    action_type="varied_action_space",  # (str) LightZero's; no effect (legal moves: the rules)
+    model_path=None,  # (str|None) LightZero's: a checkpoint to start from, used when the
+    # entry's own model_path argument is None
     simulation_env_id=None,  # (str) LightZero's simulation env name; no effect (kernels search)
     simulation_env_config_type=None,  # (str) LightZero's; no effect
     board_size=None,  # (int) LightZero repeats the env's board size here; no effect
@@ -96,6 +106,7 @@ ALPHAZERO_POLICY_CONFIG = dict(
     # gradient step with decay min(ema_decay, (1 + n) / (10 + n)) after n steps; self-play
     # and training use the network itself. 0: off (the network plays everywhere)
     lr_piecewise_constant_decay=False,  # (bool) lr x1 -> x0.1 -> x0.01 at 1/3 and 2/3 below
+    piecewise_decay_lr_scheduler=None,  # (bool|None) LightZero's newer name of the above
     threshold_training_steps_for_final_lr=int(5e5),  # (int) iterations of that decay
     manual_temperature_decay=False,  # (bool) temperature 1 -> 0.5 -> 0.25 over training
     threshold_training_steps_for_final_temperature=int(1e5),  # (int) iterations of the decay
@@ -230,7 +241,6 @@ CREATE_CONFIG = dict(
 _MUST = (
     ("sampled_algo", False, "Sampled AlphaZero is not implemented"),
     ("multi_gpu", False, "this build trains on one CPU"),
-    ("cuda", False, "this build trains on CPU"),
 )
 
 
@@ -243,6 +253,20 @@ def _check_share(policy: Mapping, key: str, *, below_one: bool = False) -> float
         allowed = "[0, 1) (0: off)" if below_one else "[0, 1]"
         raise ConfigError(f"main_config.policy: expected {key} in {allowed}, got {value!r}")
     return value
+
+
+def _check_head_widths(model: Mapping, key: str) -> None:
+    """``model[key]``: a positive int or a list of them (LightZero's form, ``[32]``)."""
+    value = model[key]
+    widths = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    ok = isinstance(widths, (list, tuple)) and all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in widths
+    )
+    if not ok:
+        raise ConfigError(
+            f"main_config.policy.model: expected {key} to be a positive int or a list of them, "
+            f"got {value!r}"
+        )
 
 
 def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
@@ -264,6 +288,10 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     policy_user = dict(main_user.pop("policy", {}) or {})
     policy_user.setdefault("type", create.policy.type)
     policy = merge_config(ALPHAZERO_POLICY_CONFIG, policy_user, where="main_config.policy")
+    take_renamed(
+        policy_user, policy, "piecewise_decay_lr_scheduler", "lr_piecewise_constant_decay",
+        where="main_config.policy",
+    )  # fmt: skip
     if policy.type != "alphazero":
         raise ConfigError(f"main_config.policy: expected type 'alphazero', got {policy.type!r}")
     for key, value, why in _MUST:
@@ -271,6 +299,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             raise ConfigError(
                 f"main_config.policy: expected {key}={value} ({why}), got {policy[key]!r}"
             )
+    check_cuda(policy, where="main_config.policy")
     if policy.mcts.continuous_action_space:
         raise ConfigError(
             "main_config.policy.mcts: expected continuous_action_space=False, got True"
@@ -280,10 +309,24 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         where="main_config.policy",
     )  # fmt: skip
     check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
-    check_positive_ints(
-        policy.model, ("num_channels", "value_head_hidden_channels"),
-        where="main_config.policy.model",
-    )  # fmt: skip
+    check_positive_ints(policy.model, ("num_channels",), where="main_config.policy.model")
+    _check_head_widths(policy.model, "value_head_hidden_channels")
+    _check_head_widths(policy.model, "policy_head_hidden_channels")
+    if policy.env_type != "board_games":
+        raise ConfigError(
+            "main_config.policy: expected env_type 'board_games' (AlphaZero here plays the "
+            f"board games), got {policy.env_type!r}"
+        )
+    if policy.action_type not in ("varied_action_space", "fixed_action_space"):
+        raise ConfigError(
+            "main_config.policy: expected action_type in ['varied_action_space', "
+            f"'fixed_action_space'], got {policy.action_type!r}"
+        )
+    if policy.model_path is not None and not isinstance(policy.model_path, str):
+        raise ConfigError(
+            "main_config.policy: expected model_path to be a checkpoint path or None, got "
+            f"{policy.model_path!r}"
+        )
     check_nonnegative_int(policy.model, "num_res_blocks", where="main_config.policy.model")
     k, shape = policy.model.line_features, tuple(policy.model.observation_shape)
     longest = max(shape[1:]) if len(shape) == 3 else 0

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 from easydict import EasyDict
 
 from lzero.envs.config import (
+    check_cuda,
     check_discount_factor,
     check_nonnegative_int,
     check_positive_ints,
     merge_config,
+    take_renamed,
 )
 from lzero.errors import ConfigError
 from lzero.policy.board_game import check_search_rules
@@ -43,8 +46,19 @@ MUZERO_POLICY_CONFIG = dict(
         value_support_size=None,  # (int|None) LightZero's; must be 2 * support_scale + 1
         res_connection_in_dynamics=True,  # (bool) mlp: residual connection in the dynamics
         last_linear_layer_init_zero=True,  # (bool) heads start at uniform policy, zero value
+        # LightZero's newer names of keys above: given, they set those keys
+        reward_head_hidden_channels=None,  # (list|None) fc_reward_layers
+        value_head_hidden_channels=None,  # (list|None) fc_value_layers
+        policy_head_hidden_channels=None,  # (list|None) fc_policy_layers
+        reward_support_range=None,  # (tuple|None) (-s, s + 1, 1): support_scale s
+        value_support_range=None,  # (tuple|None) (-s, s + 1, 1): support_scale s
+        discrete_action_encoding_type="one_hot",  # (str) LightZero's; the only one here
+        self_supervised_learning_loss=False,  # (bool) LightZero's (EfficientZero's consistency
+        # loss): not implemented here; True trains without it and warns (README)
+        lstm_hidden_size=None,  # (int) LightZero's (EfficientZero's value-prefix LSTM); no
+        # effect: MuZero has none, in LightZero either
     ),
-    cuda=False,  # (bool) must be False: this build trains on CPU
+    cuda=False,  # (bool) this build trains on the CPU: True (LightZero's configs) warns so
     torch_num_threads=1,  # (int) torch intra-op threads; small MLPs are fastest on one
     learn_torch_num_threads=None,  # (int|None) torch threads while a collect's updates run
     # (switched per phase, not per update: a switch costs milliseconds); None: torch_num_threads
@@ -104,6 +118,12 @@ MUZERO_POLICY_CONFIG = dict(
     # from the search at collection time (reanalysis is not implemented)
     optim_type="Adam",  # (str) 'Adam' or 'AdamW' (Adam with the weight decay above)
     lr_piecewise_constant_decay=False,  # (bool) must be False: no schedule here
+    piecewise_decay_lr_scheduler=None,  # (bool|None) LightZero's newer name of the above
+    ssl_loss_weight=0.0,  # (float) LightZero's weight of the consistency loss; no effect
+    # (see model.self_supervised_learning_loss)
+    use_wandb=False,  # (bool) LightZero's; must be False (TensorBoard and progress.csv here)
+    model_path=None,  # (str|None) LightZero's: a checkpoint to start from, used when the
+    # entry's own model_path argument is None
     eval_bots=None,  # (list|None) board games: bots to evaluate against, the first scored as the
     # eval return; None: every bot the env has but 'random' (rule, mcts, and TicTacToe's perfect)
     mcts_ctree=True,  # (bool) LightZero's C++ tree switch; no effect (one numba search here)
@@ -124,6 +144,10 @@ _CHOICES = (
     ("use_augmentation", (False,)),
     ("symmetry_augmentation", (False, True)),
     ("lr_piecewise_constant_decay", (False,)),
+    ("piecewise_decay_lr_scheduler", (None, False)),
+    ("use_wandb", (False,)),
+    ("model.discrete_action_encoding_type", ("one_hot",)),
+    ("model.self_supervised_learning_loss", (False, True)),
     ("model.frame_stack_num", (1,)),
     ("model.downsample", (False,)),
     ("model.representation_network_type", ("conv_res_blocks",)),
@@ -157,6 +181,50 @@ def _check_choices(cfg: EasyDict) -> None:
                 f"policy config: expected model.image_channel = observation_shape[0] = "
                 f"{shape[0]}, got {m.image_channel}"
             )
+
+
+def _take_lightzero_names(user: dict, cfg: EasyDict) -> None:
+    """Sets the keys that LightZero's newer names in ``user`` stand for (see the defaults)."""
+    model_user = user.get("model") or {}
+    for part in ("reward", "value", "policy"):
+        take_renamed(
+            model_user, cfg.model, f"{part}_head_hidden_channels", f"fc_{part}_layers",
+            where="policy config.model",
+        )  # fmt: skip
+    take_renamed(
+        user, cfg, "piecewise_decay_lr_scheduler", "lr_piecewise_constant_decay",
+        where="policy config",
+    )  # fmt: skip
+    scales = {}
+    for key in ("reward_support_range", "value_support_range"):
+        r = model_user.get(key)
+        if r is None:
+            continue
+        ok = (
+            isinstance(r, (list, tuple))
+            and len(r) == 3
+            and all(_is_number(v, (int, float)) for v in r)
+            and r[2] == 1
+            and r[1] >= 2
+            and r[1] == int(r[1])
+            and r[0] == -(r[1] - 1)
+        )
+        if not ok:
+            raise ConfigError(
+                f"policy config.model: expected {key} (start, stop, step) = (-s, s + 1, 1) with "
+                f"s >= 1 (the support -s..s of support_scale s), got {r!r}"
+            )
+        scales[key] = int(r[1]) - 1
+    if not scales:
+        return
+    given = model_user.get("support_scale")
+    if len(set(scales.values())) > 1 or (given is not None and given not in scales.values()):
+        raise ConfigError(
+            "policy config.model: expected reward_support_range, value_support_range and "
+            f"support_scale to give one support (one scale here), got scales {scales}"
+            + (f" and support_scale={given!r}" if given is not None else "")
+        )
+    cfg.model.support_scale = next(iter(scales.values()))
 
 
 def _check_eps(eps: EasyDict) -> None:
@@ -198,10 +266,10 @@ def policy_config(user: dict | None) -> EasyDict:
             f"got both ({user['update_per_collect']} and {user['replay_ratio']})"
         )
     cfg = merge_config(MUZERO_POLICY_CONFIG, user, where="policy config")
+    _take_lightzero_names(user, cfg)
     if cfg.type != "muzero":
         raise ConfigError(f"policy config: expected type 'muzero', got {cfg.type!r}")
-    if cfg.cuda:
-        raise ConfigError("policy config: expected cuda=False (CPU-only build), got True")
+    check_cuda(cfg, where="policy config")
     _check_choices(cfg)
     check_positive_ints(
         cfg,
@@ -254,5 +322,23 @@ def policy_config(user: dict | None) -> EasyDict:
             kind = "a positive" if lowest is None else "a non-negative"
             raise ConfigError(f"policy config: expected {key} to be {kind} number, got {value!r}")
     _check_eps(cfg.eps)
+    if not (_is_number(cfg.ssl_loss_weight, (int, float)) and cfg.ssl_loss_weight >= 0):
+        raise ConfigError(
+            f"policy config: expected ssl_loss_weight to be a number >= 0, got "
+            f"{cfg.ssl_loss_weight!r}"
+        )
+    if cfg.model_path is not None and not isinstance(cfg.model_path, str):
+        raise ConfigError(
+            f"policy config: expected model_path to be a checkpoint path or None, got "
+            f"{cfg.model_path!r}"
+        )
+    if cfg.model.self_supervised_learning_loss:
+        warnings.warn(
+            "policy config.model: self_supervised_learning_loss=True asks for EfficientZero's "
+            "consistency loss, which is not implemented here: this run trains without it "
+            "(ssl_loss_weight has no effect)",
+            UserWarning,
+            stacklevel=2,
+        )
     check_discount_factor(cfg, where="policy config")
     return cfg

@@ -18,6 +18,7 @@ Modes (``battle_mode``), as in LightZero:
 from __future__ import annotations
 
 import numpy as np
+from easydict import EasyDict
 from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep
@@ -189,6 +190,15 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._battle_mode = mode
         self._self_play = mode == "self_play_mode"
         self._plain_self_play = self._self_play and not (self._p_random or self._p_expert)
+
+    @staticmethod
+    def create_evaluator_env_cfg(cfg: dict) -> list[EasyDict]:
+        """One config per evaluator env (``cfg.evaluator_env_num``), each in ``eval_mode``: as
+        in LightZero's board envs, evaluation plays the env's bot. ``cfg`` is not modified."""
+        cfgs = BaseEnv.create_evaluator_env_cfg(cfg)
+        for c in cfgs:
+            c.battle_mode = "eval_mode"
+        return cfgs
 
     @classmethod
     def make_rules(cls, cfg) -> BoardRules:

@@ -55,9 +55,15 @@ class LightZeroEnvWrapper(gymnasium.Wrapper):
         space = env.action_space
         want_discrete = not self.cfg.continuous or self.cfg.manually_discretization
         if want_discrete and not isinstance(space, spaces.Discrete):
+            how = (
+                "manually_discretization=True discretizes a Box only through "
+                "ActionDiscretizationEnvWrapper, applied before this wrapper"
+                if self.cfg.manually_discretization
+                else "continuous=False says the env's own actions are discrete; "
+                "manually_discretization=True discretizes a Box"
+            )
             raise ConfigError(
-                "LightZeroEnvWrapper: expected a Discrete action space (continuous=False or "
-                f"manually_discretization=True), got {space}"
+                f"LightZeroEnvWrapper: expected a Discrete action space, got {space} ({how})"
             )
         if not want_discrete and not isinstance(space, spaces.Box):
             raise ConfigError(

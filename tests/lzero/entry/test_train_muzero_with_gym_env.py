@@ -275,6 +275,37 @@ def test_train_checks_model_path_before_starting(tmp_path):
     assert not (tmp_path / "other").exists()
 
 
+def test_the_configs_model_path_is_the_starting_checkpoint(tmp_path):
+    # LightZero's configs carry policy.model_path (None there); set, it is what the entry
+    # loads when its own model_path argument is None.
+    cfg = tiny(tmp_path, model_path=str(tmp_path / "no"))
+    with pytest.raises(ConfigError, match=r"expected a MuZero checkpoint \(model_path\) file"):
+        train_muzero_with_gym_env(cfg, seed=0, max_env_step=10)
+    assert not (tmp_path / "run").exists()
+
+
+def test_lightzeros_env_name_collector_and_discretized_pendulum_configs_compile():
+    from lzero.entry.config import compile_config
+
+    # LightZero's MountainCar and LunarLander configs name the task env_name, and its
+    # create configs carry a collector entry.
+    main = copy.deepcopy(TINY_MAIN)
+    main["env"] = dict(main["env"], env_id=None, env_name="CartPole-v1")
+    create = dict(TINY_CREATE, collector=dict(type="episode_muzero", get_train_sample=True))
+    assert compile_config([main, create]).env.env_id == "CartPole-v1"
+    main["env"]["env_id"] = "CartPole-v0"
+    with pytest.raises(ConfigError, match="expected one of env_name .* and env_id"):
+        compile_config([main, create])
+    # LightZero's pendulum_cont_disc_muzero_config: continuous=False with the discretization.
+    main = copy.deepcopy(TINY_MAIN)
+    main["env"].update(
+        env_id="Pendulum-v1", continuous=False, manually_discretization=True, each_dim_disc_size=11
+    )
+    main["policy"]["model"].update(observation_shape=3, action_space_size=11)
+    env = compile_config([main, TINY_CREATE]).env
+    assert (env.continuous, env.manually_discretization) == (False, True)
+
+
 def test_an_output_directory_that_cannot_be_made_is_a_config_error(tmp_path):
     # It was a NotADirectoryError traceback from pathlib, under `lzero train` too.
     (tmp_path / "a_file").write_text("")

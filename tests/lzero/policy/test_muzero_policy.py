@@ -156,7 +156,43 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
             {"update_per_collect": 10, "replay_ratio": 0.5},
             "expected only one of update_per_collect and replay_ratio",
         ),
-        ({"cuda": True}, "expected cuda=False"),
+        ({"cuda": "yes"}, "expected cuda to be True or False, got 'yes'"),
+        ({"use_wandb": True}, r"expected use_wandb in \[False\], got True"),
+        (
+            {"piecewise_decay_lr_scheduler": True},
+            r"expected lr_piecewise_constant_decay in \[False\]",
+        ),
+        (
+            {"piecewise_decay_lr_scheduler": False, "lr_piecewise_constant_decay": True},
+            "expected one of piecewise_decay_lr_scheduler .LightZero's other name of "
+            "lr_piecewise_constant_decay. and lr_piecewise_constant_decay, or both equal",
+        ),
+        (
+            {"model": {"discrete_action_encoding_type": "not_one_hot"}},
+            r"expected model.discrete_action_encoding_type in \['one_hot'\]",
+        ),
+        (
+            {"model": {"value_head_hidden_channels": [8], "fc_value_layers": [16]}},
+            "expected one of value_head_hidden_channels .* and fc_value_layers",
+        ),
+        (
+            {"model": {"value_support_range": (-10.0, 10.0, 1.0)}},
+            r"expected value_support_range \(start, stop, step\) = \(-s, s \+ 1, 1\)",
+        ),
+        (
+            {"model": {"value_support_range": (-10, 11, 2)}},
+            r"expected value_support_range \(start, stop, step\)",
+        ),
+        (
+            {"model": {"value_support_range": (-10, 11, 1), "reward_support_range": (-5, 6, 1)}},
+            "to give one support",
+        ),
+        (
+            {"model": {"value_support_range": (-10, 11, 1), "support_scale": 300}},
+            r"to give one support .*support_scale=300",
+        ),
+        ({"ssl_loss_weight": -1}, "expected ssl_loss_weight to be a number >= 0, got -1"),
+        ({"model_path": 3}, "expected model_path to be a checkpoint path or None, got 3"),
         ({"num_simulations": 0}, "expected num_simulations to be a positive int, got 0"),
         ({"discount_factor": 1.5}, r"expected discount_factor to be a number in \(0, 1\], got 1.5"),
         # A string raised a TypeError from the comparison instead of saying what is allowed.
@@ -233,6 +269,49 @@ LIGHTZERO_TICTACTOE = dict(
     grad_clip_value=0.5, n_episode=8, eval_freq=2000, collector_env_num=8, evaluator_env_num=5,
     replay_buffer_size=int(1e5),
 )  # fmt: skip
+
+
+# LightZero's TicTacToe MuZero policy dict as its current configs write it (newer key names:
+# zoo/board_games/tictactoe/config/tictactoe_muzero_bot_mode_config.py at 2026-08).
+LIGHTZERO_TICTACTOE_NEWER = dict(
+    model=dict(
+        observation_shape=(3, 3, 3), action_space_size=9, image_channel=3, frame_stack_num=1,
+        downsample=False, representation_network_type="conv_res_blocks", num_res_blocks=1,
+        num_channels=16, reward_head_hidden_channels=[8], value_head_hidden_channels=[8],
+        policy_head_hidden_channels=[8], reward_support_range=(-10.0, 11.0, 1.0),
+        value_support_range=(-10.0, 11.0, 1.0), model_type="conv",
+    ),
+    model_path=None, cuda=True, env_type="board_games", action_type="varied_action_space",
+    game_segment_length=5, num_simulations=8, reanalyze_ratio=0.0, use_augmentation=False,
+    td_steps=9, num_unroll_steps=3, discount_factor=1, update_per_collect=50,
+    replay_ratio=None, batch_size=16, manual_temperature_decay=True, optim_type="Adam",
+    piecewise_decay_lr_scheduler=False, learning_rate=0.003, grad_clip_value=0.5,
+    n_episode=8, eval_freq=2000, replay_buffer_size=int(1e5), collector_env_num=8,
+    evaluator_env_num=5,
+)  # fmt: skip
+
+
+def test_lightzeros_newer_key_names_set_ours():
+    with pytest.warns(UserWarning, match="cuda=True, but this build trains on the CPU only"):
+        cfg = policy_config(LIGHTZERO_TICTACTOE_NEWER)
+    m = cfg.model
+    assert (m.fc_reward_layers, m.fc_value_layers, m.fc_policy_layers) == ([8], [8], [8])
+    assert m.support_scale == 10 and cfg.lr_piecewise_constant_decay is False
+    old = policy_config(LIGHTZERO_TICTACTOE)  # the older names: the same network
+    torch.manual_seed(0)
+    shapes = {k: v.shape for k, v in MuZeroPolicy(old).model.state_dict().items()}
+    with pytest.warns(UserWarning):
+        newer = MuZeroPolicy(LIGHTZERO_TICTACTOE_NEWER).model.state_dict()
+    assert {k: v.shape for k, v in newer.items()} == shapes
+
+
+def test_self_supervised_learning_loss_is_accepted_with_a_warning_that_it_is_not_used():
+    # LightZero's CartPole and Pendulum MuZero configs set it (with ssl_loss_weight=2).
+    with pytest.warns(UserWarning, match="consistency loss, which is not implemented here"):
+        cfg = policy_config(
+            {"model": {"self_supervised_learning_loss": True}, "ssl_loss_weight": 2}
+        )
+    assert cfg.model.self_supervised_learning_loss is True
 
 
 def random_tictactoe_games(*, seed, games, moves, two_player):

@@ -108,3 +108,16 @@ def test_a_typo_of_a_lightzero_key_still_gets_did_you_mean():
         TicTacToeEnv(dict(save_replay_giff=True))
     with pytest.raises(ConfigError, match=r"unknown key 'borad_size'; did you mean 'board_size'"):
         TicTacToeEnv(dict(borad_size=3))
+
+
+@pytest.mark.parametrize("cls", GAMES)
+def test_evaluator_env_cfgs_play_the_bot_as_lightzeros_do(cls):
+    # LightZero's board envs set eval_mode in create_evaluator_env_cfg (its evaluator then plays
+    # the env's bot); the collector's keep the configured mode.
+    cfg = dict(battle_mode="self_play_mode", collector_env_num=3, evaluator_env_num=2)
+    evaluators = cls.create_evaluator_env_cfg(cfg)
+    assert [c.battle_mode for c in evaluators] == ["eval_mode", "eval_mode"]
+    assert [c.battle_mode for c in cls.create_collector_env_cfg(cfg)] == ["self_play_mode"] * 3
+    assert cfg["battle_mode"] == "self_play_mode"  # the caller's config is left as it was
+    env = cls(evaluators[0])
+    assert env.reset()["to_play"] == -1  # played against the bot

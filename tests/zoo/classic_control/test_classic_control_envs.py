@@ -44,6 +44,22 @@ def test_pendulum_grid_reaches_both_torque_limits():
     assert table[:, 0].tolist() == [-2.0, 0.0, 2.0]
 
 
+def test_pendulum_continuous_false_is_lightzeros_discrete_pendulum():
+    # LightZero's PendulumEnv: continuous=False alone gives Discrete(11) over -2..2.
+    env = build("pendulum_lightzero", CASES["pendulum"][1], {"continuous": False})
+    assert env.action_space.n == 11
+    table = env.env.env.action_table
+    assert table[[0, 5, 10], 0].tolist() == [-2.0, 0.0, 2.0]
+    # With manually_discretization given, that setting is kept (False: a Box is refused).
+    env = build(
+        "pendulum_lightzero",
+        CASES["pendulum"][1],
+        {"continuous": False, "manually_discretization": False},
+    )
+    with pytest.raises(ConfigError, match="expected a Discrete action space, got Box"):
+        env.reset()
+
+
 def test_max_episode_steps_cuts_episodes():
     env = build("mountain_car_lightzero", CASES["mountain_car"][1], {"max_episode_steps": 7})
     env.seed(0)

@@ -62,7 +62,13 @@ def test_through_ding_env_wrapper_passes_check_env():
         (
             "Pendulum-v1",
             {},
-            r"expected a Discrete action space \(continuous=False or manually_discretization=True\), got Box",
+            r"expected a Discrete action space, got Box.*\(continuous=False says the env's own "
+            r"actions are discrete; manually_discretization=True discretizes a Box\)",
+        ),
+        (  # the flag alone does not discretize: ActionDiscretizationEnvWrapper does
+            "Pendulum-v1",
+            {"continuous": True, "manually_discretization": True},
+            r"got Box.*only through ActionDiscretizationEnvWrapper",
         ),
         (
             "CartPole-v1",

@@ -12,8 +12,9 @@ class PendulumEnv(LightZeroGymEnv):
 
     Observation `[3]` float32 (cos, sin, angular velocity); the torque is a ``Box(-2, 2, [1])``,
     or ``Discrete(n)`` over ``n`` evenly spaced torques from -2 to 2 with
-    ``manually_discretization=True, each_dim_disc_size=n``; episodes last 200 steps.
-    Config keys: see :class:`~lzero.envs.wrappers.LightZeroGymEnv`.
+    ``manually_discretization=True, each_dim_disc_size=n`` (or, as LightZero's Pendulum env
+    has it, ``continuous=False`` without ``manually_discretization``); episodes last 200
+    steps. Config keys: see :class:`~lzero.envs.wrappers.LightZeroGymEnv`.
     """
 
     config = dict(
@@ -21,3 +22,9 @@ class PendulumEnv(LightZeroGymEnv):
         env_id="Pendulum-v1",
         continuous=True,
     )
+
+    def __init__(self, cfg: dict | None = None) -> None:
+        cfg = dict(cfg or {})
+        if cfg.get("continuous") is False and "manually_discretization" not in cfg:
+            cfg["manually_discretization"] = True  # LightZero's PendulumEnv: Discrete(n)
+        super().__init__(cfg)

@@ -1,0 +1,119 @@
+"""AlphaZero's config takes LightZero's own AlphaZero configs: their keys, with the meaning
+they have there (hidden widths of the heads as lists, the newer names of renamed keys, a
+starting checkpoint in ``policy.model_path``), or accepted and inert where stated."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from lzero.entry import train_alphazero  # noqa: E402
+from lzero.errors import ConfigError  # noqa: E402
+from lzero.model.alphazero_model import AlphaZeroModel  # noqa: E402
+from lzero.policy.alphazero_config import compile_alphazero_config  # noqa: E402
+
+# The policy part of LightZero's zoo/board_games/tictactoe/config/
+# tictactoe_alphazero_sp_mode_config.py (2026-08), key for key.
+LIGHTZERO_TICTACTOE_POLICY = dict(
+    mcts_ctree=True,
+    simulation_env_id="tictactoe",
+    simulation_env_config_type="self_play",
+    model=dict(
+        observation_shape=(3, 3, 3),
+        action_space_size=9,
+        num_res_blocks=1,
+        num_channels=16,
+        value_head_hidden_channels=[8],
+        policy_head_hidden_channels=[8],
+    ),
+    cuda=True,
+    board_size=3,
+    update_per_collect=50,
+    batch_size=256,
+    optim_type="Adam",
+    piecewise_decay_lr_scheduler=False,
+    learning_rate=0.003,
+    grad_clip_value=0.5,
+    value_weight=1.0,
+    entropy_weight=0.0,
+    n_episode=8,
+    eval_freq=2000,
+    mcts=dict(num_simulations=25),
+    collector_env_num=8,
+    evaluator_env_num=5,
+)
+# Its create config, with the collector and evaluator entries LightZero's configs carry.
+LIGHTZERO_TICTACTOE_CREATE = dict(
+    env=dict(type="tictactoe", import_names=["zoo.board_games.tictactoe.envs.tictactoe_env"]),
+    env_manager=dict(type="subprocess"),
+    policy=dict(type="alphazero", import_names=["lzero.policy.alphazero"]),
+    collector=dict(type="episode_alphazero", import_names=["lzero.worker.alphazero_collector"]),
+    evaluator=dict(type="alphazero", import_names=["lzero.worker.alphazero_evaluator"]),
+)
+
+
+def compile_with(policy: dict, **main) -> object:
+    return compile_alphazero_config([dict(main, policy=policy), LIGHTZERO_TICTACTOE_CREATE])
+
+
+def test_lightzeros_tictactoe_config_compiles_and_builds_its_heads():
+    with pytest.warns(UserWarning, match="cuda=True, but this build trains on the CPU only"):
+        cfg = compile_with(LIGHTZERO_TICTACTOE_POLICY)
+    m = cfg.policy.model
+    model = AlphaZeroModel(
+        m.observation_shape, m.action_space_size, m.num_res_blocks, m.num_channels,
+        m.value_head_hidden_channels, m.policy_head_hidden_channels,
+    )  # fmt: skip
+    linear = [(k, tuple(v.shape)) for k, v in model.state_dict().items() if k.endswith("weight")]
+    # policy: 2 planes x 9 cells -> 8 -> 9 logits; value: 1 plane x 9 cells -> 8 -> 1
+    assert [s for k, s in linear if k.startswith("policy_fc")] == [(8, 18), (9, 8)]
+    assert [s for k, s in linear if k.startswith("value_fc")] == [(8, 9), (1, 8)]
+    logits, value = model(torch.zeros(2, 3, 3, 3))
+    assert logits.shape == (2, 9) and value.shape == (2, 1)
+
+
+def test_our_int_width_builds_the_same_network_as_a_one_element_list():
+    a = AlphaZeroModel((3, 3, 3), 9, 1, 16, 8).state_dict()
+    b = AlphaZeroModel((3, 3, 3), 9, 1, 16, [8], []).state_dict()
+    assert {k: v.shape for k, v in a.items()} == {k: v.shape for k, v in b.items()}
+
+
+def test_the_newer_name_of_the_lr_schedule_sets_it():
+    policy = dict(LIGHTZERO_TICTACTOE_POLICY, cuda=False, piecewise_decay_lr_scheduler=True)
+    assert compile_with(policy).policy.lr_piecewise_constant_decay is True
+    with pytest.raises(ConfigError, match="expected one of piecewise_decay_lr_scheduler"):
+        compile_with(dict(policy, lr_piecewise_constant_decay=False))
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "match"),
+    [
+        ("env_type", "not_board_games", "expected env_type 'board_games'"),
+        ("action_type", "any", "expected action_type in"),
+        ("model_path", 3, "expected model_path to be a checkpoint path or None, got 3"),
+        ("cuda", 1, "expected cuda to be True or False, got 1"),
+    ],
+)
+def test_lightzero_policy_keys_out_of_range_are_refused(key, value, match):
+    with pytest.raises(ConfigError, match=match):
+        compile_with({**LIGHTZERO_TICTACTOE_POLICY, "cuda": False, key: value})
+
+
+@pytest.mark.parametrize("widths", [[0], [8, -1], "8", [True], 0])
+def test_head_widths_other_than_positive_ints_are_refused(widths):
+    model = dict(LIGHTZERO_TICTACTOE_POLICY["model"], policy_head_hidden_channels=widths)
+    with pytest.raises(ConfigError, match="expected policy_head_hidden_channels to be a posi"):
+        compile_with(dict(LIGHTZERO_TICTACTOE_POLICY, cuda=False, model=model))
+
+
+def test_the_configs_model_path_is_the_starting_checkpoint(tmp_path):
+    # LightZero's entry takes model_path as an argument; its configs also carry
+    # policy.model_path. With the argument None, the config's is loaded, before any env starts.
+    missing = tmp_path / "nothing.pth.tar"
+    policy = dict(LIGHTZERO_TICTACTOE_POLICY, cuda=False, model_path=str(missing))
+    with pytest.raises(ConfigError, match="nothing.pth.tar"):
+        train_alphazero(
+            [dict(exp_name=str(tmp_path / "run"), policy=policy), LIGHTZERO_TICTACTOE_CREATE],
+            max_env_step=1,
+        )

@@ -195,3 +195,52 @@ def record_gif(cfg, policy: MuZeroPolicy, seed: int, replay_dir: Path) -> Path:
             f"expected the env {env_cfg.env_id!r} to write a GIF to {replay_dir}, got none"
         )
     return new[-1]
+
+
+def eval_muzero(
+    input_cfg: Sequence[Mapping],
+    seed: int = 0,
+    model: None = None,
+    model_path: str | None = None,
+    num_episodes_each_seed: int = 1,
+    print_seed_details: bool = False,
+) -> tuple[float, list[float]]:
+    """LightZero's ``eval_muzero``, with its signature: ``num_episodes_each_seed`` rounds of
+    ``env.n_evaluator_episode`` episodes (games, on a board game) with the checkpoint at
+    ``model_path``, through :func:`eval_muzero_with_gym_env`.
+
+    Args:
+        model: must be None: a prebuilt model is not taken here (LightZero's users pass None
+            and a ``model_path``).
+        print_seed_details: also print the returns (and on a board game the win, draw and loss
+            rates), as LightZero's does.
+
+    Returns:
+        The mean return and the returns, as LightZero's (a list here, not an array).
+
+    Raises:
+        ConfigError: ``model`` given, ``num_episodes_each_seed < 1``, or what
+            :func:`eval_muzero_with_gym_env` raises.
+    """
+    if model is not None:
+        raise ConfigError(
+            "model: expected None (this eval_muzero builds the configured model and loads "
+            f"model_path into it), got a {type(model).__name__}"
+        )
+    rounds = num_episodes_each_seed
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise ConfigError(f"expected num_episodes_each_seed to be a positive int, got {rounds!r}")
+    cfg = compile_config(input_cfg)
+    board, per_round = muzero_setup.is_board(cfg), cfg.env.n_evaluator_episode
+    mean, returns = eval_muzero_with_gym_env(
+        input_cfg, seed, model_path, num_episodes=rounds * per_round
+    )
+    if print_seed_details:
+        r = np.asarray(returns)
+        print(f"In seed {seed}, returns: {returns}")
+        if board:
+            print(
+                f"win rate: {np.mean(r == 1):.2f}, draw rate: {np.mean(r == 0):.2f}, "
+                f"lose rate: {np.mean(r == -1):.2f}"
+            )
+    return mean, returns

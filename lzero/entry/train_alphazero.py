@@ -32,6 +32,7 @@ from lzero.worker.alphazero_evaluator import (
     check_opening_moves,
     eval_bots,
     evaluate_against_bots,
+    play_games,
 )
 
 _BASE_COLUMNS = (
@@ -68,6 +69,7 @@ def train_alphazero(
     *,
     max_time_s: float | None = None,
     resume: str | Path | None = None,
+    model: None = None,
 ) -> AlphaZeroPolicy:
     """Trains AlphaZero on ``create_config.env.type`` (the loop is in the module docstring).
 
@@ -80,6 +82,8 @@ def train_alphazero(
         model_path: start from this AlphaZero checkpoint's weights (None: the config's
             ``policy.model_path``, LightZero's key; None there too: from scratch).
         max_time_s: wall-clock budget in seconds (checked between collect phases).
+        model: LightZero's prebuilt-model argument; must be None (the network is the
+            config's ``policy.model``).
         resume: an experiment directory to continue from its ``ckpt/ckpt_last.pth.tar``
             (network, optimizer, train iteration, env step, best score; ``progress.csv`` is
             appended to). The replay buffer is not saved: it refills from new self-play.
@@ -94,6 +98,11 @@ def train_alphazero(
     cfg = compile_alphazero_config(input_cfg)
     if seed is not None:
         check_seed(seed)
+    if model is not None:
+        raise ConfigError(
+            "model: expected None (the network is the config's policy.model), got a "
+            f"{type(model).__name__}"
+        )
     exp = Path(cfg.exp_name if resume is None else resume)
     ckpt_dir = exp / "ckpt"
     resumed = None
@@ -254,12 +263,16 @@ def train_alphazero(
 
 
 def eval_alphazero(
-    model_path: str,
+    checkpoint: str | Sequence[Mapping] | None = None,
+    seed: int = 0,
+    model: None = None,
+    model_path: str | None = None,
+    num_episodes_each_seed: int = 1,
+    print_seed_details: bool = False,
     *,
     bots: Sequence[str] | None = None,
     num_games: int = 20,
     num_simulations: int | None = None,
-    seed: int = 0,
     opening_moves: int = 0,
     reuse_tree: bool = False,
     fpu_reduction: float | str | None = FROM_CONFIG,
@@ -269,13 +282,21 @@ def eval_alphazero(
     """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
     records its game, so no config is needed.
 
+    Called as LightZero's ``eval_alphazero(input_cfg, seed, model, model_path,
+    num_episodes_each_seed, print_seed_details)`` (a ``[main_config, create_config]`` pair
+    first), it plays as LightZero's does instead: ``num_episodes_each_seed`` rounds of
+    ``env.n_evaluator_episode`` games, the agent first, against the config's
+    ``env.bot_action_type``, and returns ``(mean return, returns)`` (+1, 0, -1 per game);
+    ``model`` must be None and ``model_path`` a checkpoint of the config's game.
+
     Args:
-        model_path: an AlphaZero checkpoint.
+        checkpoint: an AlphaZero checkpoint (or ``model_path`` instead), or LightZero's config
+            pair.
+        seed: seed of the envs and bots.
         bots: bots to play (default: every bot of the game but 'random').
         num_games: games per bot.
         num_simulations: simulations per move (default: the checkpoint's eval setting); 0 plays
             the raw network.
-        seed: seed of the envs and bots.
         opening_moves: random moves opening each game, the same for both colours of a pair.
         reuse_tree: the agent keeps its searches' subtrees between moves
             (``lzero.agent.Agent``).
@@ -286,6 +307,18 @@ def eval_alphazero(
     """
     from lzero.agent import load_agent, read_checkpoint
 
+    if isinstance(checkpoint, (list, tuple)):
+        return _eval_alphazero_lightzero(
+            checkpoint, seed, model, model_path, num_episodes_each_seed, print_seed_details
+        )
+    if model is not None:
+        raise ConfigError(f"model: expected None, got a {type(model).__name__}")
+    if (checkpoint is None) == (model_path is None):
+        raise ConfigError(
+            "eval_alphazero: expected a checkpoint path, either first or as model_path, got "
+            + ("none" if checkpoint is None else "both")
+        )
+    model_path = checkpoint if model_path is None else model_path
     state = read_checkpoint(model_path) if state is None else state
     g = state["game"]
     env = create_env(g["create_env"], g["env_config"])
@@ -303,3 +336,49 @@ def eval_alphazero(
     return evaluate_against_bots(
         agent.act_batch, g["create_env"], g["env_config"], bots, num_games, seed, opening_moves
     )
+
+
+def _eval_alphazero_lightzero(
+    input_cfg: Sequence[Mapping],
+    seed: int,
+    model: None,
+    model_path: str | None,
+    rounds: int,
+    print_seed_details: bool,
+) -> tuple[float, np.ndarray]:
+    """:func:`eval_alphazero` called with LightZero's signature (see there)."""
+    from lzero.agent import load_agent, read_checkpoint
+
+    cfg = compile_alphazero_config(input_cfg)
+    if model is not None:
+        raise ConfigError(
+            "model: expected None (the checkpoint at model_path records its network), got a "
+            f"{type(model).__name__}"
+        )
+    if model_path is None:
+        raise ConfigError("model_path: expected an AlphaZero checkpoint to evaluate, got None")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise ConfigError(f"expected num_episodes_each_seed to be a positive int, got {rounds!r}")
+    check_seed(seed)
+    state = read_checkpoint(model_path)
+    g = state["game"]
+    if g["create_env"]["type"] != cfg.create.env.type:
+        raise ConfigError(
+            f"model_path: expected a checkpoint of {cfg.create.env.type}, got one of "
+            f"{g['create_env']['type']}"
+        )
+    env = create_env(cfg.create.env, dict(cfg.env))
+    bot = env.bot_action_type  # the config's bot, as LightZero's eval_mode envs play it
+    env.close()
+    agent = load_agent(model_path, state=state)
+    games = rounds * int(cfg.trainer.n_evaluator_episode)
+    returns = play_games(
+        agent.act_batch, g["create_env"], g["env_config"], bot, games, seed, agent_first_only=True
+    )
+    if print_seed_details:
+        print(f"In seed {seed}, returns: {returns}")
+        print(
+            f"win rate: {np.mean(returns == 1):.2f}, draw rate: {np.mean(returns == 0):.2f}, "
+            f"lose rate: {np.mean(returns == -1):.2f}"
+        )
+    return float(returns.mean()), returns

@@ -55,6 +55,31 @@ def test_board_eval_prints_win_draw_loss_and_repeats_for_the_same_seed(trained, 
     assert list((tmp / "gif2").glob("*.gif"))
 
 
+def test_lightzeros_eval_muzero_call_plays_rounds_of_the_evaluator_episodes(trained, capsys):
+    from lzero.cli_train import load_config_module
+    from lzero.entry import eval_muzero
+
+    tmp, path = trained
+    module = load_config_module(str(path))
+    main = copy.deepcopy(module.main_config)
+    main.env.n_evaluator_episode = 2
+    cfg, ckpt = [main, module.create_config], str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
+    capsys.readouterr()
+    mean, returns = eval_muzero(
+        cfg, seed=0, model=None, model_path=ckpt, num_episodes_each_seed=2,
+        print_seed_details=True,
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert f"In seed 0, returns: {returns}" in out and "win rate: " in out
+    # The same 4 games as our own entry plays for 4 episodes with that seed.
+    assert (mean, returns) == eval_muzero_with_gym_env(cfg, 0, ckpt, num_episodes=4)
+    assert len(returns) == 4 and set(returns) <= {-1.0, 0.0, 1.0}
+    with pytest.raises(ConfigError, match="model: expected None"):
+        eval_muzero(cfg, model=object(), model_path=ckpt)
+    with pytest.raises(ConfigError, match="expected num_episodes_each_seed to be a positive"):
+        eval_muzero(cfg, model_path=ckpt, num_episodes_each_seed=0)
+
+
 def test_simulations_0_plays_the_raw_network_without_a_search(trained, capsys, monkeypatch):
     """``--simulations 0``: every move is the raw network's (``MuZeroAgent``'s raw play, whose
     priors ``tests/lzero/test_agent.py`` checks against the eager model); no search runs."""

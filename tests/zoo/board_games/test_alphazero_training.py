@@ -510,6 +510,35 @@ def test_it_learns_tictactoe_against_the_perfect_bot(tmp_path):
     ckpt = tmp_path / "learn" / "ckpt" / "ckpt_last.pth.tar"
     results = eval_alphazero(ckpt, bots=["alpha_beta", "rule"], num_games=6, num_simulations=25)
     assert results["alpha_beta"]["loss"] == 0 and results["rule"]["loss"] == 0
+    # LightZero's call (its tictactoe_alphazero_eval.py): rounds of n_evaluator_episode games
+    # against the config's bot, the agent first; the returns per game.
+    lz = copy.deepcopy(sp.main_config)
+    lz.env.update(bot_action_type="alpha_beta", n_evaluator_episode=3)
+    mean, returns = eval_alphazero(
+        [lz, CREATE], seed=0, model_path=str(ckpt), num_episodes_each_seed=2,
+        print_seed_details=True,
+    )  # fmt: skip
+    assert returns.shape == (6,) and set(returns) <= {0.0, 1.0} and mean == returns.mean()
+
+
+def test_lightzeros_eval_alphazero_call_checks_its_arguments(tiny_run):
+    from zoo.board_games.connect4.config import connect4_alphazero_sp_mode_config as c4
+
+    exp, _ = tiny_run
+    ckpt = str(exp / "ckpt" / "ckpt_last.pth.tar")
+    cfg = [tiny_main(exp), CREATE]
+    with pytest.raises(ConfigError, match="model_path: expected an AlphaZero checkpoint"):
+        eval_alphazero(cfg, seed=0)
+    with pytest.raises(ConfigError, match="model: expected None"):
+        eval_alphazero(cfg, seed=0, model=torch.nn.Linear(1, 1), model_path=ckpt)
+    with pytest.raises(ConfigError, match="expected num_episodes_each_seed to be a positive"):
+        eval_alphazero(cfg, seed=0, model_path=ckpt, num_episodes_each_seed=0)
+    with pytest.raises(ConfigError, match="expected a checkpoint of connect4, got one of tictac"):
+        eval_alphazero([c4.main_config, c4.create_config], model_path=ckpt)
+    with pytest.raises(ConfigError, match="expected a checkpoint path, either first or as mod"):
+        eval_alphazero(ckpt, model_path=ckpt)
+    with pytest.raises(ConfigError, match="model: expected None"):
+        train_alphazero(cfg, seed=0, max_env_step=1, model=torch.nn.Linear(1, 1))
 
 
 def test_stop_value_ends_training_at_the_first_evaluation_reaching_it(tmp_path, capsys):

@@ -22,7 +22,9 @@ MUZERO_POLICY_CONFIG = dict(
     type="muzero",  # (str) policy name; the only one this module serves
     import_names=["lzero.policy.muzero"],  # (list) modules defining it (LightZero compat)
     model=dict(
-        model_type="mlp",  # (str) 'mlp' (vector observations) or 'conv' (board planes)
+        model_type=None,  # (str|None) 'mlp' (vector observations) or 'conv' (board planes);
+        # None: 'conv' for a (C, H, W) observation_shape, else 'mlp' (LightZero's default is
+        # 'conv', which its gym configs override with 'mlp')
         observation_shape=4,  # (int|tuple) length of the flat observation, or (C, H, W) planes
         action_space_size=2,  # (int) number of discrete actions
         latent_state_dim=128,  # (int) mlp: size of the latent state
@@ -266,6 +268,13 @@ def policy_config(user: dict | None) -> EasyDict:
             f"got both ({user['update_per_collect']} and {user['replay_ratio']})"
         )
     cfg = merge_config(MUZERO_POLICY_CONFIG, user, where="policy config")
+    if cfg.model.model_type is None:
+        shape = cfg.model.observation_shape
+        cfg.model.model_type = (
+            "conv" if isinstance(shape, (list, tuple)) and len(shape) == 3 else "mlp"
+        )
+    if cfg.update_per_collect is not None:
+        cfg.replay_ratio = None  # LightZero's rule: a set update_per_collect wins over the default
     _take_lightzero_names(user, cfg)
     if cfg.type != "muzero":
         raise ConfigError(f"policy config: expected type 'muzero', got {cfg.type!r}")

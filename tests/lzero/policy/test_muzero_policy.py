@@ -305,6 +305,20 @@ def test_lightzeros_newer_key_names_set_ours():
     assert {k: v.shape for k, v in newer.items()} == shapes
 
 
+@pytest.mark.parametrize(("shape", "kind"), [(4, "mlp"), ((3, 6, 7), "conv"), ([3, 3, 3], "conv")])
+def test_model_type_follows_the_observation_shape_when_not_given(shape, kind):
+    # LightZero's board-game MuZero configs leave model_type at its default, 'conv'.
+    assert policy_config({"model": {"observation_shape": shape}}).model.model_type == kind
+
+
+def test_update_per_collect_alone_wins_over_the_default_replay_ratio():
+    # LightZero's CartPole config sets update_per_collect=100 and leaves replay_ratio at its
+    # default; the compiled policy config compiles again (as the policy does with it).
+    cfg = policy_config({"update_per_collect": 100})
+    assert (cfg.update_per_collect, cfg.replay_ratio) == (100, None)
+    assert policy_config(dict(cfg)).update_per_collect == 100
+
+
 def test_self_supervised_learning_loss_is_accepted_with_a_warning_that_it_is_not_used():
     # LightZero's CartPole and Pendulum MuZero configs set it (with ssl_loss_weight=2).
     with pytest.warns(UserWarning, match="consistency loss, which is not implemented here"):

@@ -7,6 +7,10 @@ from lzero.envs.env_implementation_check import (
     check_all,
     check_array_space,
     check_different_memory,
+    check_obs_deepcopy,
+    check_reset,
+    check_space_dtype,
+    check_step,
     demonstrate_correct_procedure,
 )
 from lzero.envs.get_wrapped_env import get_wrappered_env
@@ -15,6 +19,8 @@ from lzero.envs.registry import (
     ENV_WRAPPER_REGISTRY,
     Registry,
     create_env,
+    get_env_cls,
+    get_vec_env_setting,
     import_module_names,
 )
 from lzero.envs.utils import to_list, to_ndarray, to_reward, to_tensor
@@ -40,9 +46,15 @@ __all__ = [
     "check_all",
     "check_array_space",
     "check_different_memory",
+    "check_obs_deepcopy",
+    "check_reset",
+    "check_space_dtype",
+    "check_step",
     "check_env",
     "demonstrate_correct_procedure",
     "create_env",
+    "get_env_cls",
+    "get_vec_env_setting",
     "deep_merge_dicts",
     "import_module_names",
     "merge_config",
@@ -52,6 +64,7 @@ __all__ = [
     "to_tensor",
 ]
 
+_MANAGER_NAMES = ("create_env_manager", "get_env_manager_cls")
 _POOL_NAMES = ("make", "make_gym", "make_gymnasium", "make_dm", "make_spec", "list_all_envs")
 
 
@@ -61,4 +74,8 @@ def __getattr__(name: str):
         from lzero.envs import pool
 
         return getattr(pool, name)
+    if name in _MANAGER_NAMES:  # DI-engine exports these from ding.envs too
+        from lzero.envs import env_manager
+
+        return getattr(env_manager, name)
     raise AttributeError(f"module 'lzero.envs' has no attribute {name!r}")

@@ -123,3 +123,31 @@ def create_env(create_cfg: Mapping, env_cfg: Mapping | None = None) -> Any:
         raise ConfigError(f"create_config.env: expected a 'type' key, got keys {sorted(spec)}")
     import_module_names(spec.get("import_names", ()))
     return ENV_REGISTRY.build(spec["type"], dict(env_cfg or {}))
+
+
+def get_env_cls(cfg: Mapping) -> type:
+    """DI-engine's ``get_env_cls``: the registered env class of ``cfg.type``, after importing
+    ``cfg.import_names``.
+
+    Raises:
+        ConfigError: no ``type``, or a module of ``import_names`` cannot be imported.
+        KeyError: the type is not registered.
+    """
+    if not cfg.get("type"):
+        raise ConfigError(f"env config: expected a 'type' key, got keys {sorted(cfg)}")
+    import_module_names(cfg.get("import_names", ()))
+    return ENV_REGISTRY.get(cfg["type"])
+
+
+def get_vec_env_setting(
+    cfg: Mapping, collect: bool = True, eval_: bool = True
+) -> tuple[type, list | None, list | None]:
+    """DI-engine's ``get_vec_env_setting``: ``(env class, collector env configs, evaluator env
+    configs)`` of an env config holding ``type`` and ``import_names`` (``main_config.env``
+    with ``create_config.env`` merged in, as DI-engine's ``compile_config`` leaves it); the
+    configs come from the class's ``create_collector_env_cfg`` and ``create_evaluator_env_cfg``
+    (None for a side not asked for)."""
+    env_fn = get_env_cls(cfg)
+    collector = env_fn.create_collector_env_cfg(cfg) if collect else None
+    evaluator = env_fn.create_evaluator_env_cfg(cfg) if eval_ else None
+    return env_fn, collector, evaluator

@@ -49,3 +49,17 @@ def manager_type(manager: Mapping, env_manager: Mapping, where: str) -> str:
     name = own or create or "base"
     get_env_manager_cls(name)
     return name
+
+
+def create_env_manager(manager_cfg: Mapping | None, env_fn: list) -> BaseEnvManager:
+    """DI-engine's ``create_env_manager``: the manager of ``manager_cfg.type`` (default
+    ``'base'``) over the env factories ``env_fn``, configured by the rest of ``manager_cfg``
+    (its ``import_names`` dropped).
+
+    Raises:
+        ConfigError: an unknown type or manager key.
+    """
+    cfg = dict(manager_cfg or {})
+    kind = cfg.pop("type", None) or "base"
+    cfg.pop("import_names", None)
+    return get_env_manager_cls(kind)(env_fn, cfg)

@@ -34,7 +34,8 @@ def eval_muzero_with_gym_env(
         input_cfg: ``[main_config, create_config]`` as for training.
         seed: seed of the evaluation envs.
         model_path: checkpoint from ``train_muzero_with_gym_env`` (``ckpt_best.pth.tar``);
-            None evaluates an untrained model.
+            None: the config's ``policy.model_path`` (LightZero's key), and if that is None
+            too, an untrained model.
         num_episodes: episodes to play.
         save_replay_gif: also record one extra episode as a GIF.
         replay_path: directory of the GIF (default ``<exp_name>/replay/``).
@@ -55,13 +56,14 @@ def eval_muzero_with_gym_env(
         raise ConfigError(f"expected num_episodes to be a positive int, got {num_episodes!r}")
     if isinstance(opening_moves, bool) or not isinstance(opening_moves, int) or opening_moves < 0:
         raise ConfigError(f"expected opening_moves to be an int >= 0, got {opening_moves!r}")
+    muzero_setup.check_seed(seed)
+    cfg = compile_config(input_cfg)
+    if model_path is None:
+        model_path = cfg.policy.model_path  # LightZero's config key; None: untrained
     if model_path is not None and not Path(model_path).is_file():
         raise ConfigError(
             f"expected model_path to be a checkpoint file, got {model_path!r} (not found)"
         )
-
-    muzero_setup.check_seed(seed)
-    cfg = compile_config(input_cfg)
     if num_simulations is not None:
         if (
             isinstance(num_simulations, bool)

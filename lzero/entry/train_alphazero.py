@@ -356,7 +356,12 @@ def _eval_alphazero_lightzero(
             f"{type(model).__name__}"
         )
     if model_path is None:
-        raise ConfigError("model_path: expected an AlphaZero checkpoint to evaluate, got None")
+        model_path = cfg.policy.model_path  # LightZero's config key
+    if model_path is None:
+        raise ConfigError(
+            "model_path: expected an AlphaZero checkpoint to evaluate (the argument or the "
+            "config's policy.model_path), got None (an untrained network is not evaluated here)"
+        )
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise ConfigError(f"expected num_episodes_each_seed to be a positive int, got {rounds!r}")
     check_seed(seed)

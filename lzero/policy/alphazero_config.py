@@ -255,6 +255,22 @@ def _check_share(policy: Mapping, key: str, *, below_one: bool = False) -> float
     return value
 
 
+def _check_bools(cfg: Mapping, default: Mapping, where: str) -> None:
+    """Every key whose default is a bool holds a bool (``'no'`` turned a switch on); the
+    newer name of the lr schedule's switch may be None (not given)."""
+    newer = cfg.get("piecewise_decay_lr_scheduler")
+    if not (newer is None or isinstance(newer, bool)):
+        raise ConfigError(
+            f"{where}: expected piecewise_decay_lr_scheduler to be True, False or None, got "
+            f"{newer!r}"
+        )
+    for key, value in default.items():
+        if isinstance(value, Mapping):
+            _check_bools(cfg[key], value, f"{where}.{key}")
+        elif isinstance(value, bool) and not isinstance(cfg[key], bool):
+            raise ConfigError(f"{where}: expected {key} to be True or False, got {cfg[key]!r}")
+
+
 def _check_head_widths(model: Mapping, key: str) -> None:
     """``model[key]``: a positive int or a list of them (LightZero's form, ``[32]``)."""
     value = model[key]
@@ -300,6 +316,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
                 f"main_config.policy: expected {key}={value} ({why}), got {policy[key]!r}"
             )
     check_cuda(policy, where="main_config.policy")
+    _check_bools(policy, ALPHAZERO_POLICY_CONFIG, "main_config.policy")
     if policy.mcts.continuous_action_space:
         raise ConfigError(
             "main_config.policy.mcts: expected continuous_action_space=False, got True"

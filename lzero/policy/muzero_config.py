@@ -145,8 +145,8 @@ _CHOICES = (
     ("unvisited_value", ("zero", "mean_q")),
     ("use_augmentation", (False,)),
     ("symmetry_augmentation", (False, True)),
+    ("piecewise_decay_lr_scheduler", (None, False)),  # before the key it sets: its name
     ("lr_piecewise_constant_decay", (False,)),
-    ("piecewise_decay_lr_scheduler", (None, False)),
     ("use_wandb", (False,)),
     ("model.discrete_action_encoding_type", ("one_hot",)),
     ("model.self_supervised_learning_loss", (False, True)),

@@ -74,6 +74,12 @@ def test_lightzeros_eval_muzero_call_plays_rounds_of_the_evaluator_episodes(trai
     # The same 4 games as our own entry plays for 4 episodes with that seed.
     assert (mean, returns) == eval_muzero_with_gym_env(cfg, 0, ckpt, num_episodes=4)
     assert len(returns) == 4 and set(returns) <= {-1.0, 0.0, 1.0}
+    # The config's policy.model_path stands in for the argument (LightZero's eval scripts).
+    main.policy.model_path = ckpt
+    assert eval_muzero(cfg, seed=0, num_episodes_each_seed=2) == (mean, returns)
+    main.policy.model_path = str(tmp / "missing.pth.tar")
+    with pytest.raises(ConfigError, match="expected model_path to be a checkpoint file"):
+        eval_muzero(cfg, seed=0)
     with pytest.raises(ConfigError, match="model: expected None"):
         eval_muzero(cfg, model=object(), model_path=ckpt)
     with pytest.raises(ConfigError, match="expected num_episodes_each_seed to be a positive"):

@@ -93,11 +93,18 @@ def test_the_newer_name_of_the_lr_schedule_sets_it():
         ("action_type", "any", "expected action_type in"),
         ("model_path", 3, "expected model_path to be a checkpoint path or None, got 3"),
         ("cuda", 1, "expected cuda to be True or False, got 1"),
+        # 'no' was taken and turned the decay on.
+        ("lr_piecewise_constant_decay", "no", "expected lr_piecewise_constant_decay to be Tr"),
+        ("piecewise_decay_lr_scheduler", "yes", "expected piecewise_decay_lr_scheduler to be"),
+        ("symmetry_augmentation", 1, "expected symmetry_augmentation to be True or False"),
     ],
 )
 def test_lightzero_policy_keys_out_of_range_are_refused(key, value, match):
     with pytest.raises(ConfigError, match=match):
-        compile_with({**LIGHTZERO_TICTACTOE_POLICY, "cuda": False, key: value})
+        policy = {**LIGHTZERO_TICTACTOE_POLICY, "cuda": False}
+        if key == "lr_piecewise_constant_decay":
+            del policy["piecewise_decay_lr_scheduler"]  # else the two names disagree first
+        compile_with({**policy, key: value})
 
 
 @pytest.mark.parametrize("widths", [[0], [8, -1], "8", [True], 0])

@@ -160,7 +160,7 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ({"use_wandb": True}, r"expected use_wandb in \[False\], got True"),
         (
             {"piecewise_decay_lr_scheduler": True},
-            r"expected lr_piecewise_constant_decay in \[False\]",
+            r"expected piecewise_decay_lr_scheduler in \[None, False\], got True",
         ),
         (
             {"piecewise_decay_lr_scheduler": False, "lr_piecewise_constant_decay": True},

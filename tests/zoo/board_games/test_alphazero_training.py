@@ -529,6 +529,12 @@ def test_lightzeros_eval_alphazero_call_checks_its_arguments(tiny_run):
     cfg = [tiny_main(exp), CREATE]
     with pytest.raises(ConfigError, match="model_path: expected an AlphaZero checkpoint"):
         eval_alphazero(cfg, seed=0)
+    # The config's policy.model_path stands in for the argument (LightZero's eval scripts).
+    with_path = tiny_main(exp, model_path=ckpt)
+    with_path.env.n_evaluator_episode = 2
+    by_config = eval_alphazero([with_path, CREATE], seed=0)
+    assert by_config[0] == eval_alphazero([with_path, CREATE], seed=0, model_path=ckpt)[0]
+    assert by_config[1].shape == (2,)
     with pytest.raises(ConfigError, match="model: expected None"):
         eval_alphazero(cfg, seed=0, model=torch.nn.Linear(1, 1), model_path=ckpt)
     with pytest.raises(ConfigError, match="expected num_episodes_each_seed to be a positive"):

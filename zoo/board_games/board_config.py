@@ -75,7 +75,9 @@ def apply_lightzero_keys(cfg, game: str) -> None:
     values that cannot be honoured here.
 
     ``save_replay_gif`` (or ``save_replay``) turns on ``render_mode='image_savefile_mode'``,
-    and ``replay_path_gif`` becomes ``replay_path`` when that is not set.
+    and ``replay_path_gif`` becomes ``replay_path`` when that is not set. In ``eval_mode`` a
+    ``replay_path`` without a ``render_mode`` turns it on too, as LightZero's eval_mode
+    records every game where ``replay_path`` points.
 
     Raises:
         ConfigError: ``use_katago_bot`` or ``non_zero_sum`` is true, or the replay keys
@@ -91,6 +93,10 @@ def apply_lightzero_keys(cfg, game: str) -> None:
         )
     if cfg.non_zero_sum:
         raise ConfigError(f"non_zero_sum: expected False ({game} is zero-sum), got True")
+    if cfg.battle_mode == "eval_mode" and cfg.replay_path is not None and cfg.render_mode is None:
+        # LightZero's eval_mode records every game when replay_path is set (its eval scripts
+        # set it); here as GIFs.
+        cfg.render_mode = "image_savefile_mode"
     if not (cfg.save_replay_gif or cfg.save_replay):
         return
     if cfg.render_mode not in (None, "image_savefile_mode"):

@@ -121,3 +121,15 @@ def test_evaluator_env_cfgs_play_the_bot_as_lightzeros_do(cls):
     assert cfg["battle_mode"] == "self_play_mode"  # the caller's config is left as it was
     env = cls(evaluators[0])
     assert env.reset()["to_play"] == -1  # played against the bot
+
+
+def test_eval_mode_with_a_replay_path_records_every_game_as_lightzeros_does(tmp_path):
+    # LightZero's eval scripts set env.replay_path; its eval_mode then saves each game (mp4
+    # there, GIF here). Other modes keep replay_path inert without a render_mode.
+    folder = tmp_path / "video"
+    env = TicTacToeEnv(dict(battle_mode="eval_mode", replay_path=str(folder)))
+    assert env.render_mode == "image_savefile_mode"
+    for _ in range(2):
+        _play_out(env)
+    assert len(list(folder.glob("*.gif"))) == 2
+    assert TicTacToeEnv(dict(replay_path=str(tmp_path / "sp"))).render_mode is None

@@ -256,8 +256,9 @@ def _check_share(policy: Mapping, key: str, *, below_one: bool = False) -> float
 
 
 def _check_bools(cfg: Mapping, default: Mapping, where: str) -> None:
-    """Every key whose default is a bool holds a bool (``'no'`` turned a switch on); the
-    newer name of the lr schedule's switch may be None (not given)."""
+    """Every key whose default is a bool holds a bool (``'no'`` turned a switch on, and a
+    numpy bool would be written to the run's config.json as the string "True"); the newer
+    name of the lr schedule's switch may be None (not given)."""
     newer = cfg.get("piecewise_decay_lr_scheduler")
     if not (newer is None or isinstance(newer, bool)):
         raise ConfigError(
@@ -403,18 +404,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         check_forced_playouts(policy.collect_forced_playouts, "collect_forced_playouts")
     except ValueError as e:
         raise ConfigError(f"main_config.policy: {e}") from None
-    # a numpy bool would be written to the run's config.json as the string "True"
-    if not isinstance(policy.collect_reuse_tree, bool):
-        raise ConfigError(
-            "main_config.policy: expected collect_reuse_tree True or False, got "
-            f"{policy.collect_reuse_tree!r}"
-        )
-    c = _check_share(policy, "contempt")
-    if not isinstance(policy.model.draw_head, bool):
-        raise ConfigError(
-            f"main_config.policy.model: expected draw_head True or False, got "
-            f"{policy.model.draw_head!r}"
-        )
+    c = _check_share(policy, "contempt")  # bools such as draw_head: _check_bools above
     if c and not policy.model.draw_head:
         raise ConfigError(
             f"main_config.policy: contempt={c!r} reads the network's draw probability; it "

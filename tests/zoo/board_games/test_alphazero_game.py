@@ -801,7 +801,7 @@ def test_collect_reuse_tree_continues_each_game_from_its_last_search():
     _, plain, _ = run(False)
     assert all(s[0].sum(axis=1).max() == sims for s in plain)
     for bad in (1, "yes", None, np.bool_(True)):
-        with pytest.raises(ConfigError, match="expected collect_reuse_tree True or False"):
+        with pytest.raises(ConfigError, match="expected collect_reuse_tree to be True or False"):
             compile_alphazero_config(
                 [dict(policy=dict(collect_reuse_tree=bad)), dict(env=dict(type="tictactoe"))]
             )

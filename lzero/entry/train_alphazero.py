@@ -308,8 +308,25 @@ def eval_alphazero(
     from lzero.agent import load_agent, read_checkpoint
 
     if isinstance(checkpoint, (list, tuple)):
+        ours = dict(
+            bots=bots is not None, num_games=num_games != 20, opening_moves=opening_moves != 0,
+            num_simulations=num_simulations is not None, reuse_tree=reuse_tree is not False,
+            fpu_reduction=fpu_reduction is not FROM_CONFIG, state=state is not None,
+            inference_dtype=inference_dtype is not None,
+        )  # fmt: skip
+        if any(ours.values()):
+            raise ConfigError(
+                f"eval_alphazero: expected a checkpoint path with {[k for k, v in ours.items() if v]}"
+                " (LightZero's call, with a config pair, plays the config's settings)"
+            )
         return _eval_alphazero_lightzero(
             checkpoint, seed, model, model_path, num_episodes_each_seed, print_seed_details
+        )
+    if num_episodes_each_seed != 1 or print_seed_details:
+        raise ConfigError(
+            "eval_alphazero: num_episodes_each_seed and print_seed_details are LightZero's, "
+            "for a [main_config, create_config] pair first; with a checkpoint path, use "
+            "num_games"
         )
     if model is not None:
         raise ConfigError(f"model: expected None, got a {type(model).__name__}")

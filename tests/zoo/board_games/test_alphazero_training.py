@@ -543,6 +543,11 @@ def test_lightzeros_eval_alphazero_call_checks_its_arguments(tiny_run):
         eval_alphazero([c4.main_config, c4.create_config], model_path=ckpt)
     with pytest.raises(ConfigError, match="expected a checkpoint path, either first or as mod"):
         eval_alphazero(ckpt, model_path=ckpt)
+    # Options of one call form are not silently dropped by the other.
+    with pytest.raises(ConfigError, match=r"expected a checkpoint path with \['bots', 'num_g"):
+        eval_alphazero(cfg, model_path=ckpt, bots=["rule"], num_games=4)
+    with pytest.raises(ConfigError, match="num_episodes_each_seed and print_seed_details are"):
+        eval_alphazero(ckpt, num_episodes_each_seed=3)
     with pytest.raises(ConfigError, match="model: expected None"):
         train_alphazero(cfg, seed=0, max_env_step=1, model=torch.nn.Linear(1, 1))
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
+from easydict import EasyDict
 
 from lzero.entry import muzero_setup
 from lzero.entry.config import compile_config
@@ -57,7 +58,26 @@ def eval_muzero_with_gym_env(
     if isinstance(opening_moves, bool) or not isinstance(opening_moves, int) or opening_moves < 0:
         raise ConfigError(f"expected opening_moves to be an int >= 0, got {opening_moves!r}")
     muzero_setup.check_seed(seed)
-    cfg = compile_config(input_cfg)
+    return _evaluate(
+        compile_config(input_cfg), seed, model_path, num_episodes,
+        save_replay_gif=save_replay_gif, replay_path=replay_path,
+        num_simulations=num_simulations, opening_moves=opening_moves,
+    )  # fmt: skip
+
+
+def _evaluate(
+    cfg: EasyDict,
+    seed: int,
+    model_path: str | None,
+    num_episodes: int,
+    *,
+    save_replay_gif: bool = False,
+    replay_path: str | None = None,
+    num_simulations: int | None = None,
+    opening_moves: int = 0,
+) -> tuple[float, list[float]]:
+    """:func:`eval_muzero_with_gym_env` on its compiled config ``cfg`` (changed in place), its
+    arguments checked but for the checkpoint and ``num_simulations``."""
     if model_path is None:
         model_path = cfg.policy.model_path  # LightZero's config key; None: untrained
     if model_path is not None and not Path(model_path).is_file():
@@ -232,11 +252,10 @@ def eval_muzero(
     rounds = num_episodes_each_seed
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise ConfigError(f"expected num_episodes_each_seed to be a positive int, got {rounds!r}")
-    cfg = compile_config(input_cfg)
-    board, per_round = muzero_setup.is_board(cfg), cfg.env.n_evaluator_episode
-    mean, returns = eval_muzero_with_gym_env(
-        input_cfg, seed, model_path, num_episodes=rounds * per_round
-    )
+    muzero_setup.check_seed(seed)
+    cfg = compile_config(input_cfg)  # once: its warnings (cuda=True, ...) are printed once
+    board = muzero_setup.is_board(cfg)
+    mean, returns = _evaluate(cfg, seed, model_path, rounds * cfg.env.n_evaluator_episode)
     if print_seed_details:
         r = np.asarray(returns)
         print(f"In seed {seed}, returns: {returns}")

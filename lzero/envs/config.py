@@ -153,6 +153,16 @@ def check_discount_factor(cfg: Mapping, *, where: str, note: str = "") -> float:
     return float(value)
 
 
+def check_model_path(cfg: Mapping, *, where: str) -> None:
+    """Raises ConfigError unless ``cfg.model_path`` (LightZero's key: the checkpoint an entry
+    starts from) is a path string or None."""
+    if cfg["model_path"] is not None and not isinstance(cfg["model_path"], str):
+        raise ConfigError(
+            f"{where}: expected model_path to be a checkpoint path or None, got "
+            f"{cfg['model_path']!r}"
+        )
+
+
 def check_cuda(cfg: Mapping, *, where: str) -> None:
     """``cfg.cuda``, a bool. LightZero's configs set True; DI-engine then trains on the CPU
     when torch finds no GPU. This build always trains on the CPU: True is taken with a

@@ -17,6 +17,7 @@ from easydict import EasyDict
 from lzero.envs.config import (
     check_cuda,
     check_discount_factor,
+    check_model_path,
     check_nonnegative_int,
     check_positive_ints,
     merge_config,
@@ -257,14 +258,7 @@ def _check_share(policy: Mapping, key: str, *, below_one: bool = False) -> float
 
 def _check_bools(cfg: Mapping, default: Mapping, where: str) -> None:
     """Every key whose default is a bool holds a bool (``'no'`` turned a switch on, and a
-    numpy bool would be written to the run's config.json as the string "True"); the newer
-    name of the lr schedule's switch may be None (not given)."""
-    newer = cfg.get("piecewise_decay_lr_scheduler")
-    if not (newer is None or isinstance(newer, bool)):
-        raise ConfigError(
-            f"{where}: expected piecewise_decay_lr_scheduler to be True, False or None, got "
-            f"{newer!r}"
-        )
+    numpy bool would be written to the run's config.json as the string "True")."""
     for key, value in default.items():
         if isinstance(value, Mapping):
             _check_bools(cfg[key], value, f"{where}.{key}")
@@ -317,6 +311,12 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
                 f"main_config.policy: expected {key}={value} ({why}), got {policy[key]!r}"
             )
     check_cuda(policy, where="main_config.policy")
+    newer = policy.piecewise_decay_lr_scheduler  # None: not given (before the key it set)
+    if not (newer is None or isinstance(newer, bool)):
+        raise ConfigError(
+            "main_config.policy: expected piecewise_decay_lr_scheduler to be True, False or "
+            f"None, got {newer!r}"
+        )
     _check_bools(policy, ALPHAZERO_POLICY_CONFIG, "main_config.policy")
     if policy.mcts.continuous_action_space:
         raise ConfigError(
@@ -340,11 +340,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             "main_config.policy: expected action_type in ['varied_action_space', "
             f"'fixed_action_space'], got {policy.action_type!r}"
         )
-    if policy.model_path is not None and not isinstance(policy.model_path, str):
-        raise ConfigError(
-            "main_config.policy: expected model_path to be a checkpoint path or None, got "
-            f"{policy.model_path!r}"
-        )
+    check_model_path(policy, where="main_config.policy")
     check_nonnegative_int(policy.model, "num_res_blocks", where="main_config.policy.model")
     k, shape = policy.model.line_features, tuple(policy.model.observation_shape)
     longest = max(shape[1:]) if len(shape) == 3 else 0

@@ -10,6 +10,7 @@ from easydict import EasyDict
 from lzero.envs.config import (
     check_cuda,
     check_discount_factor,
+    check_model_path,
     check_nonnegative_int,
     check_positive_ints,
     merge_config,
@@ -336,11 +337,7 @@ def policy_config(user: dict | None) -> EasyDict:
             f"policy config: expected ssl_loss_weight to be a number >= 0, got "
             f"{cfg.ssl_loss_weight!r}"
         )
-    if cfg.model_path is not None and not isinstance(cfg.model_path, str):
-        raise ConfigError(
-            f"policy config: expected model_path to be a checkpoint path or None, got "
-            f"{cfg.model_path!r}"
-        )
+    check_model_path(cfg, where="policy config")
     if cfg.model.self_supervised_learning_loss:
         warnings.warn(
             "policy config.model: self_supervised_learning_loss=True asks for EfficientZero's "

@@ -37,23 +37,34 @@ def run_benchmark(
     target: float,
     max_minutes: float,
     out_dir: str,
+    ssl_loss_weight: float = 0.0,
 ) -> bool:
     """Trains one run per seed and prints a line per seed; returns True if all met the bar."""
     from lzero.entry import train_muzero_with_gym_env
 
     mod = importlib.import_module(config_module)
     ok = True
+    consistency = (
+        f", EfficientZero's consistency loss at weight {ssl_loss_weight:g}"
+        if ssl_loss_weight
+        else ""
+    )
     print(
-        f"{config_module}: target {target} within {max_env_step} env steps and {max_minutes} min "
-        f"(cpus visible: {os.cpu_count()}, load avg at start {os.getloadavg()[0]:.2f})"
+        f"{config_module}{consistency}: target {target} within {max_env_step} env steps and "
+        f"{max_minutes} min (cpus visible: {os.cpu_count()}, load avg at start "
+        f"{os.getloadavg()[0]:.2f})"
     )
     for seed in seeds:
         main = copy.deepcopy(mod.main_config)
-        main.exp_name = f"{out_dir}/{Path(main.exp_name).name.rsplit('_seed', 1)[0]}_seed{seed}"
+        name = Path(main.exp_name).name.rsplit("_seed", 1)[0] + ("_ssl" if ssl_loss_weight else "")
+        main.exp_name = f"{out_dir}/{name}_seed{seed}"
         if Path(main.exp_name).exists():  # a run refuses a directory holding one: ours to replace
             print(f"replacing the previous benchmark run in {main.exp_name}", flush=True)
             shutil.rmtree(main.exp_name)
         main.env.stop_value = target
+        if ssl_loss_weight:
+            main.policy.model.self_supervised_learning_loss = True
+            main.policy.ssl_loss_weight = ssl_loss_weight
         t0 = time.time()
         train_muzero_with_gym_env(
             [main, copy.deepcopy(mod.create_config)],
@@ -97,6 +108,13 @@ def cli(
     parser.add_argument("--target", type=float, default=target)
     parser.add_argument("--max-minutes", type=float, default=max_minutes)
     parser.add_argument("--out-dir", default="data_muzero/bench")
+    parser.add_argument(
+        "--ssl-loss-weight",
+        type=float,
+        default=0.0,
+        help="train with EfficientZero's consistency loss at this weight (LightZero's CartPole "
+        "config: 2); 0: without it, as the config",
+    )
     args = parser.parse_args()
     ok = run_benchmark(
         config,
@@ -105,6 +123,7 @@ def cli(
         target=args.target,
         max_minutes=args.max_minutes,
         out_dir=args.out_dir,
+        ssl_loss_weight=args.ssl_loss_weight,
     )
     raise SystemExit(0 if ok else 1)
 

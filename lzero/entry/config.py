@@ -27,6 +27,9 @@ ENV_CONFIG = dict(
     evaluator_env_num=3,  # (int) envs stepped together by the evaluator
     n_evaluator_episode=3,  # (int) episodes per evaluation
     stop_value=int(1e10),  # (float) stop training once the mean eval return reaches this
+    replay_path=None,  # (str|None) LightZero's (its eval scripts set it): the evaluation entries
+    # (eval_muzero, lzero eval) save every evaluation episode there, as a GIF; a training run
+    # records nothing and warns (LightZero's envs would record every collected episode too)
     manager=dict(),  # (dict) the env manager's cfg (its keys: BaseEnvManager.config, and
     # RayEnvManager.config for 'ray'), plus an optional type naming the manager; with type
     # 'ray', self_play_actors=True runs self-play in Ray actors (SELF_PLAY_MANAGER_CONFIG)

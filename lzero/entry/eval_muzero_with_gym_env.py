@@ -110,6 +110,9 @@ def _evaluate(
     replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
     if save_replay_gif:
         check_replay_dir(replay_dir, "replay_path")
+    every_episode = None if muzero_setup.is_board(cfg) else cfg.env.replay_path
+    if every_episode:  # LightZero's key: every evaluation episode (board envs do it themselves)
+        check_replay_dir(every_episode, "main_config.env.replay_path")
     muzero_setup.seed_everything(seed)
     policy = muzero_setup.make_policy(cfg)
     if model_path is not None:
@@ -124,9 +127,13 @@ def _evaluate(
     manager.seed(seed, dynamic_seed=True)
     manager.launch()
     try:
+        if every_episode:
+            manager.enable_save_replay(str(every_episode))
         returns = MuZeroEvaluator(manager, policy).eval(num_episodes)
     finally:
         manager.close()
+    if every_episode:
+        print(f"replays of the {num_episodes} episodes: {every_episode}")
     if save_replay_gif:
         gif = record_gif(cfg, policy, seed, replay_dir)
         print(f"replay GIF: {gif}")

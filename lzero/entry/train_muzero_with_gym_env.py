@@ -17,6 +17,7 @@ collected env step). It stops at ``stop_value``, ``max_env_step``, ``max_train_i
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -44,6 +45,7 @@ from lzero.entry.train_log import COLUMNS, Progress, TrainLog, check_fresh_exp, 
 from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
+from lzero.policy.muzero_config import consistency_loss_on
 from lzero.worker import MuZeroEvaluator
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
@@ -88,6 +90,14 @@ def train_muzero_with_gym_env(
         check_seed(seed)
     cfg = compile_config(input_cfg)
     check_env_config(cfg)
+    if not is_board(cfg) and cfg.env.replay_path:
+        warnings.warn(
+            f"main_config.env.replay_path={cfg.env.replay_path!r}: a training run records no "
+            "episodes (the evaluation entries, eval_muzero and lzero eval, save every "
+            "evaluation episode there)",
+            UserWarning,
+            stacklevel=2,
+        )
     exp = Path(cfg.exp_name if resume is None else resume)
     last_path, last = None, None
     if resume is None:
@@ -171,11 +181,14 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         action_space_size=pc.model.action_space_size,
         seed=seed,
         symmetries=board_symmetries(policy),
+        consistency_targets=consistency_loss_on(pc),
     )
     bots = list(getattr(evaluator, "bots", ()))
     log = TrainLog(
         exp,
-        COLUMNS + tuple(f"{b}_{k}" for b in bots for k in ("win", "draw", "loss")),
+        COLUMNS
+        + (("consistency_loss",) if consistency_loss_on(pc) else ())
+        + tuple(f"{b}_{k}" for b in bots for k in ("win", "draw", "loss")),
         curves=(("eval_return_mean", "mean eval return"),)
         + tuple((f"{b}_win", f"win rate vs {b}") for b in bots),
         append=resumed is not None,

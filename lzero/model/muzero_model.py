@@ -17,7 +17,7 @@ import torch
 from torch import nn
 
 from lzero.model.alphazero_model import ResBlock
-from lzero.model.muzero_model_mlp import MuZeroOutput, mlp
+from lzero.model.muzero_model_mlp import ConsistencyHeads, MuZeroOutput, mlp, no_consistency_heads
 
 
 def renormalize_planes(x: torch.Tensor) -> torch.Tensor:
@@ -59,6 +59,9 @@ class MuZeroModel(nn.Module):
         fc_reward_layers, fc_value_layers, fc_policy_layers: hidden widths of each head's MLP.
         support_scale: reward and value supports are ``-support_scale .. support_scale``.
         last_linear_layer_init_zero: start the heads at uniform policy and zero value.
+        self_supervised_learning_loss: build EfficientZero's consistency heads over the
+            flattened latent (:class:`~lzero.model.muzero_model_mlp.ConsistencyHeads`;
+            EfficientZero's and LightZero's widths) for :meth:`project`.
     """
 
     def __init__(
@@ -76,6 +79,11 @@ class MuZeroModel(nn.Module):
         fc_policy_layers: Sequence[int] = (32,),
         support_scale: int = 10,
         last_linear_layer_init_zero: bool = True,
+        self_supervised_learning_loss: bool = False,
+        proj_hid: int = 256,
+        proj_out: int = 256,
+        pred_hid: int = 64,
+        pred_out: int = 256,
     ) -> None:
         super().__init__()
         c, h, w = (int(x) for x in observation_shape)
@@ -104,6 +112,18 @@ class MuZeroModel(nn.Module):
         self.policy_head = _Head(
             k, policy_head_channels, hw, fc_policy_layers, self.action_space_size, zero
         )
+        self.consistency_heads = (
+            ConsistencyHeads(k * hw, proj_hid, proj_out, pred_hid, pred_out)
+            if self_supervised_learning_loss
+            else None
+        )
+
+    def project(self, latent: torch.Tensor, with_grad: bool = True) -> torch.Tensor:
+        """EfficientZero's consistency projection of `[B, K, H, W]` latents (LightZero's
+        ``project``; see :class:`~lzero.model.muzero_model_mlp.ConsistencyHeads`)."""
+        if self.consistency_heads is None:
+            no_consistency_heads(self)
+        return self.consistency_heads(latent, with_grad)
 
     def prediction(self, latent: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``f``: `[B, K, H, W]` latent -> (`[B, S]` value logits, `[B, A]` policy logits)."""

@@ -46,6 +46,40 @@ def mlp(sizes: list[int], *, zero_last: bool = False) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
+class ConsistencyHeads(nn.Module):
+    """EfficientZero's self-supervised consistency heads (Ye et al. 2021, after SimSiam, Chen
+    and He 2021), as LightZero builds them: a projection MLP with batch norm (``in_dim`` ->
+    ``proj_hid`` -> ``proj_hid`` -> ``proj_out``) and, on the predicted branch only, a
+    prediction MLP (``proj_out`` -> ``pred_hid`` -> ``pred_out``).
+    """
+
+    def __init__(self, in_dim: int, proj_hid: int, proj_out: int, pred_hid: int, pred_out: int):
+        super().__init__()
+        self.projection = nn.Sequential(
+            nn.Linear(in_dim, proj_hid), nn.BatchNorm1d(proj_hid), nn.ReLU(),
+            nn.Linear(proj_hid, proj_hid), nn.BatchNorm1d(proj_hid), nn.ReLU(),
+            nn.Linear(proj_hid, proj_out), nn.BatchNorm1d(proj_out),
+        )  # fmt: skip
+        self.prediction_head = nn.Sequential(
+            nn.Linear(proj_out, pred_hid), nn.BatchNorm1d(pred_hid), nn.ReLU(),
+            nn.Linear(pred_hid, pred_out),
+        )  # fmt: skip
+
+    def forward(self, latent: torch.Tensor, with_grad: bool = True) -> torch.Tensor:
+        """`[B, ...]` latents -> `[B, pred_out]` predictions (``with_grad``), or their
+        `[B, proj_out]` projections detached (the target branch)."""
+        proj = self.projection(latent.flatten(1))
+        return self.prediction_head(proj) if with_grad else proj.detach()
+
+
+def no_consistency_heads(model: nn.Module) -> None:
+    """Raises RuntimeError: ``model.project`` needs the consistency heads."""
+    raise RuntimeError(
+        f"{type(model).__name__}.project: expected a model built with "
+        "self_supervised_learning_loss=True (the consistency heads), got one without"
+    )
+
+
 class MuZeroModelMLP(nn.Module):
     """The three MuZero functions as MLPs.
 
@@ -58,6 +92,10 @@ class MuZeroModelMLP(nn.Module):
         support_scale: reward and value supports are ``-support_scale .. support_scale``.
         res_connection_in_dynamics: add the input latent to the dynamics output.
         last_linear_layer_init_zero: start the heads at uniform policy and zero value.
+        self_supervised_learning_loss: build EfficientZero's consistency heads
+            (:class:`ConsistencyHeads` of ``proj_hid``, ``proj_out``, ``pred_hid`` and
+            ``pred_out``; EfficientZero's widths, a quarter of LightZero's for this model)
+            for :meth:`project`.
     """
 
     def __init__(
@@ -71,6 +109,11 @@ class MuZeroModelMLP(nn.Module):
         support_scale: int = 300,
         res_connection_in_dynamics: bool = True,
         last_linear_layer_init_zero: bool = True,
+        self_supervised_learning_loss: bool = False,
+        proj_hid: int = 256,
+        proj_out: int = 256,
+        pred_hid: int = 64,
+        pred_out: int = 256,
     ) -> None:
         super().__init__()
         self.action_space_size = int(action_space_size)
@@ -87,6 +130,18 @@ class MuZeroModelMLP(nn.Module):
         self.policy_head = mlp(
             [latent_state_dim, head_hidden_size, self.action_space_size], zero_last=zero
         )
+        self.consistency_heads = (
+            ConsistencyHeads(latent_state_dim, proj_hid, proj_out, pred_hid, pred_out)
+            if self_supervised_learning_loss
+            else None
+        )
+
+    def project(self, latent: torch.Tensor, with_grad: bool = True) -> torch.Tensor:
+        """EfficientZero's consistency projection of `[B, D]` latents (LightZero's
+        ``project``; see :class:`ConsistencyHeads`)."""
+        if self.consistency_heads is None:
+            no_consistency_heads(self)
+        return self.consistency_heads(latent, with_grad)
 
     def prediction(self, latent: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``f``: `[B, D]` latent -> (`[B, S]` value logits, `[B, A]` policy logits)."""

@@ -21,12 +21,16 @@ from lzero.mcts.latent_search import MuZeroMCTS, select_action
 from lzero.model import MuZeroModel, MuZeroModelMLP
 from lzero.model.frozen import FrozenCache, freeze
 from lzero.policy.board_game import BoardGame
-from lzero.policy.muzero_config import collect_epsilon, policy_config
+from lzero.policy.muzero_config import collect_epsilon, consistency_loss_on, policy_config
 from lzero.policy.scaling_transform import scalar_to_support, support_to_scalar
 
 
 def build_model(m: dict) -> torch.nn.Module:
     """The network of a compiled ``policy.model`` config: an MLP, or convolutions over planes."""
+    consistency = {
+        k: m[k]
+        for k in ("self_supervised_learning_loss", "proj_hid", "proj_out", "pred_hid", "pred_out")
+    }
     if m.model_type == "conv":
         return MuZeroModel(
             m.observation_shape,
@@ -41,6 +45,7 @@ def build_model(m: dict) -> torch.nn.Module:
             fc_policy_layers=m.fc_policy_layers,
             support_scale=m.support_scale,
             last_linear_layer_init_zero=m.last_linear_layer_init_zero,
+            **consistency,
         )
     return MuZeroModelMLP(
         m.observation_shape,
@@ -51,6 +56,7 @@ def build_model(m: dict) -> torch.nn.Module:
         support_scale=m.support_scale,
         res_connection_in_dynamics=m.res_connection_in_dynamics,
         last_linear_layer_init_zero=m.last_linear_layer_init_zero,
+        **consistency,
     )
 
 
@@ -254,7 +260,7 @@ class MuZeroPolicy:
 
         Returns:
             The step's losses (``total_loss``, ``value_loss``, ``reward_loss``,
-            ``policy_loss``) as floats.
+            ``policy_loss``, and ``consistency_loss`` when it is on) as floats.
         """
         cfg, s = self.cfg, self.support
         t = {k: torch.as_tensor(v) for k, v in batch.items()}
@@ -283,10 +289,12 @@ class MuZeroPolicy:
         )
         reward_loss = torch.zeros_like(value_loss)
         latent = out.latent_state
+        unrolled = []
         for k in range(1, k_steps + 1):
             latent = 0.5 * latent + 0.5 * latent.detach()  # scale the gradient by 1/2 (App. G)
             o = self.model.recurrent_inference(latent, t["action"][:, k - 1])
             latent = o.latent_state
+            unrolled.append(latent)
             w = 1.0 / k_steps
             value_loss = value_loss + w * _cross_entropy(o.value_logits, value_support[:, k])
             policy_loss = (
@@ -302,7 +310,18 @@ class MuZeroPolicy:
             cfg.value_loss_weight * value_loss
             + cfg.reward_loss_weight * reward_loss
             + cfg.policy_loss_weight * policy_loss
-        ).mean()
+        )
+        consistency = None
+        if consistency_loss_on(cfg):
+            if "target_obs" not in t:
+                raise ValueError(
+                    "expected a batch with target_obs for the consistency loss (from "
+                    "MuZeroGameBuffer(..., consistency_targets=True)), got keys "
+                    f"{sorted(t)}"
+                )
+            consistency = self._consistency_loss(unrolled, t["target_obs"], t["policy_mask"])
+            total = total + cfg.ssl_loss_weight * consistency
+        total = total.mean()
         self.optimizer.zero_grad()
         total.backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), cfg.grad_clip_value)
@@ -310,12 +329,40 @@ class MuZeroPolicy:
         self.train_iter += 1
         if self.train_iter % cfg.target_update_freq == 0:
             self.target_model.load_state_dict(self.model.state_dict())
-        return {
+        losses = {
             "total_loss": float(total.detach()),
             "value_loss": float(value_loss.detach().mean()),
             "reward_loss": float(reward_loss.detach().mean()),
             "policy_loss": float(policy_loss.detach().mean()),
         }
+        if consistency is not None:
+            losses["consistency_loss"] = float(consistency.detach().mean())
+        return losses
+
+    def _consistency_loss(
+        self, unrolled: list[torch.Tensor], target_obs: torch.Tensor, mask: torch.Tensor
+    ) -> torch.Tensor:
+        """EfficientZero's consistency loss (Ye et al. 2021), as LightZero computes it: for
+        each unrolled step ``k``, the negative cosine similarity between the prediction head's
+        output on the dynamics' latent and the (detached) projection of the representation of
+        the observation at ``t + k``, masked past the episode's end and weighted ``1 / K`` as
+        the other unrolled losses.
+
+        Args:
+            unrolled: ``K`` latents `[B, ...]` of the unroll.
+            target_obs: `[B, K, O]` observations at ``t + 1 .. t + K``.
+            mask: `[B, K + 1]` the policy mask (1 where step ``t + k`` is in the episode).
+
+        Returns:
+            `[B]` the loss per sample.
+        """
+        k_steps = len(unrolled)
+        with torch.no_grad():  # the target branch: no gradient, as LightZero's detach
+            target = self.model.initial_inference(target_obs.flatten(0, 1)).latent_state
+            target = self.model.project(target, with_grad=False)
+        predicted = self.model.project(torch.stack(unrolled, 1).flatten(0, 1), with_grad=True)
+        cos = torch.nn.functional.cosine_similarity(predicted, target, dim=-1, eps=1e-12)
+        return -(cos.view(-1, k_steps) * mask[:, 1:]).sum(1) / k_steps
 
     # ------------------------------------------------------------------ checkpoints
     def state_dict(self) -> dict:

@@ -56,8 +56,16 @@ MUZERO_POLICY_CONFIG = dict(
         reward_support_range=None,  # (tuple|None) (-s, s + 1, 1): support_scale s
         value_support_range=None,  # (tuple|None) (-s, s + 1, 1): support_scale s
         discrete_action_encoding_type="one_hot",  # (str) LightZero's; the only one here
-        self_supervised_learning_loss=False,  # (bool) LightZero's (EfficientZero's consistency
-        # loss): not implemented here; True trains without it and warns (README)
+        self_supervised_learning_loss=False,  # (bool) EfficientZero's consistency loss, as
+        # LightZero's: each unrolled latent is drawn (through projection and prediction heads)
+        # towards the projection of the representation of the observation it stands for;
+        # weighted by ssl_loss_weight (README, "MuZero")
+        proj_hid=256,  # (int) with it: hidden width of the projection (EfficientZero's widths
+        # here and below, also for the MLP model: LightZero's MLP model has 1024, 1024, 512 and
+        # 1024, which made a CartPole update 18 times slower on a CPU; README)
+        proj_out=256,  # (int) output width of the projection
+        pred_hid=64,  # (int) hidden width of the prediction head
+        pred_out=256,  # (int) output width of the prediction head: = proj_out
         lstm_hidden_size=None,  # (int) LightZero's (EfficientZero's value-prefix LSTM); no
         # effect: MuZero has none, in LightZero either
     ),
@@ -122,8 +130,8 @@ MUZERO_POLICY_CONFIG = dict(
     optim_type="Adam",  # (str) 'Adam' or 'AdamW' (Adam with the weight decay above)
     lr_piecewise_constant_decay=False,  # (bool) must be False: no schedule here
     piecewise_decay_lr_scheduler=None,  # (bool|None) LightZero's newer name of the above
-    ssl_loss_weight=0.0,  # (float) LightZero's weight of the consistency loss; no effect
-    # (see model.self_supervised_learning_loss)
+    ssl_loss_weight=0.0,  # (float) weight of the consistency loss (see
+    # model.self_supervised_learning_loss; LightZero's default 0 leaves it out)
     use_wandb=False,  # (bool) LightZero's; must be False (TensorBoard and progress.csv here)
     model_path=None,  # (str|None) LightZero's: a checkpoint to start from, used when the
     # entry's own model_path argument is None
@@ -228,6 +236,40 @@ def _take_lightzero_names(user: dict, cfg: EasyDict) -> None:
             + (f" and support_scale={given!r}" if given is not None else "")
         )
     cfg.model.support_scale = next(iter(scales.values()))
+
+
+def _check_consistency(cfg: EasyDict) -> None:
+    """Checks the consistency heads' widths; warns when only one of the switch and the weight
+    asks for the loss (LightZero computes it only with both)."""
+    m = cfg.model
+    check_positive_ints(
+        m, ("proj_hid", "proj_out", "pred_hid", "pred_out"), where="policy config.model"
+    )
+    if m.pred_out != m.proj_out:
+        raise ConfigError(
+            "policy config.model: expected pred_out = proj_out (the consistency loss compares "
+            f"a prediction with a projection), got pred_out={m.pred_out}, proj_out={m.proj_out}"
+        )
+    if m.self_supervised_learning_loss and cfg.ssl_loss_weight == 0:
+        warnings.warn(
+            "policy config: model.self_supervised_learning_loss=True with ssl_loss_weight=0 "
+            "builds the consistency heads but trains without the loss (set ssl_loss_weight > "
+            "0, e.g. LightZero's 2, to use it)",
+            UserWarning,
+            stacklevel=3,
+        )
+    elif cfg.ssl_loss_weight > 0 and not m.self_supervised_learning_loss:
+        warnings.warn(
+            f"policy config: ssl_loss_weight={cfg.ssl_loss_weight} has no effect without "
+            "model.self_supervised_learning_loss=True (the consistency loss is off)",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def consistency_loss_on(cfg: EasyDict) -> bool:
+    """Whether a compiled policy config trains with the consistency loss."""
+    return bool(cfg.model.self_supervised_learning_loss) and cfg.ssl_loss_weight > 0
 
 
 def _check_eps(eps: EasyDict) -> None:
@@ -338,13 +380,6 @@ def policy_config(user: dict | None) -> EasyDict:
             f"{cfg.ssl_loss_weight!r}"
         )
     check_model_path(cfg, where="policy config")
-    if cfg.model.self_supervised_learning_loss:
-        warnings.warn(
-            "policy config.model: self_supervised_learning_loss=True asks for EfficientZero's "
-            "consistency loss, which is not implemented here: this run trains without it "
-            "(ssl_loss_weight has no effect)",
-            UserWarning,
-            stacklevel=2,
-        )
+    _check_consistency(cfg)
     check_discount_factor(cfg, where="policy config")
     return cfg

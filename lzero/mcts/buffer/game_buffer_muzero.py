@@ -35,6 +35,9 @@ class MuZeroGameBuffer:
             :meth:`~lzero.policy.board_game.BoardGame.symmetry_permutations` to draw every
             sample under a uniformly random symmetry of the board (observations `[C, H, W]`
             flattened); None: as stored.
+        consistency_targets: also return the observations of the unrolled steps
+            (``target_obs``), which EfficientZero's consistency loss compares the unrolled
+            latents with.
     """
 
     def __init__(
@@ -49,6 +52,7 @@ class MuZeroGameBuffer:
         action_space_size: int,
         seed: int = 0,
         symmetries: tuple[np.ndarray, np.ndarray] | None = None,
+        consistency_targets: bool = False,
     ) -> None:
         self.k, self.n, self.gamma = int(num_unroll_steps), int(td_steps), float(discount_factor)
         self.n_actions = int(action_space_size)
@@ -67,6 +71,7 @@ class MuZeroGameBuffer:
         self._next = 0
         self.rng = np.random.default_rng(seed)
         self.symmetries = symmetries
+        self.consistency_targets = bool(consistency_targets)
         if symmetries is not None:  # action a of a stored game is action inverse[k, a] under k
             self._inverse_actions = np.argsort(symmetries[1], axis=1)
 
@@ -106,7 +111,9 @@ class MuZeroGameBuffer:
             ``target_reward`` `[B, K]`; ``target_policy`` `[B, K + 1, A]`; ``policy_mask``
             `[B, K + 1]` (0 past the end); ``value_prefix`` `[B, K + 1]` (discounted
             rewards of the n-step return); ``bootstrap_obs`` `[B, K + 1, O]` and
-            ``bootstrap_coef`` `[B, K + 1]` (the discount of its value, 0 for none).
+            ``bootstrap_coef`` `[B, K + 1]` (the discount of its value, 0 for none); with
+            ``consistency_targets``, ``target_obs`` `[B, K, O]`, the observations at
+            ``t + 1 .. t + K`` (zeros past the episode's end).
 
         Raises:
             ValueError: the buffer is empty.
@@ -152,6 +159,8 @@ class MuZeroGameBuffer:
             "bootstrap_obs": self.obs[col, boot],
             "bootstrap_coef": coef.astype(np.float32),
         }
+        if self.consistency_targets:
+            batch["target_obs"] = self.obs[col, pos[:, None] + np.arange(1, self.k + 1)]
         if self.symmetries is not None:
             self._transform(batch, self.rng.integers(0, len(self.symmetries[0]), batch_size))
         return batch
@@ -163,7 +172,9 @@ class MuZeroGameBuffer:
         cells, actions = self.symmetries
         hw = cells.shape[1]
         rows = np.arange(len(sym))
-        for key in ("obs", "bootstrap_obs"):
+        for key in ("obs", "bootstrap_obs", "target_obs"):
+            if key not in batch:
+                continue
             x = batch[key]
             planes = x.reshape(*x.shape[:-1], -1, hw)  # [B, (K + 1,) C, H * W]
             idx = cells[sym].reshape(len(sym), *([1] * (planes.ndim - 2)), hw)

@@ -104,6 +104,42 @@ def test_eval_entry_loads_checkpoint_and_saves_gif(tmp_path):
         )
 
 
+def test_a_run_with_the_consistency_loss_logs_it_and_its_checkpoint_evaluates(tmp_path):
+    """LightZero's CartPole keys (self_supervised_learning_loss, ssl_loss_weight=2): the run
+    logs the consistency loss in progress.csv and TensorBoard; its checkpoint, heads and all,
+    loads for evaluation."""
+    cfg = tiny(tmp_path, ssl_loss_weight=2)
+    cfg[0]["policy"]["model"]["self_supervised_learning_loss"] = True
+    policy = train_muzero_with_gym_env(cfg, seed=0, max_env_step=60)
+    rows = read_rows(tmp_path / "run" / "progress.csv")
+    values = [float(r["consistency_loss"]) for r in rows if r["consistency_loss"]]
+    assert values and all(-1.0 <= v <= 1.0 for v in values)
+    assert policy.model.consistency_heads is not None
+    ckpt = tmp_path / "run" / "ckpt" / "ckpt_last.pth.tar"
+    mean, returns = eval_muzero_with_gym_env(cfg, seed=0, model_path=str(ckpt), num_episodes=1)
+    assert len(returns) == 1 and returns[0] >= 1
+
+
+def test_lightzeros_env_replay_path_records_every_evaluation_episode(tmp_path):
+    """LightZero's cartpole_eval.py sets main_config.env.replay_path: eval_muzero saves every
+    evaluation episode there (a GIF each); a training run warns that it records none."""
+    cfg = tiny(tmp_path)
+    cfg[0]["env"]["replay_path"] = str(tmp_path / "video")
+    with pytest.warns(UserWarning, match="a training run records no episodes"):
+        train_muzero_with_gym_env(cfg, seed=0, max_env_step=20)
+    assert not (tmp_path / "video").exists() or not any((tmp_path / "video").iterdir())
+    ckpt = tmp_path / "run" / "ckpt" / "ckpt_last.pth.tar"
+    _, returns = lzero.entry.eval_muzero(
+        cfg, seed=0, model_path=str(ckpt), num_episodes_each_seed=2
+    )
+    assert len(returns) == 4  # two rounds of n_evaluator_episode=2
+    assert len(list((tmp_path / "video").glob("*.gif"))) == 4
+    (tmp_path / "file").write_text("")
+    cfg[0]["env"]["replay_path"] = str(tmp_path / "file")
+    with pytest.raises(ConfigError, match="main_config.env.replay_path: expected a writable dir"):
+        lzero.entry.eval_muzero(cfg, seed=0, model_path=str(ckpt))
+
+
 @pytest.mark.parametrize(
     ("patch", "match"),
     [

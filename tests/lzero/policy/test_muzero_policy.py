@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import warnings
+
 import numpy as np
 import pytest
 
@@ -27,7 +30,7 @@ SMALL = dict(
 )
 
 
-def filled_buffer(seed=0):
+def filled_buffer(seed=0, **buffer_options):
     cfg = policy_config(SMALL)
     buf = MuZeroGameBuffer(
         replay_buffer_size=1000,
@@ -38,6 +41,7 @@ def filled_buffer(seed=0):
         observation_shape=3,
         action_space_size=2,
         seed=seed,
+        **buffer_options,
     )
     rng = np.random.default_rng(seed)
     for _ in range(6):
@@ -319,16 +323,133 @@ def test_update_per_collect_alone_wins_over_the_default_replay_ratio():
     assert policy_config(dict(cfg)).update_per_collect == 100
 
 
-def test_self_supervised_learning_loss_is_accepted_with_a_warning_that_it_is_not_used():
-    # LightZero's CartPole and Pendulum MuZero configs set it (with ssl_loss_weight=2).
-    with pytest.warns(UserWarning, match="consistency loss, which is not implemented here"):
+SSL = dict(
+    SMALL,
+    model=dict(SMALL["model"], self_supervised_learning_loss=True, proj_hid=24, proj_out=12,
+               pred_hid=8, pred_out=12),
+    ssl_loss_weight=2,
+)  # fmt: skip
+
+
+def reference_consistency_loss(model, batch):
+    """EfficientZero's consistency loss from its definition, on ``model`` in training mode:
+    for each sample ``b`` and unroll step ``k`` in the episode, minus the cosine between the
+    prediction head's output on the ``k``-times unrolled latent and the projection of the
+    representation of the observation at ``t + k``; summed over ``k``, divided by ``K``,
+    averaged over ``b``. (The heads' batch norm sees the same batches as in the learner: all
+    ``B * K`` unrolled latents at once, and all ``B * K`` observations at once.)"""
+    model.train()
+    obs, actions = torch.as_tensor(batch["obs"]), torch.as_tensor(batch["action"])
+    b_size, k_steps = actions.shape
+    with torch.no_grad():
+        latent = model.initial_inference(obs).latent_state
+        unrolled = []
+        for k in range(k_steps):
+            latent = model.recurrent_inference(latent, actions[:, k]).latent_state
+            unrolled.append(latent)
+        target_obs = torch.as_tensor(batch["target_obs"]).reshape(b_size * k_steps, -1)
+        target = model.project(model.initial_inference(target_obs).latent_state, with_grad=False)
+        predicted = model.project(torch.stack(unrolled, 1).reshape(b_size * k_steps, -1))
+    p = predicted.numpy().reshape(b_size, k_steps, -1).astype(np.float64)
+    q = target.numpy().reshape(b_size, k_steps, -1).astype(np.float64)
+    total = 0.0
+    for b in range(b_size):
+        for k in range(k_steps):
+            if batch["policy_mask"][b, k + 1]:
+                cos = p[b, k] @ q[b, k] / (np.linalg.norm(p[b, k]) * np.linalg.norm(q[b, k]))
+                total -= cos / k_steps
+    return total / b_size
+
+
+def test_consistency_loss_equals_its_definition_and_enters_the_total():
+    torch.manual_seed(0)
+    policy = MuZeroPolicy(SSL)
+    batch = filled_buffer(consistency_targets=True).sample(32)
+    assert batch["policy_mask"][:, 1:].min() == 0  # some unrolled steps past an episode's end
+    expected = reference_consistency_loss(copy.deepcopy(policy.model), batch)
+    torch.manual_seed(1)  # the same update without the loss: the total differs by 2 * it
+    plain = MuZeroPolicy({**SMALL})
+    plain.model.load_state_dict(
+        {k: v for k, v in policy.model.state_dict().items() if "consistency" not in k}
+    )
+    got, without = policy.learn(batch), plain.learn(batch)
+    assert got["consistency_loss"] == pytest.approx(expected, rel=1e-4, abs=1e-6)
+    assert got["total_loss"] == pytest.approx(
+        without["total_loss"] + 2 * got["consistency_loss"], rel=1e-5
+    )
+    assert "consistency_loss" not in without
+
+
+def test_consistency_loss_trains_the_predicted_branch_only():
+    """The observation's branch is a target: its projection is detached, so the loss moves
+    the representation only through the unrolled latents (here detached too: no gradient
+    reaches the representation, the projection's hidden layers get one through the
+    predicted branch)."""
+    torch.manual_seed(0)
+    policy = MuZeroPolicy(SSL)
+    batch = filled_buffer(consistency_targets=True).sample(16)
+    t = {k: torch.as_tensor(v) for k, v in batch.items()}
+    model = policy.model
+    latent = model.initial_inference(t["obs"]).latent_state.detach()
+    unrolled = []
+    for k in range(t["action"].shape[1]):
+        latent = model.recurrent_inference(latent, t["action"][:, k]).latent_state.detach()
+        unrolled.append(latent)
+    model.zero_grad()
+    policy._consistency_loss(unrolled, t["target_obs"], t["policy_mask"]).mean().backward()
+    assert all(p.grad is None for p in model.representation.parameters())
+    heads = model.consistency_heads
+    assert all(
+        p.grad is not None and p.grad.abs().sum() > 0 for p in heads.prediction_head.parameters()
+    )
+    assert heads.projection[0].weight.grad.abs().sum() > 0
+
+
+def test_consistency_loss_falls_on_a_fixed_batch():
+    torch.manual_seed(0)
+    policy = MuZeroPolicy(SSL)
+    batch = filled_buffer(consistency_targets=True).sample(32)
+    first = policy.learn(batch)["consistency_loss"]
+    for _ in range(40):
+        last = policy.learn(batch)["consistency_loss"]
+    assert -1.0 <= last < first - 0.3
+
+
+def test_consistency_loss_config_and_batch_errors():
+    with pytest.raises(ConfigError, match="expected pred_out = proj_out .*pred_out=8, proj_out=12"):
+        policy_config(dict(SSL, model=dict(SSL["model"], pred_out=8)))
+    with pytest.raises(ConfigError, match="expected proj_hid"):
+        policy_config(dict(SSL, model=dict(SSL["model"], proj_hid=0)))
+    with pytest.warns(UserWarning, match="ssl_loss_weight=0 builds the consistency heads but"):
+        cfg = policy_config(dict(SSL, ssl_loss_weight=0))
+    assert cfg.model.self_supervised_learning_loss is True
+    with pytest.warns(UserWarning, match="ssl_loss_weight=2 has no effect without model.self_"):
+        policy_config(dict(SMALL, ssl_loss_weight=2))
+    batch = filled_buffer().sample(8)  # no target_obs
+    policy = MuZeroPolicy(SSL)
+    before = copy.deepcopy(policy.model.state_dict())
+    with pytest.raises(ValueError, match="expected a batch with target_obs"):
+        policy.learn(batch)
+    assert policy.train_iter == 0
+    assert all(torch.equal(v, policy.model.state_dict()[k]) for k, v in before.items())
+    with pytest.raises(RuntimeError, match="expected a model built with self_supervised_"):
+        MuZeroPolicy(SMALL).model.project(torch.zeros(2, 16))
+
+
+def test_lightzeros_cartpole_consistency_keys_build_the_heads_without_a_warning():
+    # LightZero's CartPole and Pendulum MuZero configs set both (and nothing about widths).
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         cfg = policy_config(
             {"model": {"self_supervised_learning_loss": True}, "ssl_loss_weight": 2}
         )
-    assert cfg.model.self_supervised_learning_loss is True
+    heads = MuZeroPolicy(cfg).model.consistency_heads
+    assert [m.out_features for m in heads.projection if isinstance(m, torch.nn.Linear)] == [
+        256, 256, 256
+    ]  # fmt: skip
 
 
-def random_tictactoe_games(*, seed, games, moves, two_player):
+def random_tictactoe_games(*, seed, games, moves, two_player, **buffer_options):
     """A buffer (segments of 5, 3 unroll steps, a 9-step horizon) of ``games`` random games of
     ``moves`` moves with TicTacToe's shapes, won by the last mover; and the generator, for more
     draws."""
@@ -336,6 +457,7 @@ def random_tictactoe_games(*, seed, games, moves, two_player):
     buf = MuZeroGameBuffer(
         replay_buffer_size=1000, segment_length=5, num_unroll_steps=3, td_steps=9,
         discount_factor=1.0, observation_shape=27, action_space_size=9, seed=seed,
+        **buffer_options,
     )  # fmt: skip
     for _ in range(games):
         rec = EpisodeRecorder(rng.random(27), segment_length=5, pad=12)
@@ -370,12 +492,34 @@ def test_conv_policy_on_board_planes_learns_a_fixed_batch_and_searches_two_playe
     np.testing.assert_allclose(dist.sum(1), 1.0, rtol=1e-6)
 
 
+def test_conv_policy_with_the_consistency_loss_learns_under_symmetries():
+    """Board planes: the heads project the flattened `[K, H, W]` latent; under the board's
+    symmetries the unrolled observations turn with the sample (the buffer's test checks
+    that), and the consistency loss falls."""
+    from lzero.envs import ENV_REGISTRY
+    from lzero.policy.board_game import BoardGame
+
+    torch.manual_seed(0)
+    cfg = dict(LIGHTZERO_TICTACTOE, ssl_loss_weight=2)
+    cfg["model"] = dict(cfg["model"], self_supervised_learning_loss=True)
+    policy = MuZeroPolicy(cfg)
+    symmetries = BoardGame.from_env(ENV_REGISTRY.build("tictactoe")).symmetry_permutations()
+    buf, _ = random_tictactoe_games(
+        seed=0, games=8, moves=7, two_player=True, symmetries=symmetries,
+        consistency_targets=True,
+    )  # fmt: skip
+    batch = buf.sample(16)
+    assert batch["target_obs"].shape == (16, policy.cfg.num_unroll_steps, 27)
+    first = policy.learn(batch)["consistency_loss"]
+    for _ in range(30):
+        last = policy.learn(batch)["consistency_loss"]
+    assert last < first - 0.2
+
+
 def test_only_bootstrapped_observations_reach_the_target_network():
     """The n-step value target reads the target network only where its coefficient is not 0:
     observations past an episode's end (NaN here) cannot change the update, and the target
     network is handed exactly the bootstrapped rows."""
-    import copy
-
     batch = filled_buffer().sample(32)
     coef = batch["bootstrap_coef"].reshape(-1)
     assert 0 < np.count_nonzero(coef) < coef.size  # both kinds of rows in this batch

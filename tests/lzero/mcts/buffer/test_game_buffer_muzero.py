@@ -92,6 +92,7 @@ def test_sampled_targets_match_reference(seed, seg_len, k_steps, n):
         observation_shape=3,
         action_space_size=n_act,
         seed=seed,
+        consistency_targets=True,
     )
     for ep in episodes:
         rec = EpisodeRecorder(ep["obs"][0], segment_length=seg_len, pad=k_steps + n)
@@ -119,6 +120,15 @@ def test_sampled_targets_match_reference(seed, seg_len, k_steps, n):
         np.testing.assert_allclose(batch["target_reward"][b], ref["reward"], rtol=1e-6)
         for k, a in enumerate(ref["action"]):
             assert a is None or batch["action"][b, k] == a
+        # The consistency loss's targets: the observations at t + 1 .. t + K (the last one
+        # included), zeros past the episode's end.
+        length = len(episodes[e]["action"])
+        for k in range(1, k_steps + 1):
+            got = batch["target_obs"][b, k - 1]
+            if t + k <= length:
+                assert tuple(got[:2]) == (e, t + k)
+            else:
+                assert not got.any()
 
 
 def test_ring_overwrites_oldest_and_empty_buffer_errors():
@@ -193,8 +203,10 @@ def test_symmetric_samples_are_the_stored_games_on_a_transformed_board(name):
         replay_buffer_size=1000, segment_length=9, num_unroll_steps=3, td_steps=3,
         discount_factor=1.0, observation_shape=3 * h * w, action_space_size=n_act, seed=5,
     )  # fmt: skip
-    plain = MuZeroGameBuffer(**kwargs)
-    augmented = MuZeroGameBuffer(**kwargs, symmetries=game.symmetry_permutations())
+    plain = MuZeroGameBuffer(**kwargs, consistency_targets=True)
+    augmented = MuZeroGameBuffer(
+        **kwargs, symmetries=game.symmetry_permutations(), consistency_targets=True
+    )
     plain.push(segments)
     augmented.push(segments)
     # The symmetry is drawn after everything else, so one call draws the same samples.
@@ -212,6 +224,9 @@ def test_symmetric_samples_are_the_stored_games_on_a_transformed_board(name):
                     f(p["bootstrap_obs"][b].reshape(-1, 3, h, w)).reshape(4, -1),
                     q["bootstrap_obs"][b],
                 )
+                and np.array_equal(
+                    f(p["target_obs"][b].reshape(-1, 3, h, w)).reshape(3, -1), q["target_obs"][b]
+                )
                 and np.array_equal(image[p["action"][b]], q["action"][b])
                 and np.array_equal(p["target_policy"][b][:, moved], q["target_policy"][b])
             )
@@ -222,3 +237,30 @@ def test_symmetric_samples_are_the_stored_games_on_a_transformed_board(name):
         for key in ("target_reward", "policy_mask", "value_prefix", "bootstrap_coef"):
             np.testing.assert_array_equal(p[key][b], q[key][b])
     assert used == set(range(game.num_symmetries))
+
+
+def test_consistency_targets_draw_the_same_samples():
+    """Asking for the consistency targets adds ``target_obs`` and changes no other key: the
+    same seed draws the same batch."""
+    kwargs = dict(
+        replay_buffer_size=1000, segment_length=5, num_unroll_steps=3, td_steps=2,
+        discount_factor=0.9, observation_shape=3, action_space_size=3, seed=1,
+    )  # fmt: skip
+    plain, with_targets = (
+        MuZeroGameBuffer(**kwargs),
+        MuZeroGameBuffer(**kwargs, consistency_targets=True),
+    )
+    rng = np.random.default_rng(0)
+    for ep in make_episodes(rng, 5, 3):
+        rec = EpisodeRecorder(ep["obs"][0], segment_length=5, pad=5)
+        segments = []
+        for t in range(len(ep["action"])):
+            rec.append(ep["action"][t], ep["reward"][t], ep["obs"][t + 1], ep["policy"][t], 0.0)
+            segments += rec.ready_segments()
+        segments += rec.final_segments(truncated=ep["truncated"])
+        plain.push(segments)
+        with_targets.push(segments)
+    p, q = plain.sample(50), with_targets.sample(50)
+    assert set(q) - set(p) == {"target_obs"} and q["target_obs"].shape == (50, 3, 3)
+    for key in p:
+        np.testing.assert_array_equal(p[key], q[key])

@@ -100,6 +100,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._outputs = OutputSets(self._obs_shape, self._board_shape, self._mask_shape)
         self._player, self._num_moves, self._result, self._last_cell = 1, 0, ONGOING, -1
         self._done, self._episode, self._replay_suffix = True, 0, None
+        self.start_player_index = 0  # LightZero's: the index in ``players`` of the opener
         # Two generator streams, views of one array: the env's own draws (bots, prob_*) and the
         # caller's random_action(), so replaying the same agent actions replays the same game.
         self._streams = np.zeros(2, np.uint64)
@@ -250,6 +251,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             self._static_seed, self._streams, out,
         )  # fmt: skip
         self._player, self._result, self._last_cell, self._done = player, 0, -1, False
+        self.start_player_index = index  # LightZero's attribute
         self._episode += 1
         self._replay_suffix = replay_name_suffix
         if self._recorder.frames:  # a game abandoned while recording

@@ -14,7 +14,7 @@ import numpy as np
 from lzero.envs.board_step import player_planes
 from lzero.errors import ConfigError, GameOverError
 from zoo.board_games import human_input, render
-from zoo.board_games.env_support import bot_move, resolve_bot_type
+from zoo.board_games.env_support import bot_move, check_start_index, resolve_bot_type
 
 
 class LightZeroBoardMethods:
@@ -172,6 +172,13 @@ class LightZeroBoardMethods:
         if self._done:
             raise GameOverError("simulate_action: expected a running game, got a finished one")
         action = self._check_action(action)
+        new = self.clone()
+        new._play(action)
+        return new
+
+    def clone(self) -> LightZeroBoardMethods:
+        """An independent copy of this env in its current state (LightZero's ``clone``); the
+        copy does not render or record."""
         new = copy.copy(self)
         new._board, new._mask = self._board.copy(), self._mask.copy()
         new._streams, new._seed_state = self._streams.copy(), self._seed_state.copy()
@@ -179,5 +186,81 @@ class LightZeroBoardMethods:
         new.render_mode, new._bots = None, {}
         new._recorder = copy.copy(self._recorder)
         new._recorder.frames, new._recorder.window = [], None
-        new._play(action)
         return new
+
+    def reset_v2(self, start_player_index: int = 0, init_state=None) -> None:
+        """LightZero's state setter (its alpha-beta bot's): the position ``init_state`` (None:
+        the empty board) with player ``start_player_index + 1`` to move. Unlike ``reset`` it
+        starts no episode: no seeds drawn, no bot move, no observation returned.
+
+        Raises:
+            ValueError: ``start_player_index`` is not 0 or 1, or ``init_state`` is no board
+                of this game (nothing is changed then).
+        """
+        index = check_start_index(start_player_index)
+        board = np.zeros(self._board_shape, np.int8) if init_state is None else init_state
+        self.board = board  # checked before anything changes
+        self._player, self.start_player_index = index + 1, index
+
+    def simulate_action_v2(
+        self, board, start_player_index: int, action
+    ) -> tuple[np.ndarray, list[int]]:
+        """LightZero's: ``(new_board, new_legal_actions)`` after ``action`` is played on
+        ``board`` by player ``start_player_index + 1``. As LightZero's, it leaves this env on
+        the new board with that player still to move (see :meth:`reset_v2`).
+
+        Raises:
+            ValueError: a bad board or index; IllegalActionError: ``action`` is not legal
+                there; GameOverError: the game on ``board`` is over.
+        """
+        self.reset_v2(start_player_index, board)
+        if self._done:
+            raise GameOverError("simulate_action_v2: expected a running game, got a finished one")
+        action = self._check_action(action)
+        after = self.clone()
+        after._play(action)
+        self.board = after.board
+        return after.board.copy(), after.legal_actions
+
+    @property
+    def players(self) -> list[int]:
+        """LightZero's ``[1, 2]``, the players' numbers (``start_player_index`` indexes it)."""
+        return [1, 2]
+
+    @property
+    def to_play(self) -> int:
+        """LightZero's env attribute ``to_play``: the player NOT to move now (the opponent, whose
+        stones fill plane 1 of the observation). The observation's ``'to_play'`` is, as in
+        LightZero, the player to move (or -1 in the bot modes)."""
+        return 3 - self._player
+
+    @property
+    def board_size(self) -> int:
+        """LightZero's side length of a square board (TicTacToe 3, Gomoku ``board_size``).
+
+        Raises:
+            AttributeError: the board is not square (Connect4's 6 x 7, which has no
+                ``board_size`` in LightZero either).
+        """
+        h, w = self.rules.height, self.rules.width
+        if h != w:
+            raise AttributeError(
+                f"board_size: expected a square board, got {self.rules.name}'s {h} x {w} (read "
+                "rules.height and rules.width)"
+            )
+        return h
+
+    @property
+    def total_num_actions(self) -> int:
+        """LightZero's number of actions (cells, or Connect4's columns)."""
+        return self.rules.action_size
+
+    @property
+    def channel_last(self) -> bool:
+        """Whether observations are `[H, W, 3]` (config key ``channel_last``)."""
+        return self._channel_last
+
+    @property
+    def scale(self) -> bool:
+        """Whether observation planes are divided by 2 (config key ``scale``)."""
+        return self._fill[2] == 1.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from board_reference import ONGOING, tictactoe
+from board_reference import ONGOING, connect4, tictactoe
 
 from lzero.errors import ConfigError, IllegalActionError
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
@@ -212,3 +212,101 @@ def test_gomoku_refuses_alpha_beta_naming_its_bots():
         ConfigError, match=r"gomoku has no alpha-beta bot .*\['mcts', 'random', 'rule'\]"
     ):
         GomokuEnv().bot_action_alpha_beta_pruning()
+
+
+@pytest.mark.parametrize(
+    "cls, cfg, size, actions",
+    [(TicTacToeEnv, {}, 3, 9), (GomokuEnv, {"board_size": 9}, 9, 81), (Connect4Env, {}, None, 7)],
+)
+def test_lightzeros_env_attributes(cls, cfg, size, actions):
+    """players, start_player_index, to_play (LightZero's: the player NOT to move), board_size
+    (square boards), total_num_actions, channel_last and scale, as LightZero's envs have them."""
+    env = cls(dict(cfg, channel_last=True, scale=False))
+    assert env.players == [1, 2] and env.start_player_index == 0
+    obs = env.reset(start_player_index=1)
+    assert env.start_player_index == 1 and env.current_player == 2 and env.to_play == 1
+    assert obs["to_play"] == 2  # the observation's to_play is the player to move
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.current_player == 1 and env.to_play == 2
+    assert env.total_num_actions == actions and env.channel_last is True and env.scale is False
+    assert cls(cfg).channel_last is False and cls(cfg).scale is True
+    if size is None:
+        with pytest.raises(AttributeError, match="board_size: expected a square board, got conn"):
+            _ = env.board_size
+    else:
+        assert env.board_size == size
+
+
+@pytest.mark.parametrize("make, ref_game", [(TicTacToeEnv, tictactoe), (Connect4Env, connect4)])
+@pytest.mark.parametrize("seed", range(10))
+def test_simulate_action_v2_plays_on_the_given_board(make, ref_game, seed):
+    """LightZero's alpha-beta helper against the plain-Python rules: the new board and its legal
+    actions after the move of player ``start_player_index + 1``; the env is left on the new
+    board with that player still to move, as LightZero's."""
+    rng = np.random.default_rng(seed)
+    ref = ref_game()
+    for ply in range(int(rng.integers(0, 6))):
+        ref.play(int(rng.choice(ref.legal())), 1 + ply % 2)
+    if ref.result() != ONGOING:
+        return
+    before = [row[:] for row in ref.board]
+    index, action = int(rng.integers(2)), int(rng.choice(ref.legal()))
+    env = make()
+    env.reset()
+    new_board, new_legal = env.simulate_action_v2(np.array(before), index, action)
+    ref.play(action, index + 1)
+    assert new_board.tolist() == ref.board
+    assert new_legal == ([] if ref.result() != ONGOING else ref.legal())
+    assert env.board.tolist() == ref.board and env.current_player == index + 1
+    with pytest.raises(IllegalActionError):
+        env.simulate_action_v2(np.array(before), index, -1)
+
+
+def test_reset_v2_sets_the_position_without_starting_an_episode():
+    """reset_v2 draws nothing from the env's seeds: the seeded games after it are the games
+    without it (a bot-mode game, whose bot moves draw from them)."""
+
+    def bot_moves(call_reset_v2):
+        env = TicTacToeEnv(dict(battle_mode="play_with_bot_mode", bot_action_type="random"))
+        env.seed(5)
+        env.reset()
+        if call_reset_v2:
+            env.reset_v2(1, [[1, 0, 0], [0, 2, 0], [0, 0, 0]])
+            assert env.current_player == 2 and env.board[1, 1] == 2 and env.legal_actions == [
+                1, 2, 3, 5, 6, 7, 8
+            ]  # fmt: skip
+        obs, boards = env.reset(), []
+        while True:
+            ts = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            boards.append(ts.obs["board"].tolist())
+            if ts.done:
+                return boards
+            obs = ts.obs
+
+    assert bot_moves(True) == bot_moves(False)
+    env = TicTacToeEnv()
+    env.reset()
+    env.step(4)
+    for bad in ([[3, 0, 0], [0, 0, 0], [0, 0, 0]], np.zeros((2, 2))):
+        with pytest.raises(ValueError):
+            env.reset_v2(0, bad)
+    with pytest.raises(ValueError, match="start_player_index: expected 0 or 1"):
+        env.reset_v2(2)
+    assert env.board[1, 1] == 1 and env.current_player == 2  # unchanged by the refusals
+
+
+def test_clone_is_an_independent_copy():
+    env = GomokuEnv(dict(board_size=7))
+    env.seed(1)
+    env.reset()
+    env.step(24)
+    twin = env.clone()
+    assert np.array_equal(twin.board, env.board) and twin.current_player == env.current_player
+    twin.step(25)
+    assert (
+        env.board.reshape(-1)[25] == 0
+        and env.current_player == 2
+        and env.legal_actions != twin.legal_actions
+    )
+    env.step(26)
+    assert twin.board.reshape(-1)[26] == 0

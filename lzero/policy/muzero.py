@@ -263,6 +263,11 @@ class MuZeroPolicy:
             ``policy_loss``, and ``consistency_loss`` when it is on) as floats.
         """
         cfg, s = self.cfg, self.support
+        if consistency_loss_on(cfg) and "target_obs" not in batch:  # before anything runs
+            raise ValueError(
+                "expected a batch with target_obs for the consistency loss (from "
+                f"MuZeroGameBuffer(..., consistency_targets=True)), got keys {sorted(batch)}"
+            )
         t = {k: torch.as_tensor(v) for k, v in batch.items()}
         k_steps = t["action"].shape[1]
         with torch.no_grad():
@@ -313,12 +318,6 @@ class MuZeroPolicy:
         )
         consistency = None
         if consistency_loss_on(cfg):
-            if "target_obs" not in t:
-                raise ValueError(
-                    "expected a batch with target_obs for the consistency loss (from "
-                    "MuZeroGameBuffer(..., consistency_targets=True)), got keys "
-                    f"{sorted(t)}"
-                )
             consistency = self._consistency_loss(unrolled, t["target_obs"], t["policy_mask"])
             total = total + cfg.ssl_loss_weight * consistency
         total = total.mean()

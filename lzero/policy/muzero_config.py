@@ -59,7 +59,7 @@ MUZERO_POLICY_CONFIG = dict(
         self_supervised_learning_loss=False,  # (bool) EfficientZero's consistency loss, as
         # LightZero's: each unrolled latent is drawn (through projection and prediction heads)
         # towards the projection of the representation of the observation it stands for;
-        # weighted by ssl_loss_weight (README, "MuZero")
+        # weighted by ssl_loss_weight (README, "A short tour")
         proj_hid=256,  # (int) with it: hidden width of the projection (EfficientZero's widths
         # here and below, also for the MLP model: LightZero's MLP model has 1024, 1024, 512 and
         # 1024, which made a CartPole update 18 times slower on a CPU; README)

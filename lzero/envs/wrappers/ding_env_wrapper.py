@@ -77,7 +77,29 @@ class DingEnvWrapper(BaseEnv):
         replay_format="gif",
         # (int) frames per second of saved replays.
         replay_fps=30,
+        # (bool) DI-engine's: a collector (True) or an evaluator (False) env, as
+        # create_collector_env_cfg and create_evaluator_env_cfg set it; no effect here (the
+        # wrappers follow ``caller``).
+        is_train=True,
     )
+
+    @staticmethod
+    def create_collector_env_cfg(cfg: dict) -> list:
+        """One config per collector env, with ``is_train=True`` (DI-engine's); ``cfg`` is not
+        modified."""
+        cfgs = BaseEnv.create_collector_env_cfg(cfg)
+        for c in cfgs:
+            c.is_train = True
+        return cfgs
+
+    @staticmethod
+    def create_evaluator_env_cfg(cfg: dict) -> list:
+        """One config per evaluator env, with ``is_train=False`` (DI-engine's); ``cfg`` is not
+        modified."""
+        cfgs = BaseEnv.create_evaluator_env_cfg(cfg)
+        for c in cfgs:
+            c.is_train = False
+        return cfgs
 
     def __init__(
         self,

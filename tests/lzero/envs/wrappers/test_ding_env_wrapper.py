@@ -259,3 +259,19 @@ def test_legacy_box2d_ids_build_gymnasiums_v3_tasks():
     ref = gymnasium.make("LunarLander-v3")
     np.testing.assert_allclose(env.reset(), ref.reset(seed=env._episode_seed)[0])
     np.testing.assert_allclose(env.step(2).obs, ref.step(2)[0])
+
+
+def test_collector_and_evaluator_configs_say_is_train_and_build_envs():
+    """DI-engine's create_*_env_cfg set is_train (True for collectors, False for evaluators);
+    the configs they return build envs, and the caller's config is left as it was."""
+    cfg = {"env_id": "CartPole-v1", "collector_env_num": 2, "evaluator_env_num": 3}
+    collect = DingEnvWrapper.create_collector_env_cfg(cfg)
+    evaluate = DingEnvWrapper.create_evaluator_env_cfg(cfg)
+    assert [c.is_train for c in collect] == [True, True]
+    assert [c.is_train for c in evaluate] == [False, False, False]
+    assert cfg == {"env_id": "CartPole-v1", "collector_env_num": 2, "evaluator_env_num": 3}
+    for c in (collect[0], evaluate[0]):
+        env = DingEnvWrapper(cfg=c)
+        env.seed(0)
+        assert env.reset().shape == (4,)
+        env.close()

@@ -17,7 +17,7 @@ from bench_muzero_cartpole import cli  # noqa: E402
 
 def main() -> None:
     cli(
-        "zoo.classic_control.pendulum.config.pendulum_muzero_config",
+        "zoo.classic_control.pendulum.config.pendulum_cont_disc_muzero_config",
         description=__doc__.splitlines()[0],
         seeds=[0],
         max_env_step=100_000,

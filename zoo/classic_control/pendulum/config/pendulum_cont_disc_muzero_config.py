@@ -1,7 +1,7 @@
 """MuZero on Pendulum-v1 (gymnasium) with the torque discretised into 11 actions.
 
-Run: ``python -m zoo.classic_control.pendulum.config.pendulum_muzero_config`` or
-``lzero train zoo.classic_control.pendulum.config.pendulum_muzero_config``.
+Run: ``python -m zoo.classic_control.pendulum.config.pendulum_cont_disc_muzero_config`` or
+``lzero train zoo.classic_control.pendulum.config.pendulum_cont_disc_muzero_config``.
 """
 
 from easydict import EasyDict

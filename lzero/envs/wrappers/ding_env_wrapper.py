@@ -44,6 +44,12 @@ def check_gym_like(env: Any) -> None:
         )
 
 
+def _with_is_train(cfgs: list, is_train: bool) -> list:
+    for c in cfgs:
+        c.is_train = is_train
+    return cfgs
+
+
 class DingEnvWrapper(BaseEnv):
     """Turns a gym env into a BaseEnv.
 
@@ -87,19 +93,13 @@ class DingEnvWrapper(BaseEnv):
     def create_collector_env_cfg(cfg: dict) -> list:
         """One config per collector env, with ``is_train=True`` (DI-engine's); ``cfg`` is not
         modified."""
-        cfgs = BaseEnv.create_collector_env_cfg(cfg)
-        for c in cfgs:
-            c.is_train = True
-        return cfgs
+        return _with_is_train(BaseEnv.create_collector_env_cfg(cfg), True)
 
     @staticmethod
     def create_evaluator_env_cfg(cfg: dict) -> list:
         """One config per evaluator env, with ``is_train=False`` (DI-engine's); ``cfg`` is not
         modified."""
-        cfgs = BaseEnv.create_evaluator_env_cfg(cfg)
-        for c in cfgs:
-            c.is_train = False
-        return cfgs
+        return _with_is_train(BaseEnv.create_evaluator_env_cfg(cfg), False)
 
     def __init__(
         self,

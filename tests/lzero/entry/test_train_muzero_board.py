@@ -107,12 +107,18 @@ def test_root_rules_need_a_board_game_with_planes_channels_first(tmp_path, tiny)
     assert not (tmp_path / "exp" / "progress.csv").exists()
 
 
-def test_a_run_with_symmetry_augmentation_trains_and_is_reproducible(tmp_path, tiny):
+@pytest.mark.parametrize("consistency", [False, True])
+def test_a_run_with_symmetry_augmentation_trains_and_is_reproducible(tmp_path, tiny, consistency):
+    """Also with EfficientZero's consistency loss, whose unrolled observations turn with
+    the sample: same seed, same run, and the loss is logged."""
     rows = []
     for name in ("a", "b"):
         main, create = tiny(tmp_path)
         main.exp_name = str(tmp_path / name)
         main.policy.symmetry_augmentation = True
+        if consistency:
+            main.policy.model.self_supervised_learning_loss = True
+            main.policy.ssl_loss_weight = 2
         train_muzero([main, create], seed=0, max_env_step=60)
         with open(tmp_path / name / "progress.csv") as f:
             rows.append(
@@ -120,6 +126,7 @@ def test_a_run_with_symmetry_augmentation_trains_and_is_reproducible(tmp_path, t
             )
     assert rows[0] and rows[0] == rows[1]
     assert any(r["total_loss"] for r in rows[0])
+    assert any(r.get("consistency_loss") for r in rows[0]) == consistency
 
 
 def test_the_root_rules_reach_training_and_evaluation(tmp_path, tiny, monkeypatch):

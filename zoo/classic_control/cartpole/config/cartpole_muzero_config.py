@@ -28,6 +28,9 @@ main_config = EasyDict(
             model=dict(
                 observation_shape=4,
                 action_space_size=2,
+                # bench_muzero_cartpole.py, seeds 0-9: 195 reached within 30,000 env steps on
+                # all but seed 5 (stalled near 150); with LightZero's 128, missed on seeds 2, 3
+                # and 6 of 0-6 (stopped there).
                 latent_state_dim=64,
                 support_scale=50,
             ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -267,6 +268,7 @@ def apply_checkpoint(
     Raises:
         ConfigError: its tensors do not fit the policy's model.
     """
+    state = _fit_consistency_heads(policy, state, path, what)
     try:
         policy.load_state_dict(state)
     except (RuntimeError, KeyError) as err:  # torch's size mismatch / missing keys
@@ -274,6 +276,52 @@ def apply_checkpoint(
             f"{what}: {str(path)!r} does not fit the configured model "
             f"(policy.model sizes differ?): {str(err).splitlines()[-1].strip()}"
         ) from err
+
+
+_HEADS = "consistency_heads."
+
+
+def _fit_consistency_heads(policy: MuZeroPolicy, state: dict, path, what: str) -> dict:
+    """``state`` fitted to whether the policy's model has EfficientZero's consistency heads
+    (``model.self_supervised_learning_loss``): they only train, never act, so a checkpoint
+    with them loads into a model without (they are dropped) and one without them into a
+    model with (they keep their fresh weights), with a warning, and without the optimizer's
+    state, which covers other parameters. A run resumed with the setting changed is refused.
+
+    Raises:
+        ConfigError: ``what`` is ``'resume'`` and the setting differs from the run's.
+    """
+    model_state = state.get("model", state)
+    has = any(k.startswith(_HEADS) for k in model_state)
+    wants = getattr(policy.model, "consistency_heads", None) is not None
+    if has == wants:
+        return state
+    trained = "with" if has else "without"
+    if what == "resume":
+        raise ConfigError(
+            f"resume: expected policy.model.self_supervised_learning_loss={has} (the run in "
+            f"{str(path)!r} was trained {trained} EfficientZero's consistency heads), got "
+            f"{wants}: resume a run with its own setting"
+        )
+    fresh = {k: v for k, v in policy.model.state_dict().items() if k.startswith(_HEADS)}
+
+    def fitted(weights: Mapping) -> dict:
+        kept = {k: v for k, v in weights.items() if not k.startswith(_HEADS)}
+        return {**kept, **fresh}
+
+    out = {k: v for k, v in state.items() if k != "optimizer"} if "model" in state else {}
+    out["model"] = fitted(model_state)
+    out["target_model"] = fitted(state.get("target_model", model_state))
+    done = "dropped" if has else "left at their initial weights"
+    warnings.warn(
+        f"{what}: {str(path)!r} was trained {trained} EfficientZero's consistency heads and "
+        f"the config says model.self_supervised_learning_loss={wants}: the network is loaded "
+        f"and the heads {done} (they only train, they do not act)"
+        + ("; the optimizer's state is not loaded" if "optimizer" in state else ""),
+        UserWarning,
+        stacklevel=3,
+    )
+    return out
 
 
 def load_checkpoint(policy: MuZeroPolicy, path: str | Path, cfg: Mapping) -> dict:

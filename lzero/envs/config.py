@@ -178,7 +178,7 @@ def check_cuda(cfg: Mapping, *, where: str) -> None:
             f"{where}: cuda=True, but this build trains on the CPU only; training on the CPU "
             "(as DI-engine does when it finds no GPU)",
             UserWarning,
-            stacklevel=3,
+            stacklevel=2,
         )
 
 

@@ -256,14 +256,14 @@ def _check_consistency(cfg: EasyDict) -> None:
             "builds the consistency heads but trains without the loss (set ssl_loss_weight > "
             "0, e.g. LightZero's 2, to use it)",
             UserWarning,
-            stacklevel=3,
+            stacklevel=2,
         )
     elif cfg.ssl_loss_weight > 0 and not m.self_supervised_learning_loss:
         warnings.warn(
             f"policy config: ssl_loss_weight={cfg.ssl_loss_weight} has no effect without "
             "model.self_supervised_learning_loss=True (the consistency loss is off)",
             UserWarning,
-            stacklevel=3,
+            stacklevel=2,
         )
 
 

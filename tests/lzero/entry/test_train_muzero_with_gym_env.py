@@ -118,6 +118,22 @@ def test_a_run_with_the_consistency_loss_logs_it_and_its_checkpoint_evaluates(tm
     ckpt = tmp_path / "run" / "ckpt" / "ckpt_last.pth.tar"
     mean, returns = eval_muzero_with_gym_env(cfg, seed=0, model_path=str(ckpt), num_episodes=1)
     assert len(returns) == 1 and returns[0] >= 1
+    # The heads only train: the checkpoint evaluates with a config without them (dropped, and
+    # the same play), and a run starts from it either way, each saying so; resuming the run
+    # with the setting changed is refused.
+    plain = tiny(tmp_path, "plain")
+    with pytest.warns(UserWarning, match="trained with EfficientZero's consistency heads and"):
+        _, same = eval_muzero_with_gym_env(plain, seed=0, model_path=str(ckpt), num_episodes=1)
+    assert same == returns
+    with pytest.raises(ConfigError, match=r"resume: expected policy.model.self_supervised_lear"):
+        train_muzero_with_gym_env(plain, max_env_step=80, resume=tmp_path / "run")
+    with pytest.warns(UserWarning, match="the optimizer's state is not loaded"):
+        train_muzero_with_gym_env(plain, seed=0, max_env_step=20, model_path=str(ckpt))
+    again = tiny(tmp_path, "again", ssl_loss_weight=2)
+    again[0]["policy"]["model"]["self_supervised_learning_loss"] = True
+    plain_ckpt = tmp_path / "plain" / "ckpt" / "ckpt_last.pth.tar"
+    with pytest.warns(UserWarning, match="trained without EfficientZero's consistency heads"):
+        train_muzero_with_gym_env(again, seed=0, max_env_step=20, model_path=str(plain_ckpt))
 
 
 def test_lightzeros_env_replay_path_records_every_evaluation_episode(tmp_path):

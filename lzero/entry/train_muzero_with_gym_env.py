@@ -171,6 +171,7 @@ def resume_state(policy: MuZeroPolicy, path: Path, state: dict) -> dict:
 def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
     max_train_iter, max_env_step, max_time_s = limits
     pc = cfg.policy
+    with_consistency = consistency_loss_on(pc)
     buffer = MuZeroGameBuffer(
         replay_buffer_size=pc.replay_buffer_size,
         segment_length=pc.game_segment_length,
@@ -181,13 +182,13 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         action_space_size=pc.model.action_space_size,
         seed=seed,
         symmetries=board_symmetries(policy),
-        consistency_targets=consistency_loss_on(pc),
+        consistency_targets=with_consistency,
     )
     bots = list(getattr(evaluator, "bots", ()))
     log = TrainLog(
         exp,
         COLUMNS
-        + (("consistency_loss",) if consistency_loss_on(pc) else ())
+        + (("consistency_loss",) if with_consistency else ())
         + tuple(f"{b}_{k}" for b in bots for k in ("win", "draw", "loss")),
         curves=(("eval_return_mean", "mean eval return"),)
         + tuple((f"{b}_win", f"win rate vs {b}") for b in bots),

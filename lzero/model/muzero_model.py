@@ -17,7 +17,12 @@ import torch
 from torch import nn
 
 from lzero.model.alphazero_model import ResBlock
-from lzero.model.muzero_model_mlp import ConsistencyHeads, MuZeroOutput, mlp, no_consistency_heads
+from lzero.model.muzero_model_mlp import (
+    ConsistencyHeads,
+    ConsistencyProjection,
+    MuZeroOutput,
+    mlp,
+)
 
 
 def renormalize_planes(x: torch.Tensor) -> torch.Tensor:
@@ -46,7 +51,7 @@ class _Head(nn.Module):
         return self.fc(self.conv(x).flatten(1))
 
 
-class MuZeroModel(nn.Module):
+class MuZeroModel(ConsistencyProjection, nn.Module):
     """The three MuZero functions as small residual convolution networks.
 
     Args:
@@ -61,7 +66,8 @@ class MuZeroModel(nn.Module):
         last_linear_layer_init_zero: start the heads at uniform policy and zero value.
         self_supervised_learning_loss: build EfficientZero's consistency heads over the
             flattened latent (:class:`~lzero.model.muzero_model_mlp.ConsistencyHeads`;
-            EfficientZero's and LightZero's widths) for :meth:`project`.
+            EfficientZero's and LightZero's widths) for ``project``
+            (:class:`~lzero.model.muzero_model_mlp.ConsistencyProjection`).
     """
 
     def __init__(
@@ -117,13 +123,6 @@ class MuZeroModel(nn.Module):
             if self_supervised_learning_loss
             else None
         )
-
-    def project(self, latent: torch.Tensor, with_grad: bool = True) -> torch.Tensor:
-        """EfficientZero's consistency projection of `[B, K, H, W]` latents (LightZero's
-        ``project``; see :class:`~lzero.model.muzero_model_mlp.ConsistencyHeads`)."""
-        if self.consistency_heads is None:
-            no_consistency_heads(self)
-        return self.consistency_heads(latent, with_grad)
 
     def prediction(self, latent: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``f``: `[B, K, H, W]` latent -> (`[B, S]` value logits, `[B, A]` policy logits)."""

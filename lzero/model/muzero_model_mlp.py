@@ -72,15 +72,28 @@ class ConsistencyHeads(nn.Module):
         return self.prediction_head(proj) if with_grad else proj.detach()
 
 
-def no_consistency_heads(model: nn.Module) -> None:
-    """Raises RuntimeError: ``model.project`` needs the consistency heads."""
-    raise RuntimeError(
-        f"{type(model).__name__}.project: expected a model built with "
-        "self_supervised_learning_loss=True (the consistency heads), got one without"
-    )
+class ConsistencyProjection:
+    """LightZero's ``project`` for a MuZero model holding ``consistency_heads`` (a
+    :class:`ConsistencyHeads`, or None when built without them)."""
+
+    consistency_heads: ConsistencyHeads | None
+
+    def project(self, latent: torch.Tensor, with_grad: bool = True) -> torch.Tensor:
+        """EfficientZero's consistency projection of `[B, ...]` latents (flattened; see
+        :class:`ConsistencyHeads`).
+
+        Raises:
+            RuntimeError: the model was built without the heads.
+        """
+        if self.consistency_heads is None:
+            raise RuntimeError(
+                f"{type(self).__name__}.project: expected a model built with "
+                "self_supervised_learning_loss=True (the consistency heads), got one without"
+            )
+        return self.consistency_heads(latent, with_grad)
 
 
-class MuZeroModelMLP(nn.Module):
+class MuZeroModelMLP(ConsistencyProjection, nn.Module):
     """The three MuZero functions as MLPs.
 
     Args:
@@ -95,7 +108,7 @@ class MuZeroModelMLP(nn.Module):
         self_supervised_learning_loss: build EfficientZero's consistency heads
             (:class:`ConsistencyHeads` of ``proj_hid``, ``proj_out``, ``pred_hid`` and
             ``pred_out``; EfficientZero's widths, a quarter of LightZero's for this model)
-            for :meth:`project`.
+            for ``project`` (:class:`ConsistencyProjection`).
     """
 
     def __init__(
@@ -135,13 +148,6 @@ class MuZeroModelMLP(nn.Module):
             if self_supervised_learning_loss
             else None
         )
-
-    def project(self, latent: torch.Tensor, with_grad: bool = True) -> torch.Tensor:
-        """EfficientZero's consistency projection of `[B, D]` latents (LightZero's
-        ``project``; see :class:`ConsistencyHeads`)."""
-        if self.consistency_heads is None:
-            no_consistency_heads(self)
-        return self.consistency_heads(latent, with_grad)
 
     def prediction(self, latent: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``f``: `[B, D]` latent -> (`[B, S]` value logits, `[B, A]` policy logits)."""

@@ -263,7 +263,8 @@ class MuZeroPolicy:
             ``policy_loss``, and ``consistency_loss`` when it is on) as floats.
         """
         cfg, s = self.cfg, self.support
-        if consistency_loss_on(cfg) and "target_obs" not in batch:  # before anything runs
+        with_consistency = consistency_loss_on(cfg)
+        if with_consistency and "target_obs" not in batch:  # before anything runs
             raise ValueError(
                 "expected a batch with target_obs for the consistency loss (from "
                 f"MuZeroGameBuffer(..., consistency_targets=True)), got keys {sorted(batch)}"
@@ -317,7 +318,7 @@ class MuZeroPolicy:
             + cfg.policy_loss_weight * policy_loss
         )
         consistency = None
-        if consistency_loss_on(cfg):
+        if with_consistency:
             consistency = self._consistency_loss(unrolled, t["target_obs"], t["policy_mask"])
             total = total + cfg.ssl_loss_weight * consistency
         total = total.mean()

@@ -164,7 +164,7 @@ class LightZeroBoardMethods:
         """``(raw_obs, scaled_obs)`` of the player to move, as LightZero's ``current_state``."""
         raw = np.empty(self._obs_shape, np.float32)
         player_planes(self.board, self._player, float(self._player), self._channel_last, raw)
-        return raw, raw / 2 if self._fill[2] == 1.0 else raw.copy()
+        return raw, raw / 2 if self.scale else raw.copy()
 
     def simulate_action(self, action) -> LightZeroBoardMethods:
         """A copy of this env with ``action`` played (this env is unchanged; the copy does not
@@ -230,9 +230,9 @@ class LightZeroBoardMethods:
     @property
     def to_play(self) -> int:
         """LightZero's env attribute ``to_play``: the player NOT to move now (the opponent, whose
-        stones fill plane 1 of the observation). The observation's ``'to_play'`` is, as in
-        LightZero, the player to move (or -1 in the bot modes)."""
-        return 3 - self._player
+        stones fill plane 1 of the observation), which is ``next_player``. The observation's
+        ``'to_play'`` is, as in LightZero, the player to move (or -1 in the bot modes)."""
+        return self.next_player
 
     @property
     def board_size(self) -> int:

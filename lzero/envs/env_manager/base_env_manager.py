@@ -6,8 +6,13 @@ contract: ``launch()``; ``ready_obs`` (env id -> observation of each env waiting
 ``step({env_id: action})`` -> ``{env_id: BaseEnvTimestep}``; an env whose episode ended is reset
 automatically (``auto_reset``) and its next first observation appears in ``ready_obs``.
 
-A failing env (it raised, its worker died, or it hung past the timeout) never takes the
-others down: its timestep is ``BaseEnvTimestep(None, [0.], True, {'abnormal': True, ...})``,
+An action an env cannot take is the caller's error, not the env's: an action outside a ready
+observation's ``action_mask`` is refused before any env steps, and an env that rejects its
+action itself (it raises ``IllegalActionError`` or ``GameOverError``, having changed nothing)
+has the error raised from ``step``, naming the env, and stays ready as it was.
+
+A failing env (it raised anything else, its worker died, or it hung past the timeout) never
+takes the others down: its timestep is ``BaseEnvTimestep(None, [0.], True, {'abnormal': True, ...})``,
 its handle is restarted (and reseeded with its seed), and with ``auto_reset`` it starts a new
 episode while the other envs' episodes go on untouched.
 """
@@ -29,8 +34,8 @@ from easydict import EasyDict
 from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.config import merge_config
 from lzero.envs.env_manager.env_attributes import EnvAttributeForwarding
-from lzero.envs.env_manager.env_handle import EnvFailure, InProcessEnv
-from lzero.errors import EnvFailureWarning, ManagerStateError
+from lzero.envs.env_manager.env_handle import EnvFailure, EnvRejected, InProcessEnv
+from lzero.errors import ConfigError, EnvFailureWarning, IllegalActionError, ManagerStateError
 
 
 class EnvState(enum.IntEnum):
@@ -43,6 +48,18 @@ class EnvState(enum.IntEnum):
     DONE = 4  # its episodes are over (episode_num played, or waiting for a manual reset)
     ERROR = 5  # failed; restarted at its next reset
     NEED_RESET = 6  # its episode ended without auto_reset: waits for reset({env_id: ...})
+
+
+#: Keys of DI-engine's compiled manager configs that no manager here takes, and why.
+DI_ENGINE_ONLY_KEYS = {
+    "retry_type": "a failed env is always rebuilt (DI-engine's 'renew')",
+    "retry_waiting_time": "restarts follow at once",
+    "wait_num": "asynchronous steps are the Ray manager's (type 'ray')",
+    "step_wait_timeout": "asynchronous steps are the Ray manager's (type 'ray')",
+    "cfg_type": "DI-engine's compiled-config marker",
+    "copy_on_get": "observations are always copies",
+    "reset_inplace": "resets always make new observations",
+}
 
 
 # Fork starts a worker in milliseconds and needs no picklable factory; elsewhere, spawn.
@@ -97,7 +114,9 @@ class BaseEnvManager(EnvAttributeForwarding):
     def __init__(self, env_fn: list[Callable[[], Any]], cfg: Mapping | None = None) -> None:
         if not isinstance(env_fn, (list, tuple)) or not env_fn or not all(map(callable, env_fn)):
             raise ValueError(f"env_fn: expected a non-empty list of env factories, got {env_fn!r}")
-        self._cfg = merge_config(self.default_config(), cfg, where=f"{type(self).__name__} config")
+        where = f"{type(self).__name__} config"
+        self._refuse_di_engine_only_keys(cfg, where)
+        self._cfg = merge_config(self.default_config(), cfg, where=where)
         self._env_fn = list(env_fn)
         self.env_num = len(env_fn)
         self._handles: list = []
@@ -108,6 +127,22 @@ class BaseEnvManager(EnvAttributeForwarding):
         self._ready_obs: dict[int, Any] = {}
         self._episodes = [0] * self.env_num
         self._closed = False
+        self._reference_spaces: dict | None = None
+        self._sent_obs: dict[int, Any] = {}
+
+    @classmethod
+    def _refuse_di_engine_only_keys(cls, cfg: Mapping | None, where: str) -> None:
+        """Names DI-engine's keys this manager does not take, with the reason, rather than
+        a close match among ours (``wait_num`` is not a misspelt ``episode_num``)."""
+        if not isinstance(cfg, Mapping):
+            return
+        given = [k for k in cfg if k in DI_ENGINE_ONLY_KEYS and k not in cls.config]
+        if given:
+            reasons = "; ".join(f"{k}: {DI_ENGINE_ONLY_KEYS[k]}" for k in given)
+            raise ConfigError(
+                f"{where}: DI-engine's keys {given} are not taken here ({reasons}). Valid "
+                f"keys: {sorted(cls.config)}"
+            )
 
     @classmethod
     def default_config(cls) -> EasyDict:
@@ -136,7 +171,13 @@ class BaseEnvManager(EnvAttributeForwarding):
         self._episodes = [0] * self.env_num
         if reset_param is None:
             reset_param = {i: {} for i in range(self.env_num)}
-        self._check_ids(reset_param, range(self.env_num), "reset_param")
+        self._check_reset_param(reset_param)
+        if sorted(reset_param) != list(range(self.env_num)):
+            self.close()
+            raise ValueError(
+                f"launch: expected reset_param to name every env 0..{self.env_num - 1} (as "
+                f"DI-engine asserts; reset() takes some), got ids {sorted(reset_param)}"
+            )
         self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
 
     def seed(self, seed: int | list[int], dynamic_seed: bool = True) -> None:
@@ -177,7 +218,7 @@ class BaseEnvManager(EnvAttributeForwarding):
             self._episodes = [0] * self.env_num
         # An env reset by id keeps its count, so that episode_num still ends a manual-reset
         # loop (DI-engine's, with auto_reset=False).
-        self._check_ids(reset_param, range(self.env_num), "reset_param")
+        self._check_reset_param(reset_param)
         self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
 
     def close(self) -> None:
@@ -224,9 +265,58 @@ class BaseEnvManager(EnvAttributeForwarding):
         return sorted(self._ready_obs)
 
     @property
+    def ready_obs_id(self) -> list[int]:
+        """Sorted ids of the envs waiting for an action (DI-engine's name; :attr:`ready_env`)."""
+        return sorted(self._ready_obs)
+
+    @property
+    def active_env(self) -> list[int]:
+        """Ids of the envs in state RUN (DI-engine's name): those waiting for an action."""
+        return sorted(self._ready_obs)
+
+    @property
     def done(self) -> bool:
-        """True once no env waits for an action (each played ``episode_num`` episodes)."""
-        return self.launched and not self._ready_obs
+        """True once every env played its ``episode_num`` episodes (DI-engine's: every env
+        DONE). An env whose episode ended without ``auto_reset`` waits for ``reset({env_id:
+        {}})`` (NEED_RESET) and keeps the manager from being done."""
+        return self.launched and all(
+            self._state_of(i) == EnvState.DONE for i in range(self.env_num)
+        )
+
+    @property
+    def observation_space(self) -> Any:
+        """Env 0's observation space (DI-engine's: one space for all the envs); before
+        :meth:`launch` read from a reference env built and closed for it."""
+        return self._space("observation_space")
+
+    @property
+    def action_space(self) -> Any:
+        """Env 0's action space (see :attr:`observation_space`)."""
+        return self._space("action_space")
+
+    @property
+    def reward_space(self) -> Any:
+        """Env 0's reward space (see :attr:`observation_space`)."""
+        return self._space("reward_space")
+
+    def _space(self, name: str) -> Any:
+        if self.launched:
+            handle = self._handles[0]
+            handle.send("getattr", name)
+            try:
+                return handle.recv(self._deadline("step_timeout"))
+            except (EnvFailure, EnvRejected) as err:
+                raise AttributeError(f"env 0 has no attribute {name!r} ({err})") from None
+        if self._reference_spaces is None:
+            env = self._env_fn[0]()
+            try:
+                self._reference_spaces = {
+                    key: getattr(env, key, None)
+                    for key in ("observation_space", "action_space", "reward_space")
+                }
+            finally:
+                env.close()
+        return self._reference_spaces[name]
 
     def step(self, actions: Mapping[int, Any]) -> dict[int, BaseEnvTimestep]:
         """Plays one action in each named env.
@@ -242,28 +332,62 @@ class BaseEnvManager(EnvAttributeForwarding):
             ManagerStateError: the manager is not launched or closed (a RuntimeError and an
                 AssertionError, as in DI-engine).
             ValueError: an id is not among the ready envs (no env is stepped then).
+            IllegalActionError: an action outside its env's ready ``action_mask`` (no env is
+                stepped then), or one the env rejected itself (also ``GameOverError``): that
+                env stays ready as it was, the others in ``actions`` have stepped and their
+                timesteps are the error's ``timesteps``.
         """
         self._check_launched("step")
-        self._check_ids(actions, self._ready_obs, "actions")
+        self._check_actions(actions)
         self._send_steps(actions)
         return self._receive(list(actions), self._deadline("step_timeout"))
+
+    def _check_actions(self, actions: Any) -> None:
+        """Refuses ids not ready and actions outside their env's mask, before any step."""
+        self._check_ids(actions, self._ready_obs, "actions")
+        for env_id, action in actions.items():
+            self._check_masked(env_id, action)
+
+    def _check_masked(self, env_id: int, action: Any) -> None:
+        """Refuses an action outside the ``action_mask`` of env ``env_id``'s ready dict
+        observation (LightZero's contract), before any env steps."""
+        obs = self._ready_obs[env_id]
+        mask = obs.get("action_mask") if isinstance(obs, Mapping) else None
+        if mask is None:
+            return
+        arr = np.asarray(action)
+        if arr.size != 1 or arr.dtype.kind not in "iu":
+            return  # not an index (a continuous action, say): the env decides
+        mask = np.asarray(mask).reshape(-1)
+        legal = np.flatnonzero(mask).tolist()
+        index = int(arr.reshape(()))
+        if not (0 <= index < mask.size and mask[index]):
+            raise IllegalActionError(
+                f"actions: env {env_id} expected a legal action {legal}, got {index} (no env "
+                "was stepped)"
+            )
 
     def _send_steps(self, actions: Mapping[int, Any]) -> None:
         """Sends one step to each named env; they leave ``ready_obs`` until they answer."""
         for env_id, action in actions.items():
             flag = self._cfg.auto_reset and self._episodes[env_id] + 1 < self._cfg.episode_num
             self._handles[env_id].send("step", (action, flag))
-            self._ready_obs.pop(env_id)
+            self._sent_obs[env_id] = self._ready_obs.pop(env_id)
 
     def _receive(self, ids: list[int], deadline: float | None) -> dict[int, BaseEnvTimestep]:
         """Collects the answers of the stepped envs ``ids``: counts episodes and failures,
         restarts (and with ``auto_reset`` resets) the failed envs."""
-        timesteps, failed = {}, {}
+        timesteps, failed, rejected = {}, {}, {}
         for env_id in ids:
+            sent_obs = self._sent_obs.pop(env_id, None)
             try:
                 timestep, reset_obs = self._handles[env_id].recv(deadline)
             except EnvFailure as err:
                 failed[env_id] = str(err)
+                continue
+            except EnvRejected as err:  # the caller's error: the env changed nothing
+                rejected[env_id] = err
+                self._ready_obs[env_id] = sent_obs
                 continue
             timesteps[env_id] = timestep
             self._failures[env_id] = 0
@@ -291,6 +415,11 @@ class BaseEnvManager(EnvAttributeForwarding):
             self._restart(env_id)
             if self._cfg.auto_reset:
                 self._reset_envs({env_id: {}})
+        if rejected:
+            env_id, err = next(iter(rejected.items()))
+            error = type(err.error)(f"step: env {env_id} rejected its action: {err.error}")
+            error.timesteps = timesteps
+            raise error
         return {env_id: timesteps[env_id] for env_id in ids}
 
     # ------------------------------------------------------------------ internals
@@ -305,6 +434,15 @@ class BaseEnvManager(EnvAttributeForwarding):
     def _deadline(self, key: str) -> float | None:
         timeout = self._cfg.get(key)
         return None if timeout is None else time.monotonic() + float(timeout)
+
+    def _check_reset_param(self, reset_param: Any) -> None:
+        self._check_ids(reset_param, range(self.env_num), "reset_param")
+        for env_id, param in reset_param.items():
+            if param is not None and not isinstance(param, Mapping):
+                raise ValueError(
+                    f"reset_param: expected a dict of reset keyword arguments (or None) for "
+                    f"env {env_id}, got {param!r}"
+                )
 
     @staticmethod
     def _check_ids(given: Any, valid: Any, what: str) -> None:

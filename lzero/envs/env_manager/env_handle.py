@@ -11,7 +11,9 @@ Both kinds answer the same commands, sent with ``send(cmd, arg)`` and collected 
   ``('call', (name, args, kwargs))`` -> what the env's method returns.
 
 ``recv`` raises :class:`EnvFailure` when the env raised, its process died, or it did not answer
-before the deadline; the manager then restarts the handle.
+before the deadline; the manager then restarts the handle. A step the env refused
+(``IllegalActionError`` or ``GameOverError``: the caller's mistake, the env unchanged) raises
+:class:`EnvRejected` instead, and the env keeps running.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ from typing import Any, NamedTuple
 from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.env_manager.shm import ShmSlots, obs_layout
 from lzero.envs.utils import seed_env
+from lzero.errors import GameOverError, IllegalActionError
+
+#: What an env raises on an action it cannot take, having changed nothing.
+REJECTIONS = (IllegalActionError, GameOverError)
 
 
 class EnvMethod(NamedTuple):
@@ -38,6 +44,14 @@ class EnvMethod(NamedTuple):
 
 class EnvFailure(Exception):
     """An env raised, its worker died, or it hung past the timeout."""
+
+
+class EnvRejected(Exception):
+    """An env refused the action of a step (``error``: what it raised); it is unchanged."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 def run_command(env: Any, cmd: str, arg: Any) -> Any:
@@ -62,6 +76,23 @@ def run_command(env: Any, cmd: str, arg: Any) -> Any:
     )
 
 
+def _failure(err: Exception) -> tuple[str, str]:
+    return "err", f"{type(err).__name__}: {err}"
+
+
+def rejection(err: Exception) -> tuple[str, Exception]:
+    """A worker's answer to a refused step: the error itself if it pickles, else its base
+    class with its message."""
+    import pickle
+
+    try:
+        pickle.dumps(err)
+        return "rejected", err
+    except Exception:
+        base = GameOverError if isinstance(err, GameOverError) else IllegalActionError
+        return "rejected", base(str(err))
+
+
 class InProcessEnv:
     """Runs the env in the manager's process; a raising env is reported, then rebuilt."""
 
@@ -73,11 +104,15 @@ class InProcessEnv:
     def send(self, cmd: str, arg: Any) -> None:
         try:
             self._result = ("ok", run_command(self._env, cmd, arg))
+        except REJECTIONS as err:
+            self._result = ("rejected", err) if cmd == "step" else _failure(err)
         except Exception as err:  # the env's own bug: report it, do not crash the others
-            self._result = ("err", f"{type(err).__name__}: {err}")
+            self._result = _failure(err)
 
     def recv(self, deadline: float | None) -> Any:
         status, value = self._result
+        if status == "rejected":
+            raise EnvRejected(value)
         if status != "ok":
             raise EnvFailure(value)
         return value
@@ -122,6 +157,8 @@ def _worker_main(conn: Any, parent_end: Any, env_fn: Callable[[], Any]) -> None:
                 ts = ts._replace(obs=slots.put(0, ts.obs))
                 out = ts, None if reset_obs is None else slots.put(1, reset_obs)
             conn.send(("ok", out))
+        except REJECTIONS as err:
+            conn.send(rejection(err) if cmd == "step" else ("err", traceback.format_exc(limit=4)))
         except Exception:
             conn.send(("err", traceback.format_exc(limit=4)))
     try:
@@ -191,6 +228,8 @@ class WorkerProcess:
         except (EOFError, OSError) as err:
             code = self._proc.exitcode
             raise EnvFailure(f"env {self.env_id}: worker died (exit code {code})") from err
+        if status == "rejected":
+            raise EnvRejected(value)
         if status != "ok":
             raise EnvFailure(f"env {self.env_id} raised:\n{value}")
         return value

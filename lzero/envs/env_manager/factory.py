@@ -8,13 +8,17 @@ from collections.abc import Mapping
 from lzero.envs.config import unknown_name_message
 from lzero.envs.env_manager.base_env_manager import BaseEnvManager
 from lzero.envs.env_manager.ray_env_manager import RayEnvManager
-from lzero.envs.env_manager.subprocess_env_manager import SubprocessEnvManager
+from lzero.envs.env_manager.subprocess_env_manager import (
+    AsyncSubprocessEnvManager,
+    SubprocessEnvManager,
+)
 from lzero.errors import ConfigError
 
 #: Manager types under DI-engine's names (``create_config.env_manager.type``).
 ENV_MANAGER_TYPES = {
     "base": BaseEnvManager,
     "subprocess": SubprocessEnvManager,
+    "async_subprocess": AsyncSubprocessEnvManager,  # DI-engine's name (see the class)
     "ray": RayEnvManager,
 }
 

@@ -105,7 +105,7 @@ class RayEnvManager(BaseEnvManager):
         if self._cfg.wait_num is None:
             return super().step(actions)
         self._check_launched("step")
-        self._check_ids(actions, self._ready_obs, "actions")
+        self._check_actions(actions)
         self._send_steps(actions)
         self._pending.update(dict.fromkeys(actions, time.monotonic()))
         if not self._pending:

@@ -15,7 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from lzero.envs.env_manager.env_handle import EnvFailure, run_command
+from lzero.envs.env_manager.env_handle import (
+    REJECTIONS,
+    EnvFailure,
+    EnvRejected,
+    rejection,
+    run_command,
+)
 from lzero.envs.env_manager.ray_session import ActorSet, acquire_ray, actor_count, release_ray
 from lzero.errors import ConfigError
 
@@ -32,6 +38,9 @@ class EnvActor:
         for local, cmd, arg in batch:
             try:
                 out.append(("ok", run_command(self._envs[local], cmd, arg)))
+            except REJECTIONS as err:
+                tb = ("err", traceback.format_exc(limit=4))
+                out.append(rejection(err) if cmd == "step" else tb)
             except Exception:  # the env's own bug: report it, keep the chunk's other envs
                 out.append(("err", traceback.format_exc(limit=4)))
         return out
@@ -123,6 +132,8 @@ class ActorHub:
         if isinstance(answer, str):
             raise EnvFailure(f"env {env_id}: {answer}")
         status, value = answer[pos]
+        if status == "rejected":
+            raise EnvRejected(value)
         if status != "ok":
             raise EnvFailure(f"env {env_id} raised:\n{value}")
         return value

@@ -1,7 +1,7 @@
 """Envs for the manager tests, in an importable module so 'spawn' workers can unpickle them.
 
-``CounterEnv`` is deterministic given its seed; negative actions inject faults:
--1 raises, -2 kills the process, -3 hangs.
+``CounterEnv`` is deterministic given its seed; actions 0 and 1 play, and the actions its
+mask also allows inject faults: 2 raises, 3 kills the process, 4 hangs.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep, to_reward
 
-RAISE, DIE, HANG = -1, -2, -3
+RAISE, DIE, HANG = 2, 3, 4
 
 
 class CounterEnv(BaseEnv):
@@ -34,7 +34,7 @@ class CounterEnv(BaseEnv):
     def _obs(self, action):
         return {
             "observation": np.array([self._start, self._t, action], dtype=np.float32),
-            "action_mask": np.ones(2, dtype=np.int8),
+            "action_mask": np.ones(5, dtype=np.int8),
             "to_play": -1,
         }
 
@@ -60,13 +60,13 @@ class CounterEnv(BaseEnv):
         return spaces.Dict(
             {
                 "observation": spaces.Box(0, 1000, (3,), np.float32),
-                "action_mask": spaces.Box(0, 1, (2,), np.int8),
+                "action_mask": spaces.Box(0, 1, (5,), np.int8),
             }
         )
 
     @property
     def action_space(self):
-        return spaces.Discrete(2)
+        return spaces.Discrete(5)
 
     @property
     def reward_space(self):

@@ -15,6 +15,8 @@ import pytest
 
 SCRIPT = textwrap.dedent(
     """
+    import os
+    import signal
     import sys
     from lzero.envs.env_manager import SubprocessEnvManager
     from lzero.envs.get_wrapped_env import get_wrappered_env
@@ -30,7 +32,8 @@ SCRIPT = textwrap.dedent(
             manager.launch()
             for _ in range(20):
                 manager.step(dict.fromkeys(manager.ready_obs, 0))
-        bad = collector.step({{0: 7, 1: 0}})[0]  # an action CartPole rejects: a restart
+        os.kill(collector.worker_pids[0], signal.SIGKILL)  # a dead worker: a restart
+        bad = collector.step({{0: 0, 1: 0}})[0]
         assert bad.info["abnormal"], bad
         evaluator.reset()
         if close:

@@ -163,3 +163,133 @@ def test_env_attributes_and_listed_methods_are_forwarded_as_in_di_engine(manager
         manager.close()
     with pytest.raises(AssertionError, match="step: expected a launched manager, got a closed"):
         manager.step({})
+
+
+@pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
+def test_done_waits_for_every_env_to_play_episode_num_without_auto_reset(manager_cls):
+    # DI-engine's done is "every env DONE": an env whose episode ended without auto_reset
+    # waits for a reset (NEED_RESET), so the manager is not done yet.
+    with manager_cls([Short, Short], dict(auto_reset=False, episode_num=2)) as manager:
+        manager.launch()
+        for _ in range(2):
+            manager.step({0: 0, 1: 0})
+        assert manager.ready_obs == {} and not manager.done
+        assert set(manager.env_states.values()) == {EnvState.NEED_RESET}
+        manager.reset({0: {}, 1: {}})  # by id: the counts stay, so episode_num ends the loop
+        for _ in range(2):
+            manager.step({0: 0, 1: 0})
+        assert manager.done and set(manager.env_states.values()) == {EnvState.DONE}
+
+
+class Masked(Short):
+    """``Short`` whose mask allows action 1 only; it raises IllegalActionError on 0 itself too."""
+
+    def reset(self):
+        obs = super().reset()
+        obs["action_mask"] = np.array([0, 1], np.int8)
+        return obs
+
+    def step(self, action):
+        from lzero.errors import IllegalActionError
+
+        if int(action) != 1:
+            raise IllegalActionError(f"expected a legal action [1], got {action}")
+        ts = super().step(action)
+        ts.obs["action_mask"] = np.array([0, 1], np.int8)
+        return ts
+
+
+class Unmasked(Masked):
+    """``Masked`` whose observation carries no mask: only the env itself can refuse."""
+
+    def reset(self):
+        return {"observation": super().reset()["observation"]}
+
+    def step(self, action):
+        ts = super().step(action)
+        return ts._replace(obs={"observation": ts.obs["observation"]})
+
+
+@pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
+def test_an_action_outside_the_mask_is_refused_before_any_env_steps(manager_cls):
+    from lzero.errors import IllegalActionError
+
+    with manager_cls([Masked, Masked]) as manager:
+        manager.launch()
+        manager.step({0: 1, 1: 1})
+        before = {i: obs["observation"].copy() for i, obs in manager.ready_obs.items()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no env failure, no restart
+            with pytest.raises(
+                IllegalActionError, match=r"env 1 expected a legal action \[1\], got 0"
+            ):
+                manager.step({0: 1, 1: 0})
+        assert {i: o["observation"].tolist() for i, o in manager.ready_obs.items()} == {
+            i: o.tolist() for i, o in before.items()
+        }  # env 0 did not step either
+        assert all(ts.obs["observation"][0] == 2 for ts in manager.step({0: 1, 1: 1}).values())
+
+
+@pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
+def test_an_action_the_env_refuses_is_raised_and_the_env_stays_as_it_was(manager_cls):
+    from lzero.errors import IllegalActionError
+
+    with manager_cls([Unmasked, Unmasked]) as manager:
+        manager.launch()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # the caller's mistake: no failure, no restart
+            with pytest.raises(
+                IllegalActionError, match="step: env 0 rejected its action: .*got 0"
+            ) as info:
+                manager.step({0: 0, 1: 1})
+        assert list(info.value.timesteps) == [1]  # env 1 stepped: its timestep is kept
+        assert info.value.timesteps[1].obs["observation"][0] == 1
+        assert sorted(manager.ready_obs) == [0, 1]
+        assert manager.ready_obs[0]["observation"][0] == 0  # env 0 as it was
+        ts = manager.step({0: 1, 1: 1})
+        assert ts[0].obs["observation"][0] == 1 and ts[1].done  # env 1's second step
+
+
+@pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
+def test_spaces_are_env_zeros_before_and_after_launch_and_ready_ids_have_di_engine_names(
+    manager_cls,
+):
+    manager = manager_cls([Short, Short, Short], dict(episode_num=1))
+    assert manager.action_space == spaces.Discrete(2)  # before launch, as DI-engine
+    assert manager.observation_space == Short.observation_space
+    assert manager.reward_space == Short.reward_space
+    assert not manager.launched
+    with manager:
+        manager.launch()
+        assert manager.action_space == spaces.Discrete(2)
+        assert manager.ready_obs_id == manager.active_env == [0, 1, 2]
+        manager.step({1: 0})
+        manager.step({1: 0})
+        assert manager.ready_obs_id == manager.active_env == [0, 2]
+
+
+def test_launch_needs_every_env_and_reset_params_must_be_dicts():
+    manager = BaseEnvManager([Short, Short, Short])
+    with pytest.raises(ValueError, match=r"name every env 0..2 .*got ids \[0\]"):
+        manager.launch(reset_param={0: {}})
+    assert not manager.launched
+    manager.launch()
+    with pytest.raises(ValueError, match="reset keyword arguments .* env 0, got 5"):
+        manager.reset({0: 5})
+    assert sorted(manager.ready_obs) == [0, 1, 2]
+    manager.close()
+
+
+def test_di_engine_only_keys_are_named_with_the_reason_and_async_subprocess_is_a_type():
+    from lzero.envs.env_manager import create_env_manager
+    from lzero.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"DI-engine's keys \['wait_num'\] .*the Ray manager"):
+        BaseEnvManager([Short], dict(wait_num=1))
+    with pytest.raises(ConfigError, match=r"\['retry_type'\] .*always rebuilt") as info:
+        SubprocessEnvManager([Short], dict(retry_type="reset"))
+    assert "did you mean" not in str(info.value)
+    with pytest.raises(ConfigError, match="did you mean 'episode_num'"):
+        BaseEnvManager([Short], dict(episdoe_num=1))  # a typo still gets its close match
+    manager = create_env_manager(dict(type="async_subprocess"), [Short])
+    assert type(manager) is AsyncSubprocessEnvManager

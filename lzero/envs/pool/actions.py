@@ -1,5 +1,6 @@
 """Checks of the actions a pool is sent: envpool's dict form, the batch's shape and dtype, and a
-discrete space's range; float actions on a discrete space are cast, as envpool does."""
+discrete space's range; float actions on a discrete space are cast, as envpool does, and
+continuous ones must be finite (a NaN would poison the rest of the episode)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ class ActionCheck:
                     f"{arr[~whole].reshape(-1)[0]!r}"
                 )
             arr = arr.astype(np.int64)
+        if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+            # A NaN would be integrated into the state and poison the rest of the episode.
+            bad = np.flatnonzero(~np.isfinite(arr).reshape(n, -1).all(axis=1))
+            raise ValueError(
+                f"send: expected finite actions, got {arr[bad[0]]!r} for row {int(bad[0])}"
+            )
         if arr.dtype.kind not in self._action_kinds:
             want = "an integer" if self._action_kinds == "iu" else "a numeric"
             raise TypeError(f"send: expected {want} action array, got dtype {arr.dtype}")

@@ -99,7 +99,7 @@ def to_gym_action(space: spaces.Space, action: Any) -> Any:
 
     Raises:
         IllegalActionError: a discrete index out of range or not an integer, or a
-            continuous action of the wrong shape or not made of numbers.
+            continuous action of the wrong shape, not made of numbers, or not finite.
     """
     if isinstance(space, spaces.Discrete):
         arr = np.asarray(action)
@@ -122,6 +122,11 @@ def to_gym_action(space: spaces.Space, action: Any) -> Any:
                 f"action: expected an array of shape {space.shape} of numbers, got {action!r}"
             )
         arr = np.array(raw, dtype=space.dtype, copy=True)
+        if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+            raise IllegalActionError(
+                f"action: expected finite numbers (NaN or inf would poison the env's state), "
+                f"got {action!r}"
+            )
         if arr.shape != space.shape:
             if arr.ndim == 0 and space.shape == (1,):
                 return arr.reshape(1)

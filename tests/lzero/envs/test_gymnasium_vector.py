@@ -89,3 +89,56 @@ def test_gymnasium_vector_wrappers_stack_on_make_vec():
     obs, *_ = normalised.step(first_legal(np.ones((n, 9))))
     assert obs.shape == (n, 36) and np.isfinite(obs).all()
     env.close()
+
+
+def test_reset_takes_gymnasiums_seed_list_and_refuses_others_without_breaking_the_env():
+    vec = make_vec("lzero/Connect4-v0", 3)
+    by_int, _ = vec.reset(seed=5)
+    by_list, _ = vec.reset(seed=[5, 6, 7])  # gymnasium's list form of the same seeds
+    np.testing.assert_array_equal(by_int["board"], by_list["board"])
+    for seed in ([1, 1, 1], [5, 6], [5, None, 7], "5"):
+        try:
+            vec.reset(seed=seed)
+        except ValueError as err:
+            assert "[s, s + 1, ..., s + 2]" in str(err)
+        else:
+            raise AssertionError(f"seed {seed!r} was accepted")
+    obs, _ = vec.reset(seed=[None, None, None])  # the env is still open and usable
+    assert obs["board"].shape == (3, 6, 7)
+    vec.close()
+
+
+def test_reset_mask_resets_those_envs_alone_and_returns_the_whole_batch():
+    vec = make_vec("lzero/Connect4-v0", 3)
+    obs, _ = vec.reset(seed=2)
+    for _ in range(3):
+        obs, *_, info = vec.step(first_legal(obs["action_mask"]))
+    assert info["elapsed_step"].tolist() == [3, 3, 3]
+    before = {k: np.array(v, copy=True) for k, v in obs.items()}
+    mask = np.array([False, True, False])
+    after, info = vec.reset(options={"reset_mask": mask})
+    for key in before:  # the other envs' rows as they were; the returned arrays not changed
+        np.testing.assert_array_equal(after[key][~mask], before[key][~mask])
+        np.testing.assert_array_equal(obs[key], before[key])
+    assert info["_elapsed_step"].tolist() == [False, True, False]
+    assert info["env_id"][1] == 1 and info["elapsed_step"][1] == 0
+    _, *_, info = vec.step(first_legal(after["action_mask"]))
+    assert info["elapsed_step"].tolist() == [4, 1, 4]
+    for options in (
+        {"bogus": 1},
+        {"reset_mask": [True, False, False]},
+        {"reset_mask": ~mask & mask},
+    ):
+        try:
+            vec.reset(options=options)
+        except ValueError as err:
+            assert "reset_mask" in str(err)
+        else:
+            raise AssertionError(f"options {options!r} were accepted")
+    try:
+        vec.reset(seed=1, options={"reset_mask": mask})
+    except ValueError as err:
+        assert "no seed with options['reset_mask']" in str(err)
+    else:
+        raise AssertionError("a seed with a mask was accepted")
+    vec.close()

@@ -155,6 +155,21 @@ def test_spec_and_list_all_envs():
     assert {"connect4", "gomoku", "tictactoe", "CartPole-v1"} <= set(names)
 
 
+def test_non_finite_continuous_actions_are_refused_and_change_nothing():
+    pool = make("Pendulum-v1", env_type="gymnasium", num_envs=2, seed=3)
+    ref = make("Pendulum-v1", env_type="gymnasium", num_envs=2, seed=3)
+    pool.reset(), ref.reset()
+    for bad in (np.nan, np.inf, -np.inf):
+        with pytest.raises(ValueError, match=r"send: expected finite actions, got .* for row 1"):
+            pool.step(np.array([[0.5], [bad]], np.float32))
+    got, want = (
+        pool.step(np.full((2, 1), 0.5, np.float32)),
+        ref.step(np.full((2, 1), 0.5, np.float32)),
+    )
+    np.testing.assert_array_equal(got[0], want[0])  # as if the refused steps never happened
+    assert np.isfinite(got[0]).all()
+
+
 def test_bad_input_is_rejected_without_changing_any_env():
     pool = make("CartPole-v1", num_envs=3, batch_size=2, num_threads=0)
     with pytest.raises(RuntimeError, match="recv: expected actions sent .* got nothing in flight"):

@@ -227,6 +227,8 @@ def test_array_rewards_of_one_element_are_accepted(counter_env_cls):
         (None, r"action: expected an array of shape \(1,\) of numbers, got None"),
         ("x", r"action: expected an array of shape \(1,\) of numbers, got 'x'"),
         ([None], r"action: expected an array of shape \(1,\) of numbers, got \[None\]"),
+        ([np.nan], r"action: expected finite numbers .*got \[nan\]"),
+        (np.array([-np.inf]), r"action: expected finite numbers .*got array\(\[-inf\]\)"),
     ],
 )
 def test_continuous_actions_must_be_numbers(action, message):
@@ -235,7 +237,8 @@ def test_continuous_actions_must_be_numbers(action, message):
     env.reset()
     with pytest.raises(IllegalActionError, match=message):
         env.step(action)
-    assert np.isfinite(env.step([0.3]).reward).all()
+    ts = env.step([0.3])  # the refused action changed nothing: the state is still finite
+    assert np.isfinite(ts.reward).all() and np.isfinite(ts.obs).all()
 
 
 def test_env_wrapper_that_is_not_a_list_is_a_config_error(counter_env_cls):

@@ -5,7 +5,7 @@ The board games step every env, bots' replies included, in one numba call (``lze
 other envs go through the pool's own backends. Autoreset is gymnasium's ``NEXT_STEP`` mode, as
 envpool's: the step after an episode ends resets that env (its action is ignored) and returns
 the new first observation. ``reset(seed=s)`` rebuilds the pool seeded ``s`` (env ``i`` gets
-``s + i``; gymnasium's list form ``[s, s + 1, ...]`` too); ``reset()`` resets every env and
+``s + i``; or gymnasium's list of one seed per env); ``reset()`` resets every env and
 goes on from the current seeds. ``reset(options={'reset_mask': mask})`` resets the masked envs
 alone, as gymnasium's vector envs do: the whole batch comes back, the other envs' rows as they
 were, and the info's arrays span every env with ``_key`` masks marking the reset ones.
@@ -54,8 +54,8 @@ class PoolVectorEnv(gymnasium.vector.VectorEnv):
         """Resets every env (or ``options['reset_mask']``'s) and returns ``(obs, info)``.
 
         Raises:
-            ValueError: a seed list other than ``[s, s + 1, ...]`` (the pool seeds env ``i``
-                with ``s + i``), a seed with a mask (the pool cannot reseed some envs alone),
+            ValueError: a seed list not of ``num_envs`` ints (or of Nones), a seed with a mask
+                (the pool cannot reseed some envs alone),
                 an option other than ``reset_mask``, or a mask that is not a boolean array of
                 shape ``(num_envs,)`` selecting some env. Nothing is reset then.
         """
@@ -66,7 +66,7 @@ class PoolVectorEnv(gymnasium.vector.VectorEnv):
                 f"reset: expected options among ['reset_mask'] (the envs take no reset "
                 f"options), got {sorted(options)}"
             )
-        seed = self._first_seed(seed)
+        seed = self._seeds(seed)
         if mask is not None:
             return self._reset_masked(mask, seed)
         if seed is not None:
@@ -76,12 +76,12 @@ class PoolVectorEnv(gymnasium.vector.VectorEnv):
             )  # fmt: skip
             self._pool.close()
             self._pool = pool
-            self.action_space.seed(seed)
+            self.action_space.seed(seed if isinstance(seed, int) else seed[0])
         self._obs, info = self._pool.reset()
         return self._obs, info
 
-    def _first_seed(self, seed: Any) -> int | None:
-        """Env 0's seed of gymnasium's ``seed`` argument, or None to keep the seeds."""
+    def _seeds(self, seed: Any) -> int | tuple[int, ...] | None:
+        """The pool's seed of gymnasium's ``seed`` argument, or None to keep the seeds."""
         if seed is None or isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             return None if seed is None else int(seed)
         seeds = list(seed) if isinstance(seed, (list, tuple, np.ndarray)) else None
@@ -89,15 +89,13 @@ class PoolVectorEnv(gymnasium.vector.VectorEnv):
             if all(s is None for s in seeds):
                 return None
             if all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in seeds):
-                if [int(s) - int(seeds[0]) for s in seeds] == list(range(self.num_envs)):
-                    return int(seeds[0])
+                return tuple(int(s) for s in seeds)
         raise ValueError(
-            f"reset: expected seed as None, an int s (env i gets s + i) or the list [s, s + 1, "
-            f"..., s + {self.num_envs - 1}] (the pool seeds its envs so; other per-env seeds "
-            f"are not supported), got {seed!r}"
+            f"reset: expected seed as None, an int s (env i gets s + i) or a list of "
+            f"{self.num_envs} ints, one per env (a list of Nones keeps the seeds), got {seed!r}"
         )
 
-    def _reset_masked(self, mask: Any, seed: int | None):
+    def _reset_masked(self, mask: Any, seed: Any):
         if not (
             isinstance(mask, np.ndarray)
             and mask.dtype == np.bool_

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gymnasium
 import numpy as np
+import pytest
 from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
@@ -92,17 +93,30 @@ def test_gymnasium_vector_wrappers_stack_on_make_vec():
 
 
 def test_reset_takes_gymnasiums_seed_list_and_refuses_others_without_breaking_the_env():
-    vec = make_vec("lzero/Connect4-v0", 3)
-    by_int, _ = vec.reset(seed=5)
-    by_list, _ = vec.reset(seed=[5, 6, 7])  # gymnasium's list form of the same seeds
-    np.testing.assert_array_equal(by_int["board"], by_list["board"])
-    for seed in ([1, 1, 1], [5, 6], [5, None, 7], "5"):
-        try:
+    vec = make_vec("lzero/Connect4-v0", 3, bot_action_type="random")  # the seeds show
+    seeds = [9, 6, 5]
+    obs, _ = vec.reset(seed=seeds)
+    singles = [
+        make(
+            "connect4",
+            env_type="gymnasium",
+            num_envs=1,
+            seed=s,
+            battle_mode="play_with_bot_mode",
+            bot_action_type="random",
+        )
+        for s in seeds
+    ]
+    single_obs = [p.reset()[0] for p in singles]
+    for _ in range(6):  # env i plays as a pool of its own seeded with seeds[i] (the bot's draws)
+        actions = first_legal(obs["action_mask"])
+        obs, *_ = vec.step(actions)
+        for i, pool in enumerate(singles):
+            single_obs[i], *_ = pool.step(actions[i : i + 1])
+            np.testing.assert_array_equal(obs["board"][i], single_obs[i]["board"][0])
+    for seed in ([5, 6], [5, None, 7], "5", [1.5, 2, 3]):
+        with pytest.raises(ValueError, match="a list of 3 ints, one per env"):
             vec.reset(seed=seed)
-        except ValueError as err:
-            assert "[s, s + 1, ..., s + 2]" in str(err)
-        else:
-            raise AssertionError(f"seed {seed!r} was accepted")
     obs, _ = vec.reset(seed=[None, None, None])  # the env is still open and usable
     assert obs["board"].shape == (3, 6, 7)
     vec.close()

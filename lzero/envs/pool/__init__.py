@@ -113,12 +113,15 @@ def make(
         seed: env ``i`` is seeded with ``seed + i``; or a sequence of ``num_envs`` seeds,
             one per env.
         max_episode_steps: truncate episodes after this many steps (None: the task's own).
-        **env_kwargs: the env's config (board games: ``battle_mode``, ``bot_action_type``...;
+        **env_kwargs: envpool's ``max_num_players``, ``thread_affinity_offset``,
+            ``gym_reset_return_info`` and ``reward_threshold`` (see :func:`_envpool_options`),
+            then the env's config (board games: ``battle_mode``, ``bot_action_type``...;
             gymnasium ids: keyword arguments of ``gymnasium.make``).
 
     Raises:
         KeyError: unknown task id (names the closest).
-        ValueError: a size, seed or ``env_type`` out of range.
+        ValueError: a size, seed or ``env_type`` out of range, or one of envpool's options
+            at a value this pool cannot honour.
         ConfigError: an env config key the env does not have.
         ImportError: ``env_type='dm'`` without the dm-env package.
     """
@@ -166,10 +169,50 @@ def make_spec(
     )[0]
 
 
+#: envpool's general ``make`` arguments besides ours, with their defaults (its
+#: ``spec.config``): taken at these values, or as described in :func:`_envpool_options`.
+ENVPOOL_OPTIONS = dict(
+    max_num_players=1, thread_affinity_offset=-1, gym_reset_return_info=False, reward_threshold=None
+)
+
+
+def _envpool_options(env_kwargs: dict) -> dict:
+    """Takes envpool's general ``make`` arguments out of ``env_kwargs`` and checks them.
+
+    ``thread_affinity_offset`` pins envpool's threads to cores; here there is no thread pool
+    (numba calls in this process, or worker processes), so any int is taken and does nothing.
+    ``reward_threshold`` sets ``spec.reward_threshold``. ``max_num_players`` must be 1 (no task
+    here steps several players' actions at once) and ``gym_reset_return_info`` False (envpool's
+    pre-0.7 switch: ``env_type='gymnasium'`` has ``reset -> (obs, info)``).
+    """
+    options = {key: env_kwargs.pop(key, default) for key, default in ENVPOOL_OPTIONS.items()}
+    offset = options["thread_affinity_offset"]
+    if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
+        raise ValueError(f"thread_affinity_offset: expected an int, got {offset!r}")
+    if options["max_num_players"] != 1:
+        raise ValueError(
+            f"max_num_players: expected 1 (every task here takes one action per env and "
+            f"step), got {options['max_num_players']!r}"
+        )
+    if options["gym_reset_return_info"] is not False:
+        raise ValueError(
+            "gym_reset_return_info: expected False; for reset -> (obs, info) use "
+            f"env_type='gymnasium', got {options['gym_reset_return_info']!r}"
+        )
+    threshold = options["reward_threshold"]
+    if threshold is not None and (
+        isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number))
+    ):
+        raise ValueError(f"reward_threshold: expected a number or None, got {threshold!r}")
+    return options
+
+
 def _spec_and_backend(
     task_id, env_type, num_envs, batch_size, num_threads, seed, max_episode_steps, env_kwargs
 ):
     """Checks ``make``'s arguments; returns the spec and a factory of the pool's backend."""
+    env_kwargs = dict(env_kwargs)
+    options = _envpool_options(env_kwargs)
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type: expected one of {list(ENV_TYPES)}, got {env_type!r}")
     _positive("num_envs", num_envs)
@@ -219,9 +262,10 @@ def _spec_and_backend(
 
     if env_type == "dm":
         import lzero.envs.pool.dm_api  # noqa: F401  (raises the ImportError without dm-env)
-    reward_threshold = None
-    if kind == "gymnasium":
+    reward_threshold = options["reward_threshold"]
+    if reward_threshold is None and kind == "gymnasium":
         reward_threshold = gymnasium.spec(task_id).reward_threshold
+    options["reward_threshold"] = reward_threshold
     config = Config(
         task_id=task_id,
         env_type=env_type,
@@ -230,6 +274,7 @@ def _spec_and_backend(
         num_threads=threads,
         seed=seed,
         max_episode_steps=limit,
+        **options,
         **env_kwargs,
     )
     spec = EnvSpec(

@@ -4,8 +4,9 @@
 ``reset`` and ``step`` return one ``dm_env.TimeStep`` of arrays `[B]`: ``step_type`` (FIRST on
 a reset, including the auto-reset step after an episode ended, LAST at the end of one, else
 MID), ``reward``, ``discount`` (0 where the episode terminated, 1 where it goes on or was
-truncated) and ``observation``, a namedtuple ``State`` with the observation arrays (``obs``, or
-one field per key of a dict observation), ``env_id``, ``players.env_id`` and ``elapsed_step``.
+truncated: dm_env's rule; envpool's is 0 on a truncation too) and ``observation``, a namedtuple
+``State`` with, in envpool's order, ``env_id``, ``players.env_id``, the observation arrays
+(``obs``, or one field per key of a dict observation), then ``elapsed_step`` (ours).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _obs_names(space: Any) -> list[str]:
 
 def _state_type(space: Any) -> type:
     return collections.namedtuple(
-        "State", [*_obs_names(space), "env_id", "players", "elapsed_step"]
+        "State", ["env_id", "players", *_obs_names(space), "elapsed_step"]
     )
 
 
@@ -57,9 +58,9 @@ def dm_observation_spec(env_spec: Any) -> Any:
     keys = [f"obs:{k}" for k in space.spaces] if isinstance(space, spaces.Dict) else ["obs"]
     obs = [dm_spec(k.split(":")[-1], state[k], s) for k, s in zip(keys, _subspaces(space))]
     return _state_type(space)(
-        *obs,
         dm_spec("env_id", state["info:env_id"], None),
         _players(dm_spec("env_id", state["info:players.env_id"], None)),
+        *obs,
         dm_spec("elapsed_step", state["elapsed_step"], None),
     )
 
@@ -89,6 +90,6 @@ class DMEnvPool(EnvPool, dm_env.Environment):
         ).astype(np.int32)
         env_id = ids.astype(np.int32)
         fields = [obs[k] for k in self.observation_space.spaces] if isinstance(obs, dict) else [obs]
-        observation = self._state(*fields, env_id, _players(env_id.copy()), elapsed)
+        observation = self._state(env_id, _players(env_id.copy()), *fields, elapsed)
         discount = np.where(term & ~first, 0.0, 1.0).astype(np.float32)
         return dm_env.TimeStep(step_type, reward, discount, observation)

@@ -164,6 +164,9 @@ def test_dm_specs_and_timesteps():
         seen_last |= bool((term | trunc).any())
     assert seen_last
     assert pool.observation_spec() == spec.observation_spec()
+    # envpool's field order, so that code unpacking its State by position still works
+    assert ts.observation._fields == ("env_id", "players", "obs", "elapsed_step")
+    assert spec.observation_spec()._fields == ts.observation._fields
 
 
 def test_make_dm_without_dm_env_says_what_to_install(monkeypatch):
@@ -238,3 +241,21 @@ def test_typing_marker_and_public_names_as_envpool_has_them():
     names = [n for n in pool.__all__ if n.endswith(("EnvSpec", "EnvPool"))]
     expected = ["EnvSpec", "EnvPool", "DMEnvPool", "GymnasiumEnvPool"]
     assert names == [n for n in expected if n in names] and len(names) >= 3
+
+
+def test_envpools_general_make_arguments_are_taken_or_refused_with_the_reason():
+    spec = make_spec(
+        "CartPole-v1", num_envs=2, thread_affinity_offset=0, max_num_players=1,
+        gym_reset_return_info=False, reward_threshold=100.0,
+    )  # fmt: skip
+    assert spec.reward_threshold == spec.config.reward_threshold == 100.0
+    assert spec.config.thread_affinity_offset == 0 and spec.config.max_num_players == 1
+    assert make_spec("CartPole-v1").config.reward_threshold == 475.0  # gymnasium's, as envpool
+    for kwargs, message in (
+        (dict(max_num_players=2), "max_num_players: expected 1"),
+        (dict(gym_reset_return_info=True), "use env_type='gymnasium'"),
+        (dict(thread_affinity_offset="0"), "thread_affinity_offset: expected an int"),
+        (dict(reward_threshold="high"), "reward_threshold: expected a number"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            make_spec("CartPole-v1", **kwargs)

@@ -71,7 +71,18 @@ def to_reward(reward: Any) -> np.ndarray:
 def seed_env(env: Any, seed: int, dynamic_seed: bool = True) -> Any:
     """Calls ``env.seed(seed, dynamic_seed)``, or ``env.seed(seed)`` when the env's ``seed``
     takes one argument (DI-engine's demo envs define ``seed(self, seed)``; such an env decides
-    alone whether its episodes vary)."""
+    alone whether its episodes vary).
+
+    Raises:
+        TypeError: the env has no ``seed`` method (a gymnasium env, say: it is seeded through
+            ``reset(seed=...)``; ``DingEnvWrapper`` gives it BaseEnv's ``seed``).
+    """
+    if not callable(getattr(env, "seed", None)):
+        raise TypeError(
+            f"expected an env with BaseEnv's seed(seed, dynamic_seed) method, got "
+            f"{type(env).__name__} without one; wrap a gymnasium or gym env in "
+            f"DingEnvWrapper(env) to give it BaseEnv's API"
+        )
     try:
         params = inspect.signature(env.seed).parameters.values()
     except (TypeError, ValueError):  # a builtin or C method: assume the contract

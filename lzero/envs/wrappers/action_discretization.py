@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from lzero.envs.wrappers.conversions import to_gym_action
-from lzero.envs.wrappers.lightzero_env_wrapper import wrapper_config
+from lzero.envs.wrappers.lightzero_env_wrapper import check_gymnasium_env, wrapper_config
 from lzero.errors import ConfigError
 
 #: Largest number of discrete actions the wrapper builds (the table holds one row each).
@@ -87,6 +87,7 @@ class ActionDiscretizationEnvWrapper(gymnasium.ActionWrapper):
     """
 
     def __init__(self, env: gymnasium.Env, cfg: dict | None = None) -> None:
+        check_gymnasium_env(env, "ActionDiscretizationEnvWrapper")
         super().__init__(env)
         self.cfg = wrapper_config(cfg, "ActionDiscretizationEnvWrapper config")
         self.action_table = discretize_box(env.action_space, self.cfg.each_dim_disc_size)

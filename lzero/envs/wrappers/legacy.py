@@ -54,7 +54,8 @@ class LegacyGymAdapter(gymnasium.Env):
         elif seed is not None:
             raise ConfigError(
                 f"seed: expected the legacy env {type(self.env).__name__} to have a seed() "
-                "method or reset(seed=...), got neither"
+                "method or reset(seed=...), got neither (DingEnvWrapper(env, seed_api=False) "
+                "leaves seeding to the env)"
             )
         else:
             out = self.env.reset()

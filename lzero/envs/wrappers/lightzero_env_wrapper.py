@@ -26,6 +26,20 @@ WRAPPER_CONFIG = dict(
 )
 
 
+def check_gymnasium_env(env: object, wrapper: str) -> None:
+    """Refuses what gymnasium's ``Wrapper`` cannot wrap, saying how a legacy env gets there.
+
+    Raises:
+        TypeError: ``env`` is not a ``gymnasium.Env``.
+    """
+    if not isinstance(env, gymnasium.Env):
+        raise TypeError(
+            f"{wrapper}: expected a gymnasium.Env, got {type(env).__name__}; a legacy gym-style "
+            f"env (step returning 4 values) goes through DingEnvWrapper, which makes it one: "
+            f"DingEnvWrapper(env, cfg={{'env_wrapper': [lambda e: {wrapper}(e, cfg)]}})"
+        )
+
+
 def wrapper_config(cfg: dict | None, where: str) -> dict:
     """Merges ``cfg`` over :data:`WRAPPER_CONFIG`, rejecting unknown keys."""
     return merge_config(WRAPPER_CONFIG, dict(cfg or {}), where=where)
@@ -50,6 +64,7 @@ class LightZeroEnvWrapper(gymnasium.Wrapper):
     """
 
     def __init__(self, env: gymnasium.Env, cfg: dict | None = None) -> None:
+        check_gymnasium_env(env, "LightZeroEnvWrapper")
         super().__init__(env)
         self.cfg = wrapper_config(cfg, "LightZeroEnvWrapper config")
         space = env.action_space

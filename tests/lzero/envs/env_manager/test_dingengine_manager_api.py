@@ -293,3 +293,12 @@ def test_di_engine_only_keys_are_named_with_the_reason_and_async_subprocess_is_a
         BaseEnvManager([Short], dict(episdoe_num=1))  # a typo still gets its close match
     manager = create_env_manager(dict(type="async_subprocess"), [Short])
     assert type(manager) is AsyncSubprocessEnvManager
+
+
+def test_a_manager_over_an_env_without_seed_says_to_wrap_it():
+    import gymnasium
+
+    manager = BaseEnvManager([lambda: gymnasium.make("CartPole-v1")], dict(max_retry=0))
+    manager.seed(0)
+    with pytest.raises(RuntimeError, match=r"TimeLimit without one; wrap .* in DingEnvWrapper"):
+        manager.launch()

@@ -104,9 +104,29 @@ def test_an_unseedable_legacy_env_refuses_a_seed():
     env.reset()  # unseeded is fine
     env.seed(1)
     with pytest.raises(
-        ConfigError, match=r"expected the legacy env NoSeedEnv to have a seed\(\) method"
+        ConfigError,
+        match=r"expected the legacy env NoSeedEnv to have a seed\(\) method.*seed_api=False",
     ):
         env.reset()
+    quiet = DingEnvWrapper(NoSeedEnv(), seed_api=False)  # the way the message names
+    quiet.seed(1)
+    assert quiet.reset().shape == (1,)
+
+
+def test_gymnasiums_wrappers_name_the_way_a_legacy_env_reaches_them(legacy_env_cls):
+    from lzero.envs.wrappers import ActionDiscretizationEnvWrapper
+
+    for wrapper in (LightZeroEnvWrapper, ActionDiscretizationEnvWrapper):
+        with pytest.raises(
+            TypeError,
+            match=rf"{wrapper.__name__}: expected a gymnasium.Env, got .*DingEnvWrapper\(env, cfg=",
+        ):
+            wrapper(legacy_env_cls(), {})
+    # the way it names works
+    env = DingEnvWrapper(
+        legacy_env_cls(), cfg={"env_wrapper": [lambda e: LightZeroEnvWrapper(e, {})]}
+    )
+    assert set(env.reset()) == {"observation", "action_mask", "to_play"}
 
 
 class Gym026Env(NoSeedEnv):

@@ -3,26 +3,35 @@
 ``env(name, **config)`` is an ``AECEnv`` and ``parallel_env(name, **config)`` a
 ``ParallelEnv`` over the registered board game ``name`` (``'tictactoe'``, ``'connect4'``,
 ``'gomoku'``) in ``self_play_mode``; ``config`` is the board env's own config. As in
-PettingZoo's classic games: agents ``player_0`` (moves first) and ``player_1``; each agent
+PettingZoo's ``connect_four_v3`` and ``gomoku``: agents ``player_0`` (moves first) and
+``player_1`` (``tictactoe_v3`` names them ``player_1`` and ``player_2``); each agent
 observes ``{"observation": [H, W, 2] int8 (its stones, the opponent's), "action_mask": [A]
 int8}``, the mask empty when it is not the agent's turn; the winner gets +1, the loser -1 and
 a draw 0, at the move that ends the game. The parallel env is turn-based: every live agent
 sends an action, and only the player to move's is played (the other's is ignored).
 
 Illegal moves raise the board env's ``IllegalActionError`` (PettingZoo's classic games end
-the game with a penalty instead); nothing is replaced.
+the game with a penalty instead), and so do actions that are not integers (``3.7``, ``'3'``,
+``True``, ``None`` for an agent still playing); nothing is replaced. ``reset(seed=s)`` seeds
+the episodes that follow as gymnasium's ``reset`` does: later ``reset()`` calls go on from it.
+A step once the game is over, or ``last()`` once every agent has left, raises
+``GameOverError``. The AEC env is not ``is_parallelizable`` (an agent's mask changes in the
+middle of a cycle): PettingZoo's ``turn_based_aec_to_parallel`` converts it, and
+``parallel_env`` is that conversion built in.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from lzero.envs.gymnasium_api import render_board
+from lzero.envs.gymnasium_api import BOARD_GAMES, render_board
 from lzero.envs.registry import ENV_REGISTRY
+from lzero.errors import GameOverError
 
 __all__ = ["env", "parallel_env"]
 
@@ -40,6 +49,11 @@ class _Game:
     """
 
     def __init__(self, name: str, config: dict, render_mode: str | None) -> None:
+        if name not in BOARD_GAMES:
+            raise ValueError(
+                f"expected a board game among {sorted(BOARD_GAMES)} (PettingZoo's envs are "
+                f"for two players), got {name!r}"
+            )
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
                 f"expected render_mode in {list(RENDER_MODES)} or None, got {render_mode!r}"
@@ -53,10 +67,10 @@ class _Game:
         self.name, self.render_mode = name, render_mode
         h, w = self.env.board.shape
         self.n_actions = int(self.env.action_space.n)
-        # planes[i]: agent i's view, its stones in channel 0 and the opponent's in channel 1;
-        # flat[i] is the same memory as `[H * W * 2]`, written one cell at a time.
+        # planes[i]: agent i's view, its stones in channel 0 and the opponent's in channel 1,
+        # written one cell at a time through its flat `[H * W * 2]` view (made at each move,
+        # so that a copied or unpickled env writes into its own planes).
         self._planes = np.zeros((2, h, w, 2), np.int8)
-        self._flat = self._planes.reshape(2, -1)
         self._no_moves = np.zeros(self.n_actions, np.int8)
         self.reset(None)
         self.obs_space = spaces.Dict(
@@ -68,8 +82,8 @@ class _Game:
         self.act_space = spaces.Discrete(self.n_actions)
 
     def reset(self, seed: int | None) -> None:
-        if seed is not None:
-            self.env.seed(int(seed), dynamic_seed=False)
+        if seed is not None:  # the env checks it: a non-negative int
+            self.env.seed(seed, dynamic_seed=True)
         obs = self.env.reset()
         self._planes[:] = 0
         self._mask, self._done = obs["action_mask"], False
@@ -85,20 +99,33 @@ class _Game:
 
     def play(self, action: Any) -> tuple[bool, dict[str, float]]:
         """Plays the mover's ``action``; returns ``(done, rewards)``."""
+        if self._done:
+            raise GameOverError("step: the game is over; call reset() first")
         mover = self._mover
-        timestep = self.env.step(int(action))
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            action = int(action)  # a Python int takes the env's fast path
+        timestep = self.env.step(action)  # anything else: the env refuses it or plays it
         cell2 = 2 * self.env.last_cell
-        self._flat[mover, cell2] = 1  # the mover's own stone
-        self._flat[1 - mover, cell2 + 1] = 1  # the opponent's, in the other agent's view
+        flat = self._planes.reshape(2, -1)
+        flat[mover, cell2] = 1  # the mover's own stone
+        flat[1 - mover, cell2 + 1] = 1  # the opponent's, in the other agent's view
         obs = timestep.obs
         self._mask, self._mover = obs["action_mask"], obs["current_player_index"]
         if not timestep.done:
             return False, {"player_0": 0.0, "player_1": 0.0}
         self._done = True
         r = float(timestep.reward[0])  # +1 the mover won, 0 a draw
-        return True, {AGENTS[mover]: r, AGENTS[1 - mover]: -r}
+        return True, {AGENTS[mover]: r, AGENTS[1 - mover]: 0.0 - r}  # a draw: 0.0, not -0.0
 
     def render(self):
+        if self.render_mode is None:
+            warnings.warn(
+                "render: called without a render_mode; make the env with render_mode= one of "
+                f"{list(RENDER_MODES)}",
+                UserWarning,
+                stacklevel=3,
+            )
+            return None
         return render_board(self.env, self.render_mode)
 
 
@@ -108,7 +135,7 @@ class BoardGameAEC(AECEnv):
     metadata = {
         "render_modes": list(RENDER_MODES),
         "name": "lzero_board_v0",
-        "is_parallelizable": True,
+        "is_parallelizable": False,  # as connect_four_v3: masks change within a cycle
     }
 
     def __init__(self, name: str, render_mode: str | None = None, **config: Any) -> None:
@@ -141,7 +168,14 @@ class BoardGameAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self._game.observe(agent)
 
+    def last(self, observe: bool = True):
+        if not self.agents:
+            raise GameOverError("last: the game is over and every agent has left; call reset()")
+        return super().last(observe)
+
     def step(self, action: Any) -> None:
+        if not self.agents:
+            raise GameOverError("step: the game is over and every agent has left; call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -189,6 +223,8 @@ class BoardGameParallel(ParallelEnv):
         return {a: self._game.observe(a) for a in AGENTS}, {a: {} for a in AGENTS}
 
     def step(self, actions: dict[str, Any]):
+        if not self.agents:
+            raise GameOverError("step: the game is over; call reset() first")
         mover = self._game.to_move()
         if mover not in actions:
             raise ValueError(f"expected an action for {mover!r} (to move), got {sorted(actions)}")

@@ -178,6 +178,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """
     if args.games < 1:
         raise ValueError(f"--games: expected a positive number, got {args.games}")
+    if args.gif_all and not args.gif:
+        raise ValueError("--gif-all: expected --gif NAME.gif or --gif FOLDER too (where to save)")
     record = {1: [0, 0, 0], 2: [0, 0, 0]}  # per bot: wins, draws, losses
     problems: list[str] = []  # a failed --gif, reported at the end
     env = None

@@ -73,3 +73,92 @@ def test_bad_settings_are_refused():
         env("connect4", battle_mode="play_with_bot_mode")
     with pytest.raises(ValueError, match="expected render_mode in"):
         env("connect4", render_mode="gif")
+    with pytest.raises(
+        ValueError, match=r"expected a board game among .* got 'cartpole_lightzero'"
+    ):
+        env("cartpole_lightzero")
+
+
+@pytest.mark.parametrize("copy_fn", ["deepcopy", "pickle"])
+def test_a_copied_env_keeps_its_own_observations_up_to_date(copy_fn):
+    import copy
+    import pickle
+
+    original = env("connect4")
+    original.reset(seed=0)
+    original.step(3)
+    twin = (
+        copy.deepcopy(original) if copy_fn == "deepcopy" else pickle.loads(pickle.dumps(original))
+    )
+    for move in (3, 4):
+        twin.step(move)
+    ref = ENV_REGISTRY.build("connect4", {"battle_mode": "self_play_mode"})
+    ref.reset()
+    for move in (3, 3, 4):
+        ref.step(move)
+    view = twin.observe("player_1")["observation"]  # player_1's stones first
+    np.testing.assert_array_equal(view[..., 0], ref.board == 2)
+    np.testing.assert_array_equal(view[..., 1], ref.board == 1)
+    assert original.observe("player_1")["observation"].sum() == 1  # the original: one stone
+
+
+@pytest.mark.parametrize("action", [3.7, 2.0, "3", True, None, [3, 4]])
+def test_actions_that_are_not_integers_are_refused_and_change_nothing(action):
+    from lzero.errors import IllegalActionError
+
+    game = env("connect4")
+    game.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="expected an action as int"):
+        game.step(action)
+    assert game.agent_selection == "player_0"
+    assert game.observe("player_0")["observation"].sum() == 0
+    game.step(np.int64(3))  # NumPy integers are integers
+    assert game.observe("player_0")["observation"][5, 3, 0] == 1
+    with pytest.raises(Exception, match="expected a non-negative int"):
+        game.reset(seed=3.9)
+
+
+def test_a_finished_game_says_so_and_is_not_parallelizable_by_the_generic_converter():
+    from lzero.errors import GameOverError
+
+    game = env("tictactoe")
+    game.reset(seed=0)
+    assert game.metadata["is_parallelizable"] is False
+    for move in (0, 3, 1, 4, 2):  # player_0 wins
+        game.step(move)
+    assert game.rewards == {"player_0": 1.0, "player_1": -1.0}
+    for _agent in game.agent_iter():
+        game.step(None)  # the dead agents leave
+    for call in (lambda: game.step(None), game.last):
+        with pytest.raises(GameOverError, match="every agent has left; call reset"):
+            call()
+    par = parallel_env("tictactoe")
+    par.reset(seed=0)
+    for move in (0, 3, 1, 4, 2):
+        par.step({"player_0": move, "player_1": move})
+    with pytest.raises(GameOverError, match="the game is over; call reset"):
+        par.step({})
+
+
+def test_a_draw_is_zero_for_both_and_reset_without_a_seed_goes_on_from_the_last_seed():
+    game = env("tictactoe")
+    game.reset(seed=0)
+    for move in (0, 1, 2, 4, 3, 5, 7, 6, 8):
+        game.step(move)
+    assert [str(r) for r in game.rewards.values()] == ["0.0", "0.0"]  # not -0.0
+
+    def episode_openings(**config):
+        # With random agent moves, each reset() after reset(seed=7) plays a new game, and
+        # the sequence replays from the seed.
+        g = env("connect4", prob_random_agent=1.0, **config)
+        g.reset(seed=7)
+        boards = []
+        for _ in range(3):
+            g.step(0)
+            boards.append(g.observe("player_1")["observation"].copy())
+            g.reset()
+        return boards
+
+    first, again = episode_openings(), episode_openings()
+    assert all(np.array_equal(a, b) for a, b in zip(first, again))
+    assert not all(np.array_equal(first[0], b) for b in first[1:])

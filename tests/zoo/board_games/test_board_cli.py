@@ -318,6 +318,12 @@ def test_arena_gif_all_keeps_every_game(tmp_path):
         assert f"Game saved as {tmp_path / f'series-{g}.gif'}" in proc.stdout
 
 
+def test_arena_gif_all_without_gif_is_refused_before_any_game():
+    proc = run(["arena", "tictactoe", "--games", "2", "--gif-all"])
+    assert proc.returncode != 0
+    assert "--gif-all: expected --gif" in proc.stderr and "Playing" not in proc.stdout
+
+
 def test_arena_names_which_bot_played_which_colour(monkeypatch):
     from zoo.board_games import cli
 

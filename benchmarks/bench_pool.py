@@ -4,8 +4,9 @@ Classic control (``CartPole-v1``, ``MountainCar-v0``, ``MountainCarContinuous-v0
 ``Pendulum-v1``, ``Acrobot-v1``; random actions): our pool (numba kernels, one call per step)
 against gymnasium's own vectorised env where gymnasium has one (``make_vec(...,
 vectorization_mode="vector_entry_point")``: CartPole's NumPy ``CartPoleVectorEnv``; its
-``phys2d`` JAX envs need flax and are tried), gymnasium's ``SyncVectorEnv``, and envpool with
-``num_threads`` pinned to 1 and to 2 (both printed; the ratio is against the faster). Every
+``phys2d`` JAX envs need flax and are tried), gymnasium's ``SyncVectorEnv``, and envpool in
+sync mode with ``num_threads`` pinned to 1 and to 2 and in async mode (half the envs per
+batch, 2 threads: its documented fast path), all printed, the ratio against the fastest. Every
 contender steps the same pre-generated action arrays (`[64, N]`, cycled), so no side pays for
 sampling. CartPole also gets our worker-process pool (``num_threads=2``, gymnasium's envs in
 workers) and, up to 64 envs, gymnasium's ``AsyncVectorEnv`` (one process per env). One zoo
@@ -16,8 +17,10 @@ pool against a Python loop over our single env, and against pgx (``tic_tac_toe``
 ``connect_four``) where installed. pgx is measured at its best: one fused jitted function per
 step (keys split, a random legal action sampled, ``auto_reset(step, init)`` vmapped, the state
 buffers donated), dispatched without blocking; every window is timed until its last step has
-finished. Our pool picks a random legal action per env each step (a numba sampler),
-produces every observation and auto-resets.
+finished. Both sides sample alike: one uniform draw per env, then its k-th legal action (ours
+in numba, pgx's in the jitted step). Our pool produces every observation and auto-resets;
+it is timed dropping each step's observations (it then writes its own arrays again) and
+keeping the last 50 steps' (new arrays each step, as a collector keeping its games pays).
 
 Each figure is the best (and the median) of ``--repeats`` windows of ``--seconds`` each, the
 contenders taking turns window by window, so that other load on a shared machine hurts every
@@ -64,7 +67,9 @@ def random_legal(mask, out, state):
 
 
 # ---------------------------------------------------------------------------------- boards
-def board_ours(game: str, n: int):
+def board_ours(game: str, n: int, keep: int = 0):
+    """Our pool; with ``keep`` the last ``keep`` steps' observations stay referenced, as a
+    collector keeps its games, so the pool makes new arrays instead of writing its own."""
     from lzero.envs import make
 
     pool = make(game, num_envs=n, **({"board_size": 15} if game == "gomoku" else {}))
@@ -73,6 +78,8 @@ def board_ours(game: str, n: int):
     state = np.array([12345], np.uint64)
     mask = obs["action_mask"]
 
+    kept: list = []
+
     def run(deadline):
         nonlocal mask
         steps = 0
@@ -80,6 +87,10 @@ def board_ours(game: str, n: int):
             random_legal(mask, actions, state)
             obs = pool.step(actions)[0]
             mask = obs["action_mask"]
+            if keep:
+                kept.append(obs)
+                if len(kept) > keep:
+                    del kept[0]
             steps += n
         return steps
 
@@ -121,8 +132,11 @@ def board_pgx(game: str, n: int):
     @partial(jax.jit, donate_argnums=(0,))
     def step(state, key):
         key, k_act, k_reset = jax.random.split(key, 3)
-        logits = jnp.log(state.legal_action_mask.astype(jnp.float32))
-        action = jax.random.categorical(k_act, logits, axis=-1)
+        # Our sampler (random_legal): one uniform draw per env, the k-th legal action.
+        mask = state.legal_action_mask.astype(jnp.int32)
+        count = jnp.maximum(mask.sum(axis=-1), 1)
+        k = jnp.floor(jax.random.uniform(k_act, (n,)) * count).astype(jnp.int32)
+        action = jnp.argmax(jnp.cumsum(mask, axis=-1) > k[:, None], axis=-1)
         return step_all(state, action, jax.random.split(k_reset, n)), key
 
     state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), n))
@@ -148,14 +162,17 @@ def bench_boards(args) -> None:
             print(f"{game}, {n} envs (self-play, random legal moves, observations included)")
             contenders = {
                 "ours vectorised pool": partial(board_ours, game, n),
+                "ours, observations kept": partial(board_ours, game, n, keep=50),
                 "Python loop over our env": partial(board_python_loop, game, n),
             }
             if game != "gomoku" and "pgx" not in args.skip:
                 contenders["pgx (jax, CPU)"] = partial(board_pgx, game, n)
             rates = measure(contenders, s, r)
             ours = rates["ours vectorised pool"]
+            kept = rates["ours, observations kept"]
             ratio("pool / Python loop", ours, rates["Python loop over our env"])
             ratio("pool / pgx", ours, rates.get("pgx (jax, CPU)"))
+            ratio("pool, observations kept / pgx", kept, rates.get("pgx (jax, CPU)"))
 
 
 def main() -> None:

@@ -229,11 +229,22 @@ def main() -> None:
     # His table is allocated and emptied (its pages mapped) when the driver starts.
     pons = PonsSolver(args.pons_src, args.repeats) if args.pons_src else None
     print(f"bitbully {bitbully.__version__} (no book) vs ours (numba, table {ours.table_size})")
+    print(
+        f"settings: seed {args.seed}, {args.per_category} positions per category "
+        f"({args.hard} 'beginning hard'), each solver's best of {args.repeats} repeats over "
+        f"{args.rounds} rounds, mean time per position; 'time ratio' = ours / theirs (below 1: "
+        f"ours faster)"
+        + (
+            f"; Pons' solver from {args.pons_src} (g++ -O3 -march=native, his table size)"
+            if pons
+            else ""
+        )
+    )
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    head = f"{'category':>17} {'n':>3} {'ours call':>10} {'bitbully':>10} {'ratio':>6}"
+    head = f"{'category':>17} {'n':>3} {'ours call':>10} {'bitbully':>10} {'t ratio':>7}"
     head += f" {'ours in':>10}"
     if pons is not None:
-        head += f" {'Pons C++':>10} {'ratio':>6}"
+        head += f" {'Pons C++':>10} {'t ratio':>7}"
     print(head + "  Pons published")
     published = dict(
         zip([c[0] for c in CATEGORIES], ["4.6us", "37us", "3.2ms", "255us", "97ms", "5.5s"])
@@ -283,10 +294,10 @@ def main() -> None:
         k = max(k, 1)
         row = (
             f"{name:>17} {len(sets[name]):>3} {_fmt(t_ours / k):>10} {_fmt(t_bb / k):>10} "
-            f"{t_ours / max(t_bb, 1e-12):>6.2f} {_fmt(t_in / k):>10}"
+            f"{t_ours / max(t_bb, 1e-12):>7.2f} {_fmt(t_in / k):>10}"
         )
         if pons is not None:
-            row += f" {_fmt(t_pons / k):>10} {t_in / max(t_pons, 1e-12):>6.2f}"
+            row += f" {_fmt(t_pons / k):>10} {t_in / max(t_pons, 1e-12):>7.2f}"
         print(f"{row}  {published[name]}")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 

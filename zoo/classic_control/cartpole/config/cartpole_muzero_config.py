@@ -30,7 +30,10 @@ main_config = EasyDict(
                 action_space_size=2,
                 # bench_muzero_cartpole.py, seeds 0-9: 195 reached within 30,000 env steps on
                 # all but seed 5 (stalled near 150); with LightZero's 128, missed on seeds 2, 3
-                # and 6 of 0-6 (stopped there).
+                # and 6 of 0-6 (stopped there). Seed 5's agent balances the pole and drifts:
+                # 14 of 16 greedy episodes ended with the cart past x = -2.4. Over seeds 0-9,
+                # td_steps 5 missed seed 9, td_steps 50 seeds 1 and 9, num_simulations 50
+                # seeds 6 and 8 (each fixed seed 5): none is more robust, so none is used.
                 latent_state_dim=64,
                 support_scale=50,
             ),

@@ -49,6 +49,7 @@ import random
 import time
 
 import numpy as np
+from bench_versions import versions_line
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -282,6 +283,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     clock = CLOCKS[args.clock]
+    print(versions_line(("numpy", "numba", "open_spiel", "pettingzoo")))
     print(
         f"self-play random steps per second of {args.clock} time, best of {args.rounds} "
         f"interleaved rounds of {args.seconds} s per contender; ratio: median over rounds of "

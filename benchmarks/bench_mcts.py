@@ -44,6 +44,7 @@ import tempfile
 import time
 
 import numpy as np
+from bench_versions import versions_line
 
 from lzero.mcts.python_uct import PythonUCT
 from lzero.utils.nbrng import make_rng_state, randbelow
@@ -285,6 +286,7 @@ def main() -> None:
     parser.add_argument("--skip-strength", action="store_true")
     parser.add_argument("--skip-compile", action="store_true")
     args = parser.parse_args()
+    print(versions_line(("numpy", "numba", "open_spiel")))
     if not args.skip_speed:
         speed(args.seconds, args.rounds)
     if not args.skip_compile:

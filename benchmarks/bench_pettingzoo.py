@@ -18,6 +18,7 @@ import io
 import os
 import re
 
+from bench_versions import versions_line
 from pettingzoo.classic import connect_four_v3
 from pettingzoo.test import performance_benchmark
 
@@ -41,6 +42,7 @@ def main() -> None:
         "PettingZoo connect_four_v3.env (wrapped)": connect_four_v3.env,
     }
     best = dict.fromkeys(contenders, 0.0)
+    print(versions_line(("numpy", "numba", "pettingzoo")))
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for r in range(args.rounds):
         for name, make in contenders.items():

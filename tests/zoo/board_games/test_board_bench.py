@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,9 @@ ENVS = {"tictactoe": TicTacToeEnv, "connect4": Connect4Env, "gomoku": GomokuEnv}
 
 
 def _bench():
+    # As `python benchmarks/bench_board_envs.py` would, so that its sibling modules import.
+    if str(BENCH.parent) not in sys.path:
+        sys.path.insert(0, str(BENCH.parent))
     spec = importlib.util.spec_from_file_location("bench_board_envs", BENCH)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)

@@ -34,7 +34,7 @@ from easydict import EasyDict
 from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.config import merge_config
 from lzero.envs.env_manager.env_attributes import EnvAttributeForwarding
-from lzero.envs.env_manager.env_handle import EnvFailure, EnvRejected, InProcessEnv
+from lzero.envs.env_manager.env_handle import REJECTIONS, EnvFailure, EnvRejected, InProcessEnv
 from lzero.errors import ConfigError, EnvFailureWarning, IllegalActionError, ManagerStateError
 
 
@@ -160,24 +160,25 @@ class BaseEnvManager(EnvAttributeForwarding):
 
         Raises:
             RuntimeError: the manager is already launched.
+            ValueError: ``reset_param`` does not map every env id to a dict (or None), as
+                DI-engine asserts; nothing is started then.
         """
         if self.launched:
             raise RuntimeError("launch: expected a manager not launched yet, got a running one")
+        if reset_param is None:
+            reset_param = {i: {} for i in range(self.env_num)}
+        self._check_reset_param(reset_param)
+        if sorted(reset_param) != list(range(self.env_num)):
+            raise ValueError(
+                f"launch: expected reset_param to name every env 0..{self.env_num - 1} (as "
+                f"DI-engine asserts; reset() takes some), got ids {sorted(reset_param)}"
+            )
         self._closed = False
         self._handles = self._make_handles()
         self._finalizer = weakref.finalize(self, _close_all, self._handles)
         self._ready_obs = {}
         self._failures = [0] * self.env_num
         self._episodes = [0] * self.env_num
-        if reset_param is None:
-            reset_param = {i: {} for i in range(self.env_num)}
-        self._check_reset_param(reset_param)
-        if sorted(reset_param) != list(range(self.env_num)):
-            self.close()
-            raise ValueError(
-                f"launch: expected reset_param to name every env 0..{self.env_num - 1} (as "
-                f"DI-engine asserts; reset() takes some), got ids {sorted(reset_param)}"
-            )
         self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
 
     def seed(self, seed: int | list[int], dynamic_seed: bool = True) -> None:
@@ -264,15 +265,8 @@ class BaseEnvManager(EnvAttributeForwarding):
         """Sorted ids of the envs waiting for an action."""
         return sorted(self._ready_obs)
 
-    @property
-    def ready_obs_id(self) -> list[int]:
-        """Sorted ids of the envs waiting for an action (DI-engine's name; :attr:`ready_env`)."""
-        return sorted(self._ready_obs)
-
-    @property
-    def active_env(self) -> list[int]:
-        """Ids of the envs in state RUN (DI-engine's name): those waiting for an action."""
-        return sorted(self._ready_obs)
+    #: DI-engine's names of :attr:`ready_env` (the envs in state RUN).
+    ready_obs_id = active_env = ready_env
 
     @property
     def done(self) -> bool:
@@ -417,9 +411,13 @@ class BaseEnvManager(EnvAttributeForwarding):
                 self._reset_envs({env_id: {}})
         if rejected:
             env_id, err = next(iter(rejected.items()))
-            error = type(err.error)(f"step: env {env_id} rejected its action: {err.error}")
+            message = f"step: env {env_id} rejected its action: {err.error}"
+            try:
+                error = type(err.error)(message)
+            except Exception:  # a subclass with another signature: its base class says it
+                error = next(c for c in REJECTIONS if isinstance(err.error, c))(message)
             error.timesteps = timesteps
-            raise error
+            raise error from err.error
         return {env_id: timesteps[env_id] for env_id in ids}
 
     # ------------------------------------------------------------------ internals

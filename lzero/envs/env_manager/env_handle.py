@@ -80,9 +80,12 @@ def _failure(err: Exception) -> tuple[str, str]:
     return "err", f"{type(err).__name__}: {err}"
 
 
-def rejection(err: Exception) -> tuple[str, Exception]:
-    """A worker's answer to a refused step: the error itself if it pickles, else its base
-    class with its message."""
+def answer_to_error(err: Exception, cmd: str, failure: tuple[str, Any]) -> tuple[str, Any]:
+    """What a handle answers when ``cmd`` raised ``err``: a refused step (``REJECTIONS``)
+    is ``('rejected', error)``, the error itself if it pickles (a worker sends it), else its
+    base class with its message; anything else is ``failure``."""
+    if cmd != "step" or not isinstance(err, REJECTIONS):
+        return failure
     import pickle
 
     try:
@@ -104,10 +107,8 @@ class InProcessEnv:
     def send(self, cmd: str, arg: Any) -> None:
         try:
             self._result = ("ok", run_command(self._env, cmd, arg))
-        except REJECTIONS as err:
-            self._result = ("rejected", err) if cmd == "step" else _failure(err)
         except Exception as err:  # the env's own bug: report it, do not crash the others
-            self._result = _failure(err)
+            self._result = answer_to_error(err, cmd, _failure(err))
 
     def recv(self, deadline: float | None) -> Any:
         status, value = self._result
@@ -157,10 +158,8 @@ def _worker_main(conn: Any, parent_end: Any, env_fn: Callable[[], Any]) -> None:
                 ts = ts._replace(obs=slots.put(0, ts.obs))
                 out = ts, None if reset_obs is None else slots.put(1, reset_obs)
             conn.send(("ok", out))
-        except REJECTIONS as err:
-            conn.send(rejection(err) if cmd == "step" else ("err", traceback.format_exc(limit=4)))
-        except Exception:
-            conn.send(("err", traceback.format_exc(limit=4)))
+        except Exception as err:
+            conn.send(answer_to_error(err, cmd, ("err", traceback.format_exc(limit=4))))
     try:
         env.close()
     finally:

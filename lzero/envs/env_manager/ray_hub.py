@@ -16,10 +16,9 @@ from typing import Any
 import numpy as np
 
 from lzero.envs.env_manager.env_handle import (
-    REJECTIONS,
     EnvFailure,
     EnvRejected,
-    rejection,
+    answer_to_error,
     run_command,
 )
 from lzero.envs.env_manager.ray_session import ActorSet, acquire_ray, actor_count, release_ray
@@ -38,11 +37,8 @@ class EnvActor:
         for local, cmd, arg in batch:
             try:
                 out.append(("ok", run_command(self._envs[local], cmd, arg)))
-            except REJECTIONS as err:
-                tb = ("err", traceback.format_exc(limit=4))
-                out.append(rejection(err) if cmd == "step" else tb)
-            except Exception:  # the env's own bug: report it, keep the chunk's other envs
-                out.append(("err", traceback.format_exc(limit=4)))
+            except Exception as err:  # the env's own bug: report it, keep the chunk's other envs
+                out.append(answer_to_error(err, cmd, ("err", traceback.format_exc(limit=4))))
         return out
 
     def rebuild(self, local: int) -> None:

@@ -1,7 +1,8 @@
 """Envs for the manager tests, in an importable module so 'spawn' workers can unpickle them.
 
 ``CounterEnv`` is deterministic given its seed; actions 0 and 1 play, and the actions its
-mask also allows inject faults: 2 raises, 3 kills the process, 4 hangs.
+mask also allows inject faults: 2 raises, 3 kills the process, 4 hangs; an action that is not
+an int is refused with ``IllegalActionError`` (the caller's mistake, nothing changed).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep, to_reward
+from lzero.errors import IllegalActionError
 
 RAISE, DIE, HANG = 2, 3, 4
 
@@ -39,6 +41,8 @@ class CounterEnv(BaseEnv):
         }
 
     def step(self, action):
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"expected an int action, got {action!r}")
         action = int(action)
         if action == RAISE:
             raise RuntimeError("injected failure")

@@ -116,6 +116,32 @@ def test_raising_env_is_rebuilt_alone_and_hung_actor_is_replaced():
     manager.close()
 
 
+@pytest.mark.parametrize("cfg", [dict(actor_num=2), dict(actor_num=2, wait_num=1)])
+def test_illegal_actions_are_the_callers_error_here_too(cfg):
+    from lzero.errors import IllegalActionError
+
+    manager = RayEnvManager(_factories(4), cfg)
+    manager.seed(1)
+    manager.launch()
+    try:
+        before = {i: o["observation"].tolist() for i, o in manager.ready_obs.items()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no env failure, no restart
+            with pytest.raises(IllegalActionError, match=r"env 2 expected a legal action"):
+                manager.step({0: 1, 2: 5})  # outside the mask: nothing is sent
+            with pytest.raises(IllegalActionError, match=r"env 1 rejected its action"):
+                manager.step({1: 1.5})  # refused by the env in its actor
+        assert {i: o["observation"].tolist() for i, o in manager.ready_obs.items()} == before
+        answered = set()
+        for _ in range(20):  # with wait_num, a step returns the envs that have answered
+            answered |= set(manager.step({i: 1 for i in manager.ready_obs}))
+            if len(answered) == 4:
+                break
+        assert answered == {0, 1, 2, 3}  # every env goes on stepping
+    finally:
+        manager.close()
+
+
 def test_config_picks_the_ray_manager_and_checks_its_keys():
     assert get_env_manager_cls(dict(type="ray")) is RayEnvManager
     with pytest.raises(ConfigError, match="unknown type 'rey'; did you mean 'ray'"):

@@ -30,6 +30,9 @@ ENV_CONFIG = dict(
     replay_path=None,  # (str|None) LightZero's (its eval scripts set it): the evaluation entries
     # (eval_muzero, lzero eval) save every evaluation episode there, as a GIF; a training run
     # records nothing and warns (LightZero's envs would record every collected episode too)
+    save_replay_gif=False,  # (bool) LightZero's newer switch (its cartpole_eval.py): with it,
+    # the evaluation entries save every evaluation episode as a GIF in replay_path_gif
+    replay_path_gif=None,  # (str|None) where, with save_replay_gif (None: <exp_name>/replay)
     manager=dict(),  # (dict) the env manager's cfg (its keys: BaseEnvManager.config, and
     # RayEnvManager.config for 'ray'), plus an optional type naming the manager; with type
     # 'ray', self_play_actors=True runs self-play in Ray actors (SELF_PLAY_MANAGER_CONFIG)
@@ -180,4 +183,41 @@ def _check_env_type(policy: Mapping, create: Mapping, board: bool) -> None:
         raise ConfigError(
             f"main_config.policy.env_type: expected {want!r} for {kind} "
             f"(create_config.env.type), got {policy.env_type!r}"
+        )
+
+
+def episode_replay_dir(cfg: Mapping) -> str | None:
+    """Where a gym task's evaluation entries save every episode's GIF: ``env.replay_path``,
+    else with ``env.save_replay_gif`` ``env.replay_path_gif`` (or ``<exp_name>/replay``);
+    None: nowhere."""
+    env = cfg["env"]
+    if env.get("replay_path"):
+        return str(env["replay_path"])
+    if env.get("save_replay_gif"):
+        return str(env.get("replay_path_gif") or f"{cfg['exp_name']}/replay")
+    return None
+
+
+def check_board_eval_env(env_cfg: Mapping, entry: str) -> None:
+    """The keys of LightZero's board-game eval scripts that the evaluation entries cannot
+    honour: ``agent_vs_human=True`` is refused (the entries play the bots), and a
+    ``replay_path`` or ``render_mode`` that would record the games warns that none is recorded.
+
+    Raises:
+        ConfigError: ``env.agent_vs_human`` is True.
+    """
+    import warnings
+
+    if env_cfg.get("agent_vs_human"):
+        raise ConfigError(
+            f"main_config.env.agent_vs_human=True: {entry} plays the checkpoint against the "
+            "env's bots; to play it yourself, run lzero play <game> --bot agent:PATH"
+        )
+    if env_cfg.get("replay_path") or env_cfg.get("render_mode") == "image_savefile_mode":
+        warnings.warn(
+            f"main_config.env.replay_path / render_mode: {entry} on a board game records no "
+            "game there (LightZero's eval_mode envs record every game); lzero eval --gif DIR "
+            "saves one game, lzero arena --gif NAME.gif --gif-all every game of a series",
+            UserWarning,
+            stacklevel=3,
         )

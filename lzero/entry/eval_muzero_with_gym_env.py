@@ -10,7 +10,7 @@ import numpy as np
 from easydict import EasyDict
 
 from lzero.entry import muzero_setup
-from lzero.entry.config import compile_config
+from lzero.entry.config import check_board_eval_env, compile_config, episode_replay_dir
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.utils.replay_io import check_replay_dir
@@ -97,6 +97,8 @@ def _evaluate(
         if num_simulations:
             cfg.policy.num_simulations = num_simulations
     muzero_setup.check_env_config(cfg)
+    if muzero_setup.is_board(cfg):
+        check_board_eval_env(cfg.env, "eval_muzero")
     if num_simulations == 0 and not muzero_setup.is_board(cfg):
         raise ConfigError(
             "num_simulations (lzero eval --simulations): expected at least 1 for a gym task "
@@ -110,9 +112,10 @@ def _evaluate(
     replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
     if save_replay_gif:
         check_replay_dir(replay_dir, "replay_path")
-    every_episode = None if muzero_setup.is_board(cfg) else cfg.env.replay_path
+    every_episode = None if muzero_setup.is_board(cfg) else episode_replay_dir(cfg)
     if every_episode:  # LightZero's key: every evaluation episode (board envs do it themselves)
-        check_replay_dir(every_episode, "main_config.env.replay_path")
+        key = "replay_path" if cfg.env.replay_path else "replay_path_gif"
+        check_replay_dir(every_episode, f"main_config.env.{key}")
     muzero_setup.seed_everything(seed)
     policy = muzero_setup.make_policy(cfg)
     if model_path is not None:

@@ -180,9 +180,21 @@ def check_spaces(cfg: Mapping, ready_obs: Mapping) -> None:
     fits = tuple(want) == shape if m.model_type == "conv" else int(np.prod(shape)) == want
     if not fits:
         expected = shape if m.model_type == "conv" else int(np.prod(shape))
+        hint = ""
+        if m.model_type == "conv" and len(shape) == 3 and len(tuple(want)) == 3:
+            if sorted(shape) == sorted(want) and shape[-1] == want[0]:
+                hint = (
+                    "; the env gives its planes last (env.channel_last=True): set "
+                    "env.channel_last=False for (C, H, W) planes, as the conv model reads them"
+                )
+            elif shape[0] == want[0]:
+                hint = (
+                    f"; the env's board is {shape[1]}x{shape[2]}: set env.board_size (and the "
+                    "model's shape and action_space_size) to one board size"
+                )
         raise ConfigError(
             f"policy.model.observation_shape: expected {expected} (the env's observation "
-            f"{'shape' if m.model_type == 'conv' else 'size'}), got {want}"
+            f"{'shape' if m.model_type == 'conv' else 'size'}), got {want}{hint}"
         )
     if a != m.action_space_size:
         raise ConfigError(

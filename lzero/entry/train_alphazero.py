@@ -19,6 +19,7 @@ import numpy as np
 import torch
 
 from lzero.agent import FROM_CONFIG, Agent, load_policy, read_checkpoint, save_checkpoint
+from lzero.entry.config import check_board_eval_env
 from lzero.entry.muzero_setup import check_seed, run_seed, seed_everything
 from lzero.entry.train_log import Progress, TrainLog, check_fresh_exp, last_checkpoint
 from lzero.envs.registry import create_env
@@ -367,6 +368,7 @@ def _eval_alphazero_lightzero(
     from lzero.agent import load_agent, read_checkpoint
 
     cfg = compile_alphazero_config(input_cfg)
+    check_board_eval_env(cfg.env, "eval_alphazero")
     if model is not None:
         raise ConfigError(
             "model: expected None (the checkpoint at model_path records its network), got a "

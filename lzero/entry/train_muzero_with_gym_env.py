@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from lzero.entry.config import compile_config
+from lzero.entry.config import compile_config, episode_replay_dir
 from lzero.entry.muzero_setup import (
     apply_checkpoint,
     board_symmetries,
@@ -90,9 +90,10 @@ def train_muzero_with_gym_env(
         check_seed(seed)
     cfg = compile_config(input_cfg)
     check_env_config(cfg)
-    if not is_board(cfg) and cfg.env.replay_path:
+    if not is_board(cfg) and episode_replay_dir(cfg):
         warnings.warn(
-            f"main_config.env.replay_path={cfg.env.replay_path!r}: a training run records no "
+            f"main_config.env.replay_path/save_replay_gif (episodes to {episode_replay_dir(cfg)!r}): "
+            "a training run records no "
             "episodes (the evaluation entries, eval_muzero and lzero eval, save every "
             "evaluation episode there)",
             UserWarning,

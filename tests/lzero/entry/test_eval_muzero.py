@@ -86,6 +86,26 @@ def test_lightzeros_eval_muzero_call_plays_rounds_of_the_evaluator_episodes(trai
         eval_muzero(cfg, model_path=ckpt, num_episodes_each_seed=0)
 
 
+def test_lightzeros_board_eval_keys_are_not_ignored_silently(trained):
+    """LightZero's board eval scripts offer agent_vs_human and a replay_path: the first is
+    refused (the entries play the bots; lzero play plays a person), the second warns that no
+    game is recorded there."""
+    from lzero.cli_train import load_config_module
+    from lzero.entry import eval_muzero
+
+    tmp, path = trained
+    module = load_config_module(str(path))
+    ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
+    main = copy.deepcopy(module.main_config)
+    main.env.agent_vs_human = True
+    with pytest.raises(ConfigError, match=r"agent_vs_human=True: eval_muzero plays .*lzero play"):
+        eval_muzero([main, module.create_config], seed=0, model_path=ckpt)
+    main.env.agent_vs_human = False
+    main.env.replay_path = str(tmp / "video")
+    with pytest.warns(UserWarning, match="eval_muzero on a board game records no game there"):
+        eval_muzero([main, module.create_config], seed=0, model_path=ckpt)
+
+
 def test_simulations_0_plays_the_raw_network_without_a_search(trained, capsys, monkeypatch):
     """``--simulations 0``: every move is the raw network's (``MuZeroAgent``'s raw play, whose
     priors ``tests/lzero/test_agent.py`` checks against the eager model); no search runs."""

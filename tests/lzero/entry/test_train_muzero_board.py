@@ -8,6 +8,7 @@ import csv
 import json
 import struct
 
+import numpy as np
 import pytest
 
 pytest.importorskip("torch")
@@ -92,6 +93,37 @@ def test_symmetry_augmentation_needs_planes_channels_first(tmp_path, tiny):
     with pytest.raises(ConfigError, match=r"expected env.channel_last False \(planes"):
         train_muzero([main, create], seed=0, max_env_step=10)
     assert not (tmp_path / "exp" / "progress.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("env_shape", "model_shape", "match"),
+    [  # LightZero's Gomoku MuZero configs: planes last for a (C, H, W) model; a 6x6 model
+        # over the env's default 15x15 board
+        (
+            (6, 6, 3),
+            (3, 6, 6),
+            r"got \(3, 6, 6\); the env gives its planes last .*channel_last=False",
+        ),
+        ((3, 15, 15), (3, 6, 6), r"got \(3, 6, 6\); the env's board is 15x15: set env.board_size"),
+    ],
+)
+def test_a_model_shape_the_env_does_not_give_names_the_env_key_to_change(
+    env_shape, model_shape, match
+):
+    from easydict import EasyDict
+
+    from lzero.entry.muzero_setup import check_spaces
+
+    cfg = EasyDict(
+        policy=dict(
+            model=dict(model_type="conv", observation_shape=model_shape, action_space_size=36)
+        )
+    )
+    obs = {"observation": np.zeros(env_shape, np.float32), "action_mask": np.ones(36, np.int8)}
+    with pytest.raises(ConfigError, match=match):
+        check_spaces(cfg, {0: obs})
+    cfg.policy.model.observation_shape = env_shape
+    check_spaces(cfg, {0: obs})  # the shape it names fits
 
 
 def test_root_rules_need_a_board_game_with_planes_channels_first(tmp_path, tiny):

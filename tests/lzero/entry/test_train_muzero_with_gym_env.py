@@ -156,6 +156,20 @@ def test_lightzeros_env_replay_path_records_every_evaluation_episode(tmp_path):
         lzero.entry.eval_muzero(cfg, seed=0, model_path=str(ckpt))
 
 
+def test_lightzeros_save_replay_gif_keys_record_every_evaluation_episode(tmp_path):
+    """LightZero's newer cartpole_eval.py sets save_replay_gif and replay_path_gif instead."""
+    cfg = tiny(tmp_path)
+    cfg[0]["env"].update(save_replay_gif=True, replay_path_gif=str(tmp_path / "gifs"))
+    with pytest.warns(UserWarning, match="a training run records no episodes"):
+        train_muzero_with_gym_env(cfg, seed=0, max_env_step=20)
+    ckpt = tmp_path / "run" / "ckpt" / "ckpt_last.pth.tar"
+    _, returns = lzero.entry.eval_muzero(cfg, seed=0, model_path=str(ckpt))
+    assert len(list((tmp_path / "gifs").glob("*.gif"))) == len(returns) == 2
+    cfg[0]["env"]["save_replay_gif"] = False  # the switch off: nothing more is recorded
+    lzero.entry.eval_muzero(cfg, seed=0, model_path=str(ckpt))
+    assert len(list((tmp_path / "gifs").glob("*.gif"))) == 2
+
+
 @pytest.mark.parametrize(
     ("patch", "match"),
     [

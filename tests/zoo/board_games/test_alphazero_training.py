@@ -550,6 +550,17 @@ def test_lightzeros_eval_alphazero_call_checks_its_arguments(tiny_run):
         eval_alphazero(ckpt, num_episodes_each_seed=3)
     with pytest.raises(ConfigError, match="model: expected None"):
         train_alphazero(cfg, seed=0, max_env_step=1, model=torch.nn.Linear(1, 1))
+    # LightZero's eval scripts offer agent_vs_human and a replay_path: not ignored silently.
+    human = tiny_main(exp)
+    human.env.agent_vs_human = True
+    with pytest.raises(
+        ConfigError, match=r"agent_vs_human=True: eval_alphazero plays .*lzero play"
+    ):
+        eval_alphazero([human, CREATE], seed=0, model_path=ckpt)
+    video = tiny_main(exp)
+    video.env.update(replay_path=str(exp / "video"), n_evaluator_episode=1)
+    with pytest.warns(UserWarning, match="eval_alphazero on a board game records no game there"):
+        eval_alphazero([video, CREATE], seed=0, model_path=ckpt)
 
 
 def test_stop_value_ends_training_at_the_first_evaluation_reaching_it(tmp_path, capsys):

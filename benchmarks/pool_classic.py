@@ -44,24 +44,30 @@ def actions_runner(step, acts: np.ndarray, finish=None):
     return run
 
 
+def async_runner(pool, acts: np.ndarray):
+    """``run(deadline)`` of an async pool (ours or envpool, the same loop for both):
+    ``async_reset``, then ``recv`` a batch and ``send`` its actions until the deadline."""
+    pool.async_reset()
+
+    def run(deadline):
+        steps, t = 0, 0
+        while time.perf_counter() < deadline:
+            *_, info = pool.recv()
+            ids = info["env_id"]
+            pool.send(acts[t % 64, : ids.shape[0]], ids)
+            steps, t = steps + ids.shape[0], t + 1
+        return steps
+
+    return run
+
+
 def classic_ours(task_id: str, n: int, *, batch_size=None, num_threads=None):
     from lzero.envs import make
 
     pool = make(task_id, num_envs=n, batch_size=batch_size, num_threads=num_threads)
     acts = action_arrays(task_id, n)
     if pool.is_async:
-        pool.async_reset()
-
-        def run(deadline):
-            steps, t = 0, 0
-            while time.perf_counter() < deadline:
-                *_, info = pool.recv()
-                ids = info["env_id"]
-                pool.send(acts[t % 64, : ids.shape[0]], ids)
-                steps, t = steps + ids.shape[0], t + 1
-            return steps
-
-        return run, pool.close
+        return async_runner(pool, acts), pool.close
     pool.reset()
     return actions_runner(pool.step, acts), pool.close
 
@@ -98,18 +104,7 @@ def classic_envpool(task_id: str, n: int, num_threads: int, batch_size: int | No
     )
     acts = action_arrays(task_id, n)
     if batch < n:
-        env.async_reset()
-
-        def run(deadline):
-            steps, t = 0, 0
-            while time.perf_counter() < deadline:
-                *_, info = env.recv()
-                ids = info["env_id"]
-                env.send(acts[t % 64, : ids.shape[0]], ids)
-                steps, t = steps + ids.shape[0], t + 1
-            return steps
-
-        return run, env.close
+        return async_runner(env, acts), env.close
     env.reset()
     return actions_runner(env.step, acts), env.close
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 
 from easydict import EasyDict
@@ -186,15 +187,15 @@ def _check_env_type(policy: Mapping, create: Mapping, board: bool) -> None:
         )
 
 
-def episode_replay_dir(cfg: Mapping) -> str | None:
-    """Where a gym task's evaluation entries save every episode's GIF: ``env.replay_path``,
-    else with ``env.save_replay_gif`` ``env.replay_path_gif`` (or ``<exp_name>/replay``);
-    None: nowhere."""
+def episode_replay_dir(cfg: Mapping) -> tuple[str, str] | None:
+    """Where a gym task's evaluation entries save every episode's GIF, with the key that says
+    so: ``('replay_path', dir)``, else with ``env.save_replay_gif`` ``('replay_path_gif',
+    dir)`` (its dir by default ``<exp_name>/replay``); None: nowhere."""
     env = cfg["env"]
     if env.get("replay_path"):
-        return str(env["replay_path"])
+        return "replay_path", str(env["replay_path"])
     if env.get("save_replay_gif"):
-        return str(env.get("replay_path_gif") or f"{cfg['exp_name']}/replay")
+        return "replay_path_gif", str(env.get("replay_path_gif") or f"{cfg['exp_name']}/replay")
     return None
 
 
@@ -206,8 +207,6 @@ def check_board_eval_env(env_cfg: Mapping, entry: str) -> None:
     Raises:
         ConfigError: ``env.agent_vs_human`` is True.
     """
-    import warnings
-
     if env_cfg.get("agent_vs_human"):
         raise ConfigError(
             f"main_config.env.agent_vs_human=True: {entry} plays the checkpoint against the "

@@ -112,10 +112,10 @@ def _evaluate(
     replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
     if save_replay_gif:
         check_replay_dir(replay_dir, "replay_path")
-    every_episode = None if muzero_setup.is_board(cfg) else episode_replay_dir(cfg)
-    if every_episode:  # LightZero's key: every evaluation episode (board envs do it themselves)
-        key = "replay_path" if cfg.env.replay_path else "replay_path_gif"
-        check_replay_dir(every_episode, f"main_config.env.{key}")
+    replay = None if muzero_setup.is_board(cfg) else episode_replay_dir(cfg)
+    every_episode = replay[1] if replay else None  # every evaluation episode, LightZero's keys
+    if replay:
+        check_replay_dir(every_episode, f"main_config.env.{replay[0]}")
     muzero_setup.seed_everything(seed)
     policy = muzero_setup.make_policy(cfg)
     if model_path is not None:

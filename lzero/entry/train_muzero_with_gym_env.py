@@ -90,12 +90,12 @@ def train_muzero_with_gym_env(
         check_seed(seed)
     cfg = compile_config(input_cfg)
     check_env_config(cfg)
-    if not is_board(cfg) and episode_replay_dir(cfg):
+    replay = None if is_board(cfg) else episode_replay_dir(cfg)
+    if replay:
         warnings.warn(
-            f"main_config.env.replay_path/save_replay_gif (episodes to {episode_replay_dir(cfg)!r}): "
-            "a training run records no "
-            "episodes (the evaluation entries, eval_muzero and lzero eval, save every "
-            "evaluation episode there)",
+            f"main_config.env.{replay[0]}={replay[1]!r}: a training run records no episodes "
+            "(the evaluation entries, eval_muzero and lzero eval, save every evaluation "
+            "episode there)",
             UserWarning,
             stacklevel=2,
         )

@@ -99,8 +99,6 @@ class _Game:
 
     def play(self, action: Any) -> tuple[bool, dict[str, float]]:
         """Plays the mover's ``action``; returns ``(done, rewards)``."""
-        if self._done:
-            raise GameOverError("step: the game is over; call reset() first")
         mover = self._mover
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             action = int(action)  # a Python int takes the env's fast path

@@ -353,12 +353,11 @@ class BaseEnvManager(EnvAttributeForwarding):
         if arr.size != 1 or arr.dtype.kind not in "iu":
             return  # not an index (a continuous action, say): the env decides
         mask = np.asarray(mask).reshape(-1)
-        legal = np.flatnonzero(mask).tolist()
         index = int(arr.reshape(()))
         if not (0 <= index < mask.size and mask[index]):
             raise IllegalActionError(
-                f"actions: env {env_id} expected a legal action {legal}, got {index} (no env "
-                "was stepped)"
+                f"actions: env {env_id} expected a legal action {np.flatnonzero(mask).tolist()}, "
+                f"got {index} (no env was stepped)"
             )
 
     def _send_steps(self, actions: Mapping[int, Any]) -> None:

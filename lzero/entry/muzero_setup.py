@@ -134,8 +134,14 @@ def board_game(cfg: Mapping):
 
 def make_policy(cfg: Mapping, model=None) -> MuZeroPolicy:
     """The :class:`MuZeroPolicy` of a compiled config, given its board game (for the root's
-    rules, ``policy.mcts``) when it trains on one."""
-    return MuZeroPolicy(cfg.policy, model, game=board_game(cfg))
+    rules, ``policy.mcts``) when it trains on one.
+
+    The policy checks its config again; ``compile_config`` has already warned about what a
+    compiled config still holds (``cuda=True``), so that warning is not repeated here.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*cuda=True, but this build trains")
+        return MuZeroPolicy(cfg.policy, model, game=board_game(cfg))
 
 
 def board_symmetries(policy: MuZeroPolicy) -> tuple[np.ndarray, np.ndarray] | None:

@@ -259,6 +259,15 @@ def test_cli_train_does_not_warn_that_the_configured_gym_version_is_out_of_date(
     assert not [w for w in caught if "out of date" in str(w.message)]
 
 
+def test_a_cuda_config_is_warned_about_once_per_run(tmp_path):
+    # LightZero's configs set cuda=True; the config check warns that training stays on the
+    # CPU. The policy checks its (compiled) config again and used to repeat the warning.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        train_muzero_with_gym_env(tiny(tmp_path, cuda=True), seed=0, max_env_step=20)
+    assert len([w for w in caught if "cuda=True" in str(w.message)]) == 1
+
+
 def test_eval_rejects_a_config_the_env_refuses_before_launching(tmp_path):
     main, create = tiny(tmp_path)
     main["policy"]["model"]["action_space_size"] = 3

@@ -96,6 +96,17 @@ def is_muzero_checkpoint(state: Any) -> bool:
 FROM_CONFIG = "config"
 
 
+def line_winner(board: np.ndarray, result_after: Any) -> int:
+    """The player (1 or 2) with a winning line on ``board`` `[H, W]`, 0 if neither has one:
+    the game's ``result_after`` kernel asked about every stone on the board, as if it had
+    just been played."""
+    for cell in np.flatnonzero(board):
+        player = int(board.flat[cell])
+        if result_after(board, int(cell), player, 0) == player:
+            return player
+    return 0
+
+
 class BoardAgent:
     """What every checkpoint player does: read the env's observation dict, check it, and ask
     :meth:`act_batch` (the subclass's search) for the move. Subclasses set ``game`` (the
@@ -128,6 +139,12 @@ class BoardAgent:
         to_play = int(obs.get("to_play", -1))
         if to_play not in (1, 2):
             to_play = int(obs.get("current_player_index", 0)) + 1
+        winner = line_winner(board, self.game.kernels.result_after)
+        if winner:
+            raise ValueError(
+                f"expected a position of an unfinished game, got a finished game (player {winner} "
+                "has a winning line on the board)"
+            )
         legal = root_legal(board[None], self.game.kernels.legal_actions, self.game.action_size)[0]
         if not legal.any():
             raise ValueError("expected a position with a legal move, got a finished game")

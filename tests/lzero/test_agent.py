@@ -10,9 +10,11 @@ import copy
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
-from lzero.agent import MuZeroAgent, load_agent  # noqa: E402
+from lzero.agent import MuZeroAgent, line_winner, load_agent  # noqa: E402
 from lzero.cli import main as lzero_main  # noqa: E402
 from lzero.entry import eval_muzero_with_gym_env, muzero_setup  # noqa: E402
 from lzero.entry.config import compile_config  # noqa: E402
@@ -179,3 +181,38 @@ def test_checkpoints_that_cannot_play_a_board_game_are_refused(tmp_path, capsys)
     missing = r"expected an AlphaZero or MuZero checkpoint file, got .*missing.pth.tar' \(not found"
     with pytest.raises(ConfigError, match=missing):
         load_agent(tmp_path / "missing.pth.tar")
+
+
+def plain_winner(board, k):
+    """The player with ``k`` of their stones in a row, column or diagonal of ``board`` (0 if
+    none), by scanning every line start in plain Python."""
+    h, w = board.shape
+    for r in range(h):
+        for c in range(w):
+            p = int(board[r, c])
+            if p == 0:
+                continue
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + i * dr, c + i * dc) for i in range(k)]
+                if all(0 <= y < h and 0 <= x < w and board[y, x] == p for y, x in cells):
+                    return p
+    return 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(game=st.sampled_from(["gomoku", "connect4"]), data=st.data())
+def test_line_winner_finds_exactly_the_boards_with_a_winning_line(game, data):
+    """``line_winner`` (the game's ``result_after`` about every stone) against a plain scan
+    of every line, on random boards dense enough that about half hold a line, with one
+    side's stones only so that the winner is unique."""
+    from zoo.board_games.connect4.envs import connect4_rules
+    from zoo.board_games.gomoku.envs import gomoku_rules
+
+    rules = gomoku_rules.make_rules(9) if game == "gomoku" else connect4_rules.RULES
+    k = rules.win_length
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    density = data.draw(st.floats(0.2, 0.7))
+    rng = np.random.default_rng(seed)
+    player = int(rng.integers(1, 3))
+    board = np.where(rng.random((rules.height, rules.width)) < density, player, 0).astype(np.int8)
+    assert line_winner(board, rules.result_after) == plain_winner(board, k)

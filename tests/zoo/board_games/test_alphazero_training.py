@@ -104,9 +104,11 @@ def test_fast_searches_train_reproducibly_and_wait_for_a_stored_position(tmp_pat
 
 
 def test_a_checkpoint_loads_as_an_agent_that_plays_legal_moves(tiny_run):
+    """Legal moves in every position of random games, and a finished game refused."""
     exp, _ = tiny_run
     from lzero.envs import ENV_REGISTRY
 
+    won_with_room = 0
     for sims in (0, 8):
         agent = load_agent(exp / "ckpt" / "ckpt_last.pth.tar", num_simulations=sims)
         env = ENV_REGISTRY.build("tictactoe", {"battle_mode": "self_play_mode"})
@@ -123,6 +125,11 @@ def test_a_checkpoint_loads_as_an_agent_that_plays_legal_moves(tiny_run):
                 assert obs["action_mask"][action] == 1
                 timestep = env.step(action)
                 obs, done = timestep.obs, timestep.done
+            # The game is over (won with empty cells left, or the board full): refused.
+            won_with_room += bool((env.board == 0).any())
+            with pytest.raises(ValueError, match="got a finished game"):
+                agent.act(obs)
+    assert won_with_room > 0
 
 
 def rewritten(tiny_run, path, drop=(), **policy_keys):

@@ -241,8 +241,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
         return _eval_muzero(args, muzero_setup.recorded_input_config(state, args.ckpt))
     state = check_alphazero_state(state, args.ckpt)  # or says what it is instead
-    if args.gif is not None:
-        raise ConfigError("--gif: expected a MuZero checkpoint (AlphaZero's eval records none)")
+    _check_gif_folder(args.gif)
     from lzero.entry import eval_alphazero
 
     bots = [b for b in args.bots.split(",") if b] if args.bots else None
@@ -258,12 +257,31 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             fpu_reduction=agent_fpu_reduction(args.fpu_reduction),
             inference_dtype=args.dtype,
             state=state,
+            replay_path=args.gif,
         )
     opening = f", {args.openings}-move random openings" if args.openings else ""
     print(f"{args.ckpt}: {args.episodes} games per bot, colours alternate{opening}")
     for bot, r in results.items():
         print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
     return 0
+
+
+def _check_gif_folder(gif: str | None) -> None:
+    """``lzero eval --gif DIR``: a folder it can write (or create), not a .gif file name.
+
+    Raises:
+        ConfigError: ``gif`` names a .gif file, or a folder that cannot be written.
+    """
+    from lzero.utils.replay_io import check_replay_dir, names_file
+
+    if gif is None:
+        return
+    if names_file(gif):
+        raise ConfigError(
+            f"--gif: expected a folder (lzero eval names the GIF it saves there), got {gif!r}, "
+            "a .gif file name"
+        )
+    check_replay_dir(gif, "--gif")
 
 
 def _eval_muzero(args: argparse.Namespace, input_cfg: list) -> int:
@@ -276,15 +294,8 @@ def _eval_muzero(args: argparse.Namespace, input_cfg: list) -> int:
                 "one (the option sets AlphaZero's search)"
             )
     from lzero.entry import eval_muzero_with_gym_env
-    from lzero.utils.replay_io import check_replay_dir, names_file
 
-    if args.gif is not None:
-        if names_file(args.gif):
-            raise ConfigError(
-                f"--gif: expected a folder (lzero eval names the GIF it saves there), got "
-                f"{args.gif!r}, a .gif file name"
-            )
-        check_replay_dir(args.gif, "--gif")
+    _check_gif_folder(args.gif)
     main_config, create_config = input_cfg
     main_config = EasyDict(copy.deepcopy(dict(main_config)))
     if args.bots:
@@ -316,7 +327,11 @@ def add_eval_subcommand(subparsers) -> None:
     )
     p.add_argument("--ckpt", required=True, help="a checkpoint written by lzero train")
     p.add_argument(
-        "--gif", default=None, metavar="DIR", help="MuZero: also save one episode as a GIF in DIR"
+        "--gif",
+        default=None,
+        metavar="DIR",
+        help="also save one episode as a GIF in DIR (on a board "
+        "game: a game of the agent, first, against the first bot)",
     )
     p.add_argument("--episodes", type=_positive_int, default=20, help="games per bot (default 20)")
     p.add_argument(

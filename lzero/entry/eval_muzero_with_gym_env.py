@@ -15,6 +15,7 @@ from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.utils.replay_io import check_replay_dir
 from lzero.worker import MuZeroEvaluator
+from lzero.worker.alphazero_evaluator import record_game_gif
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
 
@@ -162,34 +163,10 @@ def _eval_board(
     for bot, r in evaluator.results.items():
         print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
     if replay_dir is not None:
-        print(f"replay GIF: {record_board_gif(cfg, evaluator, seed, replay_dir)}")
+        bot = evaluator.bots[0]
+        gif = record_game_gif(evaluator.act, cfg.create_env, cfg.env, bot, seed, replay_dir)
+        print(f"replay GIF: {gif}")
     return float(returns.mean()), [float(r) for r in returns]
-
-
-def record_board_gif(cfg, evaluator: MuZeroBoardEvaluator, seed: int, replay_dir: Path) -> Path:
-    """Plays one game of the agent (first) against the first eval bot in an env that saves its
-    replay; returns the GIF path."""
-    from lzero.envs.registry import create_env
-
-    env_cfg = dict(cfg.env, battle_mode="play_with_bot_mode", bot_action_type=evaluator.bots[0])
-    env_cfg["prob_random_action_in_bot"] = 0.0
-    env = create_env(cfg.create_env, env_cfg)
-    replay_dir.mkdir(parents=True, exist_ok=True)
-    env.seed(seed, dynamic_seed=False)
-    env.enable_save_replay(str(replay_dir))
-    try:
-        obs, done = env.reset(), False
-        while not done:
-            board = np.asarray(obs["board"])[None]
-            legal = np.asarray(obs["action_mask"]).astype(bool)[None]
-            action = evaluator.act(board, np.array([1]), legal)
-            timestep = env.step(int(action[0]))
-            obs, done = timestep.obs, timestep.done
-    finally:
-        env.close()
-    if env.last_replay_file is None:
-        raise ConfigError(f"expected a GIF in {replay_dir}, got none ({env.last_replay_error})")
-    return Path(env.last_replay_file)
 
 
 def record_gif(cfg, policy: MuZeroPolicy, seed: int, replay_dir: Path) -> Path:

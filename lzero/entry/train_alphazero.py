@@ -28,12 +28,14 @@ from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer
 from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.alphazero_config import compile_alphazero_config
 from lzero.policy.board_game import BoardGame
+from lzero.utils.replay_io import check_replay_dir
 from lzero.worker.alphazero_collector import make_alphazero_collector
 from lzero.worker.alphazero_evaluator import (
     check_opening_moves,
     eval_bots,
     evaluate_against_bots,
     play_games,
+    record_game_gif,
 )
 
 _BASE_COLUMNS = (
@@ -279,6 +281,7 @@ def eval_alphazero(
     fpu_reduction: float | str | None = FROM_CONFIG,
     inference_dtype: str | None = None,
     state: dict | None = None,
+    replay_path: str | None = None,
 ) -> dict[str, dict[str, float]]:
     """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
     records its game, so no config is needed.
@@ -305,6 +308,9 @@ def eval_alphazero(
             default the checkpoint's config's.
         state: the checkpoint as already read from ``model_path`` and checked by
             ``lzero.agent.check_alphazero_state``; None: read it (once).
+        replay_path: a folder: after the evaluation, one more game of the agent (first)
+            against the first bot is saved there as a GIF, and its path printed
+            (``lzero eval --gif DIR``); None: none.
     """
     from lzero.agent import load_agent, read_checkpoint
 
@@ -313,7 +319,7 @@ def eval_alphazero(
             bots=bots is not None, num_games=num_games != 20, opening_moves=opening_moves != 0,
             num_simulations=num_simulations is not None, reuse_tree=reuse_tree is not False,
             fpu_reduction=fpu_reduction is not FROM_CONFIG, state=state is not None,
-            inference_dtype=inference_dtype is not None,
+            inference_dtype=inference_dtype is not None, replay_path=replay_path is not None,
         )  # fmt: skip
         if any(ours.values()):
             raise ConfigError(
@@ -347,13 +353,21 @@ def eval_alphazero(
         )
     finally:
         env.close()
+    if replay_path is not None:
+        check_replay_dir(replay_path, "replay_path (lzero eval --gif)")
     agent = load_agent(
         model_path, num_simulations, inference_dtype=inference_dtype,
         fpu_reduction=fpu_reduction, reuse_tree=reuse_tree, state=state,
     )  # fmt: skip
-    return evaluate_against_bots(
+    results = evaluate_against_bots(
         agent.act_batch, g["create_env"], g["env_config"], bots, num_games, seed, opening_moves
     )
+    if replay_path is not None:
+        gif = record_game_gif(
+            agent.act_batch, g["create_env"], g["env_config"], bots[0], seed, replay_path
+        )
+        print(f"replay GIF: {gif}")
+    return results
 
 
 def _eval_alphazero_lightzero(

@@ -7,6 +7,7 @@ come from the env (``env.bot_action()``: rule, MCTS or perfect bots, as the env 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -180,3 +181,35 @@ def evaluate_against_bots(
         bot: play_against_bot(act, create_cfg, env_cfg, bot, num_games, seed, opening_moves)
         for bot in bots
     }
+
+
+def record_game_gif(
+    act: ActFn, create_cfg: Mapping, env_cfg: Mapping, bot: str, seed: int, replay_dir: str | Path
+) -> Path:
+    """Plays one game of the agent ``act`` (first, as player 1) against ``bot`` in an env that
+    saves its replay in ``replay_dir`` (the GIF's caption names both players); returns the
+    GIF's path. The bot plays as in :func:`play_games`, without random moves.
+
+    Raises:
+        ConfigError: the GIF was not written (the env's error says why).
+    """
+    cfg = dict(env_cfg, battle_mode="play_with_bot_mode", bot_action_type=bot)
+    cfg["prob_random_action_in_bot"] = 0.0
+    cfg.pop("agent_vs_human", None)
+    env = create_env(create_cfg, cfg)
+    Path(replay_dir).mkdir(parents=True, exist_ok=True)
+    env.seed(seed, dynamic_seed=False)
+    env.enable_save_replay(str(replay_dir))
+    env.replay_players = ("agent", bot)  # X's, then O's
+    try:
+        obs, done = env.reset(), False
+        while not done:
+            board = np.asarray(obs["board"])[None]
+            legal = np.asarray(obs["action_mask"]).astype(bool)[None]
+            timestep = env.step(int(act(board, np.array([1]), legal)[0]))
+            obs, done = timestep.obs, timestep.done
+    finally:
+        env.close()
+    if env.last_replay_file is None:
+        raise ConfigError(f"expected a GIF in {replay_dir}, got none ({env.last_replay_error})")
+    return Path(env.last_replay_file)

@@ -8,6 +8,7 @@ import csv
 
 import numpy as np
 import pytest
+from PIL import Image
 
 torch = pytest.importorskip("torch")
 from lzero.agent import load_agent  # noqa: E402
@@ -456,8 +457,22 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys):
     assert "wins" in capsys.readouterr().out
     assert lzero_main(["eval", "--ckpt", str(ckpt), "--episodes", "2", "--dtype", "float16"]) == 2
     assert "expected inference_dtype in ['float32', 'bfloat16', 'auto']" in capsys.readouterr().err
-    assert lzero_main(["eval", "--ckpt", str(ckpt), "--gif", str(ckpt.parent / "gif")]) == 2
-    assert "--gif: expected a MuZero checkpoint" in capsys.readouterr().err
+    # --gif: the same evaluation, then one more game (the agent first, against the first bot)
+    # saved as a GIF whose path is printed.
+    plain = ["eval", "--ckpt", str(ckpt), "--episodes", "2", "--bots", "rule"]
+    assert lzero_main(plain) == 0
+    without = capsys.readouterr().out
+    assert lzero_main([*plain, "--gif", str(tmp_path / "gifs")]) == 0
+    out = capsys.readouterr().out
+    (gif,) = (tmp_path / "gifs").glob("*.gif")
+    assert out == f"replay GIF: {gif}\n" + without
+    with Image.open(gif) as image:
+        assert image.n_frames >= 6  # the empty board and at least 5 moves (a TicTacToe game)
+    assert lzero_main([*plain, "--gif", str(tmp_path / "e.gif")]) == 2
+    assert "--gif: expected a folder" in capsys.readouterr().err
+    assert lzero_main([*plain, "--gif", str(config / "gifs")]) == 2  # a folder under a file
+    assert "--gif: expected a writable directory" in capsys.readouterr().err
+    assert not (tmp_path / "e.gif").exists()
     assert lzero_main(["eval", "--ckpt", str(ckpt), "--bots", "rule,bogus"]) == 2
     err = capsys.readouterr().err
     assert "bots (lzero eval --bots): expected bots of tictactoe among" in err

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 
 from easydict import EasyDict
@@ -16,6 +15,7 @@ from lzero.envs.config import (
 from lzero.envs.env_manager.factory import manager_type
 from lzero.errors import ConfigError
 from lzero.policy.muzero_config import MUZERO_POLICY_CONFIG, policy_config
+from lzero.utils.replay_io import check_replay_dir
 
 ENV_CONFIG = dict(
     env_id=None,  # (str) gymnasium id of the task, e.g. 'CartPole-v0'
@@ -199,24 +199,25 @@ def episode_replay_dir(cfg: Mapping) -> tuple[str, str] | None:
     return None
 
 
-def check_board_eval_env(env_cfg: Mapping, entry: str) -> None:
-    """The keys of LightZero's board-game eval scripts that the evaluation entries cannot
-    honour: ``agent_vs_human=True`` is refused (the entries play the bots), and a
-    ``replay_path`` or ``render_mode`` that would record the games warns that none is recorded.
+def check_board_eval_env(env_cfg: Mapping, entry: str) -> dict | None:
+    """The keys of LightZero's board-game eval scripts: ``agent_vs_human=True`` is refused
+    (the entries play the bots), and a ``replay_path`` or ``render_mode='image_savefile_mode'``
+    records every game as LightZero's eval_mode envs do (a GIF each, in ``replay_path``, else
+    the env's default folder). Returns the env settings that record them
+    (``lzero.worker.alphazero_evaluator.play_games``'s ``replay``), or None.
 
     Raises:
-        ConfigError: ``env.agent_vs_human`` is True.
+        ConfigError: ``env.agent_vs_human`` is True, or ``env.replay_path`` is not a folder
+            that can be written.
     """
     if env_cfg.get("agent_vs_human"):
         raise ConfigError(
             f"main_config.env.agent_vs_human=True: {entry} plays the checkpoint against the "
             "env's bots; to play it yourself, run lzero play <game> --bot agent:PATH"
         )
-    if env_cfg.get("replay_path") or env_cfg.get("render_mode") == "image_savefile_mode":
-        warnings.warn(
-            f"main_config.env.replay_path / render_mode: {entry} on a board game records no "
-            "game there (LightZero's eval_mode envs record every game); lzero eval --gif DIR "
-            "saves one game, lzero arena --gif NAME.gif --gif-all every game of a series",
-            UserWarning,
-            stacklevel=3,
-        )
+    path = env_cfg.get("replay_path")
+    if not path and env_cfg.get("render_mode") != "image_savefile_mode":
+        return None
+    if path:
+        check_replay_dir(path, "main_config.env.replay_path")
+    return dict(render_mode="image_savefile_mode", replay_path=path or None)

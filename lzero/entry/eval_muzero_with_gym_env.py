@@ -98,8 +98,9 @@ def _evaluate(
         if num_simulations:
             cfg.policy.num_simulations = num_simulations
     muzero_setup.check_env_config(cfg)
-    if muzero_setup.is_board(cfg):
-        check_board_eval_env(cfg.env, "eval_muzero")
+    every_game = (
+        check_board_eval_env(cfg.env, "eval_muzero") if muzero_setup.is_board(cfg) else None
+    )
     if num_simulations == 0 and not muzero_setup.is_board(cfg):
         raise ConfigError(
             "num_simulations (lzero eval --simulations): expected at least 1 for a gym task "
@@ -124,7 +125,7 @@ def _evaluate(
     if muzero_setup.is_board(cfg):
         gif_dir = replay_dir if save_replay_gif else None
         raw = num_simulations == 0
-        return _eval_board(cfg, policy, seed, num_episodes, gif_dir, opening_moves, raw)
+        return _eval_board(cfg, policy, seed, num_episodes, gif_dir, opening_moves, raw, every_game)
     manager = muzero_setup.make_env_manager(
         cfg, min(cfg.env.evaluator_env_num, num_episodes), is_train=False
     )
@@ -150,11 +151,13 @@ def _evaluate(
 
 def _eval_board(
     cfg, policy, seed: int, num_games: int, replay_dir: Path | None, opening_moves: int,
-    raw_network: bool,
+    raw_network: bool, every_game: Mapping | None,
 ):  # fmt: skip
+    """The board-game evaluation; ``every_game``: the env settings that save every game
+    (``check_board_eval_env``), or None; ``replay_dir``: where one more game is saved."""
     evaluator = MuZeroBoardEvaluator(
         policy, cfg.create_env, cfg.env, bots=cfg.policy.eval_bots, seed=seed,
-        opening_moves=opening_moves, raw_network=raw_network,
+        opening_moves=opening_moves, raw_network=raw_network, replay=every_game,
     )  # fmt: skip
     returns = evaluator.eval(num_games)
     colours = "both colours" if evaluator.two_player else "the agent first"

@@ -382,7 +382,7 @@ def _eval_alphazero_lightzero(
     from lzero.agent import load_agent, read_checkpoint
 
     cfg = compile_alphazero_config(input_cfg)
-    check_board_eval_env(cfg.env, "eval_alphazero")
+    every_game = check_board_eval_env(cfg.env, "eval_alphazero")
     if model is not None:
         raise ConfigError(
             "model: expected None (the checkpoint at model_path records its network), got a "
@@ -411,8 +411,9 @@ def _eval_alphazero_lightzero(
     agent = load_agent(model_path, state=state)
     games = rounds * int(cfg.trainer.n_evaluator_episode)
     returns = play_games(
-        agent.act_batch, g["create_env"], g["env_config"], bot, games, seed, agent_first_only=True
-    )
+        agent.act_batch, g["create_env"], g["env_config"], bot, games, seed,
+        agent_first_only=True, replay=every_game,
+    )  # fmt: skip
     if print_seed_details:
         print(f"In seed {seed}, returns: {returns}")
         print(

@@ -122,25 +122,31 @@ def play_games(
     opening_moves: int = 0,
     *,
     agent_first_only: bool = False,
+    replay: Mapping | None = None,
 ) -> np.ndarray:
     """The games of :func:`play_against_bot`: `[num_games]` results for the agent (+1 win,
     0 draw, -1 loss). With ``agent_first_only`` the agent is player 1 in every game (an agent
     trained against the bot as player 1, as LightZero evaluates it). The bot never plays
-    ``prob_random_action_in_bot`` random moves here, whatever ``env_cfg`` says."""
+    ``prob_random_action_in_bot`` random moves here, whatever ``env_cfg`` says. ``replay``:
+    env settings that save every game as a GIF (``render_mode``, ``replay_path``;
+    ``lzero.entry.config.check_board_eval_env``), the caption naming who played which
+    colour; None: nothing is rendered."""
     # The bot as it is: a training config may make it err on purpose (a curriculum).
     cfg = dict(env_cfg, battle_mode="self_play_mode", bot_action_type=bot)
     cfg["prob_random_action_in_bot"] = 0.0
     cfg.pop("agent_vs_human", None)
-    cfg["render_mode"] = None
+    cfg.update(replay or {"render_mode": None})
+    agent = np.array([1 if i % 2 == 0 or agent_first_only else 2 for i in range(num_games)])
     envs = []
     for i in range(num_games):
         env = create_env(create_cfg, cfg)
         env.seed(seed + i, dynamic_seed=False)
+        if replay:
+            env.replay_players = ("agent", bot) if agent[i] == 1 else (bot, "agent")
         env.reset()
         pair = i if agent_first_only else i // 2
         play_opening(env, opening_moves, np.random.default_rng([seed, pair]))
         envs.append(env)
-    agent = np.array([1 if i % 2 == 0 or agent_first_only else 2 for i in range(num_games)])
     outcome = np.zeros(num_games)
     done = np.zeros(num_games, bool)
     while not done.all():

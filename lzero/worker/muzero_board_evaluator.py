@@ -65,6 +65,7 @@ class MuZeroBoardEvaluator:
         opening_moves: int = 0,
         seed: int = 0,
         raw_network: bool = False,
+        replay: Mapping | None = None,
     ) -> None:
         env = create_env(create_cfg, dict(env_cfg))
         self.game = BoardGame.from_env(env)
@@ -73,6 +74,7 @@ class MuZeroBoardEvaluator:
         self.two_player = dict(env_cfg).get("battle_mode", "self_play_mode") == "self_play_mode"
         self.policy, self.create_cfg, self.env_cfg = policy, create_cfg, dict(env_cfg)
         self.opening_moves, self.seed = int(opening_moves), int(seed)
+        self.replay = replay
         cells = self.game.height * self.game.width
         check_opening_moves(self.opening_moves, cells, "opening_moves (lzero eval --openings)")
         if raw_network:
@@ -88,7 +90,7 @@ class MuZeroBoardEvaluator:
         """`[n_games]` results against ``bot`` from the agent's view (+1, 0, -1)."""
         return play_games(
             self.act, self.create_cfg, self.env_cfg, bot, n_games, self.seed,
-            self.opening_moves, agent_first_only=not self.two_player,
+            self.opening_moves, agent_first_only=not self.two_player, replay=self.replay,
         )  # fmt: skip
 
     def eval(self, n_episode: int) -> np.ndarray:

@@ -86,10 +86,10 @@ def test_lightzeros_eval_muzero_call_plays_rounds_of_the_evaluator_episodes(trai
         eval_muzero(cfg, model_path=ckpt, num_episodes_each_seed=0)
 
 
-def test_lightzeros_board_eval_keys_are_not_ignored_silently(trained):
+def test_lightzeros_board_eval_keys_are_honoured_or_refused(trained):
     """LightZero's board eval scripts offer agent_vs_human and a replay_path: the first is
-    refused (the entries play the bots; lzero play plays a person), the second warns that no
-    game is recorded there."""
+    refused (the entries play the bots; lzero play plays a person), the second records every
+    evaluated game there as a GIF (as LightZero's eval_mode envs do), playing the same games."""
     from lzero.cli_train import load_config_module
     from lzero.entry import eval_muzero
 
@@ -101,9 +101,11 @@ def test_lightzeros_board_eval_keys_are_not_ignored_silently(trained):
     with pytest.raises(ConfigError, match=r"agent_vs_human=True: eval_muzero plays .*lzero play"):
         eval_muzero([main, module.create_config], seed=0, model_path=ckpt)
     main.env.agent_vs_human = False
+    main.env.n_evaluator_episode = 2
+    plain = eval_muzero([main, module.create_config], seed=0, model_path=ckpt)
     main.env.replay_path = str(tmp / "video")
-    with pytest.warns(UserWarning, match="eval_muzero on a board game records no game there"):
-        eval_muzero([main, module.create_config], seed=0, model_path=ckpt)
+    assert eval_muzero([main, module.create_config], seed=0, model_path=ckpt) == plain
+    assert len(list((tmp / "video").glob("*.gif"))) == 2 * len(main.policy.eval_bots)
 
 
 def test_simulations_0_plays_the_raw_network_without_a_search(trained, capsys, monkeypatch):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import csv
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from lzero.cli import main as lzero_main  # noqa: E402
 from lzero.entry import eval_alphazero, train_alphazero  # noqa: E402
 from lzero.errors import ConfigError  # noqa: E402
 from zoo.board_games.tictactoe.config import tictactoe_alphazero_sp_mode_config as sp  # noqa: E402
+from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv  # noqa: E402
 
 CREATE = copy.deepcopy(sp.create_config)
 
@@ -573,16 +575,41 @@ def test_lightzeros_eval_alphazero_call_checks_its_arguments(tiny_run):
     with pytest.raises(ConfigError, match="model: expected None"):
         train_alphazero(cfg, seed=0, max_env_step=1, model=torch.nn.Linear(1, 1))
     # LightZero's eval scripts offer agent_vs_human and a replay_path: not ignored silently.
+    # The first is refused; the second records every game there, as LightZero's envs do.
     human = tiny_main(exp)
     human.env.agent_vs_human = True
     with pytest.raises(
         ConfigError, match=r"agent_vs_human=True: eval_alphazero plays .*lzero play"
     ):
         eval_alphazero([human, CREATE], seed=0, model_path=ckpt)
+    plain = tiny_main(exp)
+    plain.env.n_evaluator_episode = 3
+    unrecorded = eval_alphazero([plain, CREATE], seed=0, model_path=ckpt)
     video = tiny_main(exp)
-    video.env.update(replay_path=str(exp / "video"), n_evaluator_episode=1)
-    with pytest.warns(UserWarning, match="eval_alphazero on a board game records no game there"):
-        eval_alphazero([video, CREATE], seed=0, model_path=ckpt)
+    video.env.update(replay_path=str(exp / "video"), n_evaluator_episode=3)
+    recorded = eval_alphazero([video, CREATE], seed=0, model_path=ckpt)
+    assert recorded[0] == unrecorded[0] and np.array_equal(recorded[1], unrecorded[1])
+    assert len(list((exp / "video").glob("*.gif"))) == 3
+    video.env.replay_path = str(exp / "video" / next((exp / "video").glob("*.gif")).name / "x")
+    with pytest.raises(ConfigError, match="main_config.env.replay_path: expected a writable"):
+        eval_alphazero([video, CREATE], seed=0, model_path=ckpt)  # a folder under a file
+
+
+def test_lightzeros_image_savefile_mode_records_in_the_envs_folder(tiny_run, tmp_path, monkeypatch):
+    """``render_mode='image_savefile_mode'`` without a ``replay_path``: every evaluation game
+    goes to the env's own default folder, as the env itself saves there."""
+    exp, _ = tiny_run
+    monkeypatch.chdir(tmp_path)
+    main = tiny_main(exp)
+    main.env.update(render_mode="image_savefile_mode", n_evaluator_episode=2)
+    eval_alphazero([main, CREATE], seed=0, model_path=str(exp / "ckpt" / "ckpt_last.pth.tar"))
+    env = TicTacToeEnv({"render_mode": "image_savefile_mode"})
+    env.reset()
+    while not env.step(env.random_action()).done:
+        pass
+    folder = Path(env.last_replay_file).parent
+    assert folder.resolve().parent == tmp_path.resolve()
+    assert len(list(folder.glob("*.gif"))) == 3  # the env's game and the 2 evaluated
 
 
 def test_stop_value_ends_training_at_the_first_evaluation_reaching_it(tmp_path, capsys):

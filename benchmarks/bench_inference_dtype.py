@@ -38,7 +38,7 @@ from lzero.cli_train import load_config_module
 from lzero.envs.registry import create_env
 from lzero.model.alphazero_model import AlphaZeroModel
 from lzero.model.frozen import freeze, native_bfloat16
-from lzero.model.line_features import NUM_PLANES
+from lzero.model.line_features import num_planes
 from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.alphazero_config import compile_alphazero_config
 from lzero.policy.board_game import BoardGame
@@ -120,7 +120,7 @@ def main() -> None:
     m = cfg.policy.model
     channels, blocks = args.channels or m.num_channels, args.blocks or m.num_res_blocks
     c, h, w = m.observation_shape
-    c += NUM_PLANES if m.line_features else 0
+    c += num_planes(m.line_directions) if m.line_features else 0
     print(
         f"settings: {args.config}, network {blocks} blocks x {channels} channels on "
         f"[{c}, {h}, {w}] planes; {args.calls} calls a try, {args.repeats} tries each; torch "
@@ -131,7 +131,7 @@ def main() -> None:
     model = AlphaZeroModel(
         (m.observation_shape[0], h, w), m.action_space_size, blocks, channels,
         m.value_head_hidden_channels, m.policy_head_hidden_channels,
-        line_features=m.line_features,
+        line_features=m.line_features, line_directions=m.line_directions,
     )  # fmt: skip
     for batch in args.batches:
         x = torch.rand(batch, c, h, w)

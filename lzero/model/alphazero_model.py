@@ -17,7 +17,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from lzero.model.line_features import NUM_PLANES
+from lzero.model.line_features import num_planes
 
 
 class ResBlock(nn.Module):
@@ -68,6 +68,8 @@ class AlphaZeroModel(nn.Module):
             window-count planes (:func:`lzero.model.line_features.with_line_planes` with
             windows of ``k`` cells; ``AlphaZeroPolicy`` adds them), `[B, C + 6, H, W]`; 0
             (LightZero's network): the board planes alone.
+        line_directions: ours, with ``line_features``: the four direction planes too,
+            `[B, C + 10, H, W]` (``with_line_planes(..., directions=True)``).
         draw_head: ours; also predict whether the game ends drawn: :meth:`forward` then
             returns a third output, the draw logits `[B, 1]`.
     """
@@ -82,12 +84,14 @@ class AlphaZeroModel(nn.Module):
         policy_head_hidden_channels: int | Sequence[int] = (),
         line_features: int = 0,
         draw_head: bool = False,
+        line_directions: bool = False,
     ) -> None:
         super().__init__()
         c, h, w = (int(x) for x in observation_shape)
         self.observation_shape, self.action_space_size = (c, h, w), int(action_space_size)
         self.line_features = int(line_features)
-        extra = NUM_PLANES if line_features else 0
+        self.line_directions = bool(line_directions)
+        extra = num_planes(self.line_directions) if line_features else 0
         self.stem = nn.Sequential(
             nn.Conv2d(c + extra, num_channels, 3, padding=1, bias=False),
             nn.BatchNorm2d(num_channels),

@@ -26,7 +26,7 @@ from lzero.mcts.batched_search import BatchedSearch
 from lzero.model.alphazero_model import AlphaZeroModel
 from lzero.model.eval_cache import EvaluationCache, position_keys
 from lzero.model.frozen import FrozenCache, freeze, inference_dtype
-from lzero.model.line_features import NUM_PLANES, with_line_planes
+from lzero.model.line_features import num_planes, with_line_planes
 from lzero.policy.alphazero_config import ALPHAZERO_POLICY_CONFIG
 from lzero.policy.board_game import BoardGame
 
@@ -88,6 +88,7 @@ class AlphaZeroPolicy:
         self.cfg, self.game = cfg, game
         m = cfg.model
         self.line_features = int(m.get("line_features", 0))  # .get: older checkpoints
+        self.line_directions = bool(m.get("line_directions", False))  # .get: older checkpoints
         self.model = AlphaZeroModel(
             observation_shape=tuple(m.observation_shape),
             action_space_size=m.action_space_size,
@@ -97,6 +98,7 @@ class AlphaZeroPolicy:
             policy_head_hidden_channels=m.get("policy_head_hidden_channels", []),  # .get: older
             line_features=self.line_features,
             draw_head=bool(m.get("draw_head", False)),  # .get: older checkpoints
+            line_directions=self.line_directions,
         )
         params = self.model.parameters()
         if cfg.optim_type == "SGD":
@@ -114,7 +116,8 @@ class AlphaZeroPolicy:
         self.train_iter = 0
         self.forward_seconds = 0.0  # time spent in the network's forward pass while searching
         c, h, w = cfg.model.observation_shape
-        example = torch.zeros((2, c + (NUM_PLANES if self.line_features else 0), h, w))
+        extra = num_planes(self.line_directions) if self.line_features else 0
+        example = torch.zeros((2, c + extra, h, w))
         # .get: older checkpoints
         self.inference_dtype = inference_dtype(cfg.get("inference_dtype", "float32"))
         dtype = self.inference_dtype
@@ -176,7 +179,10 @@ class AlphaZeroPolicy:
         net, to_play = frozen.get(), np.ascontiguousarray(to_play, np.int64).reshape(-1)
 
         def forward(rows: np.ndarray | None) -> np.ndarray:  # [m, A + 1 (+ 1)] raw outputs
-            x = torch.from_numpy(self.game.network_input(boards, to_play, self.line_features, rows))
+            x = self.game.network_input(
+                boards, to_play, self.line_features, rows, directions=self.line_directions
+            )
+            x = torch.from_numpy(x)
             start = time.perf_counter()
             out = torch.cat(net(x), dim=1).numpy()
             self.forward_seconds += time.perf_counter() - start
@@ -200,7 +206,7 @@ class AlphaZeroPolicy:
         """The network's input for board planes `[B, 3, H, W]`: the planes, followed by their
         window-count planes with ``model.line_features`` (ours)."""
         if self.line_features:
-            return with_line_planes(planes, self.line_features)
+            return with_line_planes(planes, self.line_features, self.line_directions)
         return np.ascontiguousarray(planes, np.float32)
 
     def inference_model(self) -> torch.jit.ScriptModule:

@@ -44,6 +44,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
         policy_head_hidden_channels=[],  # (list) widths of the policy head's hidden layers
         # (LightZero's key; ours default to none: a 1x1 convolution, then the logits)
         line_features=0,  # (int) ours: k > 0 adds 6 input planes counting k-cell line windows
+        line_directions=False,  # (bool) ours, with line_features: 4 more planes, in how many
+        # lines through a cell a side has a window of k - 2 or k - 3 stones (double threats)
         draw_head=False,  # (bool) ours: a third head predicts whether the game ends drawn
         # (trained with a logistic loss weighted by value_weight); contempt reads it
     ),
@@ -348,6 +350,11 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         raise ConfigError(
             "main_config.policy.model: expected line_features to be 0 (off) or a window length "
             f"from 2 to the board's longer side ({longest}), got {k!r}"
+        )
+    if policy.model.line_directions and not k:
+        raise ConfigError(
+            "main_config.policy.model: line_directions=True adds planes to line_features' "
+            "window counts; expected line_features > 0 with it, got 0"
         )
     check_search_rules(policy.mcts, where="main_config.policy.mcts")
     check_nonnegative_int(policy, "eval_opening_moves", where="main_config.policy")

@@ -72,12 +72,21 @@ class BoardGame(NamedTuple):
         return self.network_input(boards, to_play)
 
     def network_input(
-        self, boards: np.ndarray, to_play: np.ndarray, line_features: int = 0, rows=None
+        self,
+        boards: np.ndarray,
+        to_play: np.ndarray,
+        line_features: int = 0,
+        rows=None,
+        *,
+        directions: bool = False,
     ) -> np.ndarray:
         """A network's input of ``boards[rows]`` `[m, H, W]` for ``to_play[rows]`` (all rows if
         None) in one numba pass: :meth:`planes`, followed with ``line_features`` k by their
-        window-count planes (``lzero.model.line_features``): `[m, 3 (+ 6), H, W]` float32."""
-        return board_input(boards, to_play, scale=self.scale, k=line_features, rows=rows)
+        window-count planes (``lzero.model.line_features``; with ``directions`` the direction
+        planes too): `[m, 3 (+ 6 or 10), H, W]` float32."""
+        return board_input(
+            boards, to_play, scale=self.scale, k=line_features, rows=rows, directions=directions
+        )
 
     def boards_from_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The inverse of :meth:`planes`: ``(boards [B, H, W] int8, to_play [B] int64)`` of

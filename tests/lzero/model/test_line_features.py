@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lzero.model.line_features import (
+    NUM_DIRECTION_PLANES,
     NUM_PLANES,
     SCALE,
     board_input,
@@ -43,6 +44,32 @@ def reference(board: np.ndarray, k: int) -> np.ndarray:
     return out * SCALE
 
 
+def direction_reference(board: np.ndarray, k: int) -> np.ndarray:
+    """Cell by cell: for each empty cell, each side and ``j = k - 2, k - 3``, the number of
+    the four lines through the cell on which some window through it holds ``j`` of the side's
+    stones and none of the other's."""
+    h, w = board.shape
+    out = np.zeros((NUM_DIRECTION_PLANES, h, w))
+    for r in range(h):
+        for c in range(w):
+            if board[r, c]:
+                continue
+            for dr, dc in LINES:
+                found = set()
+                for offset in range(k):
+                    cells = [(r + (i - offset) * dr, c + (i - offset) * dc) for i in range(k)]
+                    if not all(0 <= a < h and 0 <= b < w for a, b in cells):
+                        continue
+                    values = [int(board[a, b]) for a, b in cells]
+                    for side, (me, other) in enumerate(((1, 2), (2, 1))):
+                        for i, j in enumerate((k - 2, k - 3)):
+                            if other not in values and values.count(me) == j:
+                                found.add(2 * side + i)
+                for plane in found:
+                    out[plane, r, c] += 1
+    return out * SCALE
+
+
 def planes_of(boards: np.ndarray, factor: float = 0.5) -> np.ndarray:
     """LightZero's planes with player 1 to move."""
     return np.stack(
@@ -68,6 +95,35 @@ def test_planes_equal_a_plain_count_of_every_window(case, factor):
     np.testing.assert_allclose(got, reference(board, k))
 
 
+@settings(max_examples=150, deadline=None)
+@given(boards(), st.sampled_from([0.5, 1.0]))
+def test_direction_planes_count_the_lines_holding_such_a_window(case, factor):
+    """With ``directions``: the six window counts unchanged, then per side and stone count
+    the number of lines through the cell holding such a window, against a plain count."""
+    board, k = case
+    got = line_planes(planes_of(board[None], factor), k, directions=True)[0]
+    assert got.shape == (NUM_PLANES + NUM_DIRECTION_PLANES, *board.shape)
+    np.testing.assert_allclose(got[:NUM_PLANES], reference(board, k))
+    np.testing.assert_allclose(got[NUM_PLANES:], direction_reference(board, k))
+
+
+def test_a_double_threat_shows_in_the_direction_planes_only():
+    """Two stones on a row and two on a column, both pointing at one empty cell: a stone there
+    makes a three in two lines (a double threat); two stones on one row make threes through
+    that cell in two windows of one line. The window sums can be equal; the direction planes
+    tell 2 lines from 1."""
+    double = np.zeros((9, 9), np.int8)
+    double[4, 2:4] = 1  # row 4, columns 2-3
+    double[5:7, 4] = 1  # column 4, rows 5-6: both point at (4, 4)
+    single = np.zeros((9, 9), np.int8)
+    single[4, 2:4] = 1
+    single[4, 6:8] = 1  # row 4, columns 2-3 and 6-7: both on the row through (4, 4)
+    a = line_planes(planes_of(double[None]), 5, directions=True)[0] / SCALE
+    b = line_planes(planes_of(single[None]), 5, directions=True)[0] / SCALE
+    assert a[NUM_PLANES + 1, 4, 4] == 2 and b[NUM_PLANES + 1, 4, 4] == 1
+    assert a[2, 4, 4] > 0 and b[2, 4, 4] > 0  # threes through the cell in both
+
+
 def test_known_gomoku_threats():
     """An open three on a 9x9 row, stones in columns 3-5: a stone in column 2 or 6 makes four
     in two windows (columns 1-5 and 2-6, or 2-6 and 3-7), and one in column 1 or 7 in one."""
@@ -82,18 +138,18 @@ def test_known_gomoku_threats():
 
 
 @settings(max_examples=40, deadline=None)
-@given(boards())
-def test_planes_follow_the_boards_symmetries(case):
+@given(boards(), st.booleans())
+def test_planes_follow_the_boards_symmetries(case, directions):
     """The planes of a rotated or mirrored board are the rotated or mirrored planes, so the
     replay buffer's symmetry augmentation stays exact with them."""
     board, k = case
-    base = line_planes(planes_of(board[None]), k)[0]
+    base = line_planes(planes_of(board[None]), k, directions)[0]
     transforms = [lambda a: a[..., ::-1], lambda a: a[..., ::-1, :]]
     if board.shape[0] == board.shape[1]:
         transforms += [lambda a: np.rot90(a, 1, axes=(-2, -1)), lambda a: np.swapaxes(a, -1, -2)]
     for t in transforms:
         moved = np.ascontiguousarray(t(board))
-        np.testing.assert_allclose(line_planes(planes_of(moved[None]), k)[0], t(base))
+        np.testing.assert_allclose(line_planes(planes_of(moved[None]), k, directions)[0], t(base))
 
 
 def test_sides_swap_with_the_mover():
@@ -110,6 +166,9 @@ def test_with_line_planes_appends_to_the_input():
     planes = planes_of(np.zeros((3, 6, 6), np.int8))
     out = with_line_planes(planes, 5)
     assert out.shape == (3, 3 + NUM_PLANES, 6, 6) and out.dtype == np.float32
+    np.testing.assert_array_equal(out[:, :3], planes)
+    out = with_line_planes(planes, 5, directions=True)
+    assert out.shape == (3, 3 + NUM_PLANES + NUM_DIRECTION_PLANES, 6, 6)
     np.testing.assert_array_equal(out[:, :3], planes)
 
 
@@ -133,8 +192,8 @@ def test_bad_input_is_refused(planes, k, match):
 
 
 @settings(max_examples=60, deadline=None)
-@given(boards(), st.booleans(), st.integers(0, 2**32 - 1))
-def test_board_input_equals_the_planes_and_their_counts(case, scale, seed):
+@given(boards(), st.booleans(), st.integers(0, 2**32 - 1), st.booleans())
+def test_board_input_equals_the_planes_and_their_counts(case, scale, seed, directions):
     """Straight from boards, for any movers and any rows (in any order, repeated): the
     LightZero planes of those rows followed by their window counts; without ``k``, the planes
     alone."""
@@ -153,12 +212,15 @@ def test_board_input_equals_the_planes_and_their_counts(case, scale, seed):
         ],
         axis=1,
     ).astype(np.float32)[rows]
-    got = board_input(boards, to_play, scale=scale, k=k, rows=rows)
-    assert got.dtype == np.float32 and got.shape == (len(rows), 3 + NUM_PLANES, *board.shape)
+    got = board_input(boards, to_play, scale=scale, k=k, rows=rows, directions=directions)
+    extra = NUM_PLANES + (NUM_DIRECTION_PLANES if directions else 0)
+    assert got.dtype == np.float32 and got.shape == (len(rows), 3 + extra, *board.shape)
     np.testing.assert_array_equal(got[:, :3], want)
     for i, row in enumerate(rows):
         mover = boards[row] if to_play[row] == 1 else np.where(boards[row] == 0, 0, 3 - boards[row])
-        np.testing.assert_allclose(got[i, 3:], reference(mover, k))
+        np.testing.assert_allclose(got[i, 3 : 3 + NUM_PLANES], reference(mover, k))
+        if directions:
+            np.testing.assert_allclose(got[i, 3 + NUM_PLANES :], direction_reference(mover, k))
     np.testing.assert_array_equal(board_input(boards, to_play, scale=scale, rows=rows), want)
 
 

@@ -203,16 +203,17 @@ def test_a_checkpoint_trained_in_bfloat16_plays_on_a_cpu_without_it(
         obs = env.step(action).obs
 
 
-def test_a_run_with_line_features_checkpoints_an_agent_that_uses_them(tmp_path):
-    """The window-count planes (``model.line_features``) reach the trained network, its
-    checkpoint and the agent loaded from it, which plays legal moves."""
+@pytest.mark.parametrize("directions, planes", [(False, 6), (True, 10)])
+def test_a_run_with_line_features_checkpoints_an_agent_that_uses_them(tmp_path, directions, planes):
+    """The window-count planes (``model.line_features``, and ``line_directions``' four more)
+    reach the trained network, its checkpoint and the agent loaded from it, which plays legal
+    moves."""
     exp = tmp_path / "lf"
-    policy = train_alphazero(
-        [tiny_main(exp, model=dict(line_features=3)), CREATE], seed=0, max_env_step=40
-    )
-    assert policy.model.stem[0].in_channels == 3 + 6
+    model = dict(line_features=3, line_directions=directions)
+    policy = train_alphazero([tiny_main(exp, model=model), CREATE], seed=0, max_env_step=40)
+    assert policy.model.stem[0].in_channels == 3 + planes
     agent = load_agent(exp / "ckpt" / "ckpt_last.pth.tar", num_simulations=4)
-    assert agent._policy.model.stem[0].in_channels == 3 + 6
+    assert agent._policy.model.stem[0].in_channels == 3 + planes
     # Its weights do not fit a network without the planes: a clear error, not torch's.
     with pytest.raises(ConfigError, match=r"model_path: .* does not fit the configured model"):
         train_alphazero(
@@ -369,6 +370,14 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
             r"side \(3\), got 4",
         ),
         (lambda m, c: m.policy.model.update(line_features="5"), "line_features .* got '5'"),
+        (
+            lambda m, c: m.policy.model.update(line_directions=True),
+            "line_directions=True adds planes .* expected line_features > 0 with it",
+        ),
+        (
+            lambda m, c: m.policy.model.update(line_features=3, line_directions=1),
+            "expected line_directions to be True or False, got 1",
+        ),
         (
             lambda m, c: m.policy.update(mcts=dict(three_depth=2)),
             "0 unless threat_depth >= 1, got three_depth=2 with threat_depth=0",

@@ -20,27 +20,29 @@ from lzero.model.line_features import (
 LINES = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
+def windows_through(board: np.ndarray, r: int, c: int, k: int):
+    """``(line, values)`` of every window of ``k`` cells on the board through ``(r, c)``: the
+    line's index in ``LINES`` and the window's cell values."""
+    h, w = board.shape
+    for line, (dr, dc) in enumerate(LINES):
+        for offset in range(k):
+            cells = [(r + (i - offset) * dr, c + (i - offset) * dc) for i in range(k)]
+            if all(0 <= a < h and 0 <= b < w for a, b in cells):
+                yield line, [int(board[a, b]) for a, b in cells]
+
+
 def reference(board: np.ndarray, k: int) -> np.ndarray:
     """Cell by cell: for each empty cell, each line through it and each of the ``k`` offsets
     of a window along that line, count the window if it lies on the board and holds no stone of
     the other side."""
-    h, w = board.shape
-    out = np.zeros((NUM_PLANES, h, w))
-    for r in range(h):
-        for c in range(w):
-            if board[r, c]:
-                continue
-            for dr, dc in LINES:
-                for offset in range(k):
-                    cells = [(r + (i - offset) * dr, c + (i - offset) * dc) for i in range(k)]
-                    if not all(0 <= a < h and 0 <= b < w for a, b in cells):
-                        continue
-                    values = [int(board[a, b]) for a, b in cells]
-                    for side, (me, other) in enumerate(((1, 2), (2, 1))):
-                        if other in values:
-                            continue
-                        for i, j in enumerate((k - 1, k - 2, k - 3)):
-                            out[3 * side + i, r, c] += values.count(me) == j
+    out = np.zeros((NUM_PLANES, *board.shape))
+    for r, c in zip(*np.nonzero(board == 0)):
+        for _, values in windows_through(board, r, c, k):
+            for side, (me, other) in enumerate(((1, 2), (2, 1))):
+                if other in values:
+                    continue
+                for i, j in enumerate((k - 1, k - 2, k - 3)):
+                    out[3 * side + i, r, c] += values.count(me) == j
     return out * SCALE
 
 
@@ -48,25 +50,16 @@ def direction_reference(board: np.ndarray, k: int) -> np.ndarray:
     """Cell by cell: for each empty cell, each side and ``j = k - 2, k - 3``, the number of
     the four lines through the cell on which some window through it holds ``j`` of the side's
     stones and none of the other's."""
-    h, w = board.shape
-    out = np.zeros((NUM_DIRECTION_PLANES, h, w))
-    for r in range(h):
-        for c in range(w):
-            if board[r, c]:
-                continue
-            for dr, dc in LINES:
-                found = set()
-                for offset in range(k):
-                    cells = [(r + (i - offset) * dr, c + (i - offset) * dc) for i in range(k)]
-                    if not all(0 <= a < h and 0 <= b < w for a, b in cells):
-                        continue
-                    values = [int(board[a, b]) for a, b in cells]
-                    for side, (me, other) in enumerate(((1, 2), (2, 1))):
-                        for i, j in enumerate((k - 2, k - 3)):
-                            if other not in values and values.count(me) == j:
-                                found.add(2 * side + i)
-                for plane in found:
-                    out[plane, r, c] += 1
+    out = np.zeros((NUM_DIRECTION_PLANES, *board.shape))
+    for r, c in zip(*np.nonzero(board == 0)):
+        found = set()  # (plane, line)
+        for line, values in windows_through(board, r, c, k):
+            for side, (me, other) in enumerate(((1, 2), (2, 1))):
+                for i, j in enumerate((k - 2, k - 3)):
+                    if other not in values and values.count(me) == j:
+                        found.add((2 * side + i, line))
+        for plane, _ in found:
+            out[plane, r, c] += 1
     return out * SCALE
 
 

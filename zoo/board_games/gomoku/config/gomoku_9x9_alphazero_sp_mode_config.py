@@ -46,6 +46,8 @@ main_config.policy.collect_fpu_reduction = 0.2
 # 0.93/0.92/0.94/0.94/0.93/0.88, mean 0.92 as with 2 (README, "AlphaZero on the board games").
 # Not used: mcts.pb_c_init=2.0 (AlphaZero's 1.25 here); seeds 12-14 won 0.88/0.89/0.88 (README,
 # "AlphaZero on the board games").
+# Not used: model.line_directions=True (double threats as 4 more input planes); seeds 12-14
+# won 0.88/0.93/0.87 (README, "AlphaZero on the board games").
 
 if __name__ == "__main__":
     from lzero.cli_train import run_as_main

@@ -112,6 +112,16 @@ def summarize(outcome: np.ndarray) -> dict[str, float]:
     return {"win": win, "draw": draw, "loss": loss, "score": win - loss}
 
 
+def bot_env_config(env_cfg: Mapping, bot: str, battle_mode: str) -> dict:
+    """``env_cfg`` for games against ``bot`` in ``battle_mode``: the bot as it is (a training
+    config may make it err on purpose, a curriculum: ``prob_random_action_in_bot`` is 0 here)
+    and no human player."""
+    cfg = dict(env_cfg, battle_mode=battle_mode, bot_action_type=bot)
+    cfg["prob_random_action_in_bot"] = 0.0
+    cfg.pop("agent_vs_human", None)
+    return cfg
+
+
 def play_games(
     act: ActFn,
     create_cfg: Mapping,
@@ -131,10 +141,7 @@ def play_games(
     env settings that save every game as a GIF (``render_mode``, ``replay_path``;
     ``lzero.entry.config.check_board_eval_env``), the caption naming who played which
     colour; None: nothing is rendered."""
-    # The bot as it is: a training config may make it err on purpose (a curriculum).
-    cfg = dict(env_cfg, battle_mode="self_play_mode", bot_action_type=bot)
-    cfg["prob_random_action_in_bot"] = 0.0
-    cfg.pop("agent_vs_human", None)
+    cfg = bot_env_config(env_cfg, bot, "self_play_mode")
     cfg.update(replay or {"render_mode": None})
     agent = np.array([1 if i % 2 == 0 or agent_first_only else 2 for i in range(num_games)])
     envs = []
@@ -199,10 +206,7 @@ def record_game_gif(
     Raises:
         ConfigError: the GIF was not written (the env's error says why).
     """
-    cfg = dict(env_cfg, battle_mode="play_with_bot_mode", bot_action_type=bot)
-    cfg["prob_random_action_in_bot"] = 0.0
-    cfg.pop("agent_vs_human", None)
-    env = create_env(create_cfg, cfg)
+    env = create_env(create_cfg, bot_env_config(env_cfg, bot, "play_with_bot_mode"))
     Path(replay_dir).mkdir(parents=True, exist_ok=True)
     env.seed(seed, dynamic_seed=False)
     env.enable_save_replay(str(replay_dir))

@@ -246,7 +246,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     bots = [b for b in args.bots.split(",") if b] if args.bots else None
     with _as_options(EVAL_OPTIONS):
-        results = eval_alphazero(
+        eval_alphazero(
             args.ckpt,
             bots=bots,
             num_games=args.episodes,
@@ -258,11 +258,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             inference_dtype=args.dtype,
             state=state,
             replay_path=args.gif,
+            print_results=True,  # before the replay's path
         )
-    opening = f", {args.openings}-move random openings" if args.openings else ""
-    print(f"{args.ckpt}: {args.episodes} games per bot, colours alternate{opening}")
-    for bot, r in results.items():
-        print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
     return 0
 
 

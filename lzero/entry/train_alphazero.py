@@ -282,6 +282,7 @@ def eval_alphazero(
     inference_dtype: str | None = None,
     state: dict | None = None,
     replay_path: str | None = None,
+    print_results: bool = False,
 ) -> dict[str, dict[str, float]]:
     """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
     records its game, so no config is needed.
@@ -311,6 +312,8 @@ def eval_alphazero(
         replay_path: a folder: after the evaluation, one more game of the agent (first)
             against the first bot is saved there as a GIF, and its path printed
             (``lzero eval --gif DIR``); None: none.
+        print_results: print the results, a line per bot, when the games are over (before
+            the replay's path; ``lzero eval``).
     """
     from lzero.agent import load_agent, read_checkpoint
 
@@ -320,6 +323,7 @@ def eval_alphazero(
             num_simulations=num_simulations is not None, reuse_tree=reuse_tree is not False,
             fpu_reduction=fpu_reduction is not FROM_CONFIG, state=state is not None,
             inference_dtype=inference_dtype is not None, replay_path=replay_path is not None,
+            print_results=print_results is not False,
         )  # fmt: skip
         if any(ours.values()):
             raise ConfigError(
@@ -362,6 +366,11 @@ def eval_alphazero(
     results = evaluate_against_bots(
         agent.act_batch, g["create_env"], g["env_config"], bots, num_games, seed, opening_moves
     )
+    if print_results:
+        opening = f", {opening_moves}-move random openings" if opening_moves else ""
+        print(f"{model_path}: {num_games} games per bot, colours alternate{opening}")
+        for bot, r in results.items():
+            print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
     if replay_path is not None:
         gif = record_game_gif(
             agent.act_batch, g["create_env"], g["env_config"], bots[0], seed, replay_path

@@ -476,7 +476,7 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys):
     assert lzero_main([*plain, "--gif", str(tmp_path / "gifs")]) == 0
     out = capsys.readouterr().out
     (gif,) = (tmp_path / "gifs").glob("*.gif")
-    assert out == f"replay GIF: {gif}\n" + without
+    assert out == without + f"replay GIF: {gif}\n"  # the results first, as MuZero's eval
     with Image.open(gif) as image:
         assert image.n_frames >= 6  # the empty board and at least 5 moves (a TicTacToe game)
     assert lzero_main([*plain, "--gif", str(tmp_path / "e.gif")]) == 2

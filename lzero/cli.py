@@ -1,4 +1,5 @@
-"""The lzero command line: train MuZero, play against the bots, list and check envs.
+"""The lzero command line: train and evaluate AlphaZero and MuZero, play against the bots, list
+and check envs.
 
 Subcommands of the library itself are defined here; packages built on it (our ``zoo`` with
 ``play`` and ``arena``) add theirs through the ``lzero.commands`` entry-point group, whose
@@ -87,7 +88,9 @@ def _load_adder(spec: str):
 
 def build_parser() -> argparse.ArgumentParser:
     """Returns the parser with every available subcommand registered."""
-    parser = argparse.ArgumentParser(prog="lzero", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="lzero", description=" ".join(__doc__.split("\n\n")[0].split())
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     p = sub.add_parser("envs", help="list the registered envs")

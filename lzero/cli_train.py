@@ -330,15 +330,24 @@ def add_eval_subcommand(subparsers) -> None:
         help="also save one episode as a GIF in DIR (on a board "
         "game: a game of the agent, first, against the first bot)",
     )
-    p.add_argument("--episodes", type=_positive_int, default=20, help="games per bot (default 20)")
+    p.add_argument(
+        "--episodes",
+        type=_positive_int,
+        default=20,
+        help="games per bot on a board game, episodes on a gym task (default 20)",
+    )
     p.add_argument(
         "--simulations",
         type=non_negative_int,
         default=None,
-        help="simulations per move (default: the checkpoint's; 0 plays the raw network, on a "
-        "board game)",
+        help="simulations per move (default: the checkpoint's, or CONFIG's when given; 0 plays the "
+        "raw network, on a board game)",
     )
-    p.add_argument("--bots", default=None, help="comma-separated bots (default: all but random)")
+    p.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated bots (default: rule, mcts and, on TicTacToe, alpha_beta)",
+    )
     p.add_argument(
         "--openings",
         type=non_negative_int,
@@ -441,9 +450,9 @@ def add_train_subcommand(subparsers) -> None:
         "--max-env-step",
         type=_positive_int,
         default=None,
-        help="env-step budget, checked after each collect, so a run ends within one collect past "
-        "it (AlphaZero collects n_episode whole games) (default: the config module's "
-        "max_env_step)",
+        help="env-step budget: MuZero stops within one step of the envs past it, AlphaZero (which "
+        "collects n_episode whole games) within one collect phase (default: the config "
+        "module's max_env_step)",
     )
     p.add_argument(
         "--max-train-iter", type=_positive_int, default=int(1e10), help="gradient-step budget"

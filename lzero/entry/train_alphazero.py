@@ -298,7 +298,7 @@ def eval_alphazero(
         checkpoint: an AlphaZero checkpoint (or ``model_path`` instead), or LightZero's config
             pair.
         seed: seed of the envs and bots.
-        bots: bots to play (default: every bot of the game but 'random').
+        bots: bots to play (default: rule, mcts and, on TicTacToe, alpha_beta).
         num_games: games per bot.
         num_simulations: simulations per move (default: the checkpoint's eval setting); 0 plays
             the raw network.

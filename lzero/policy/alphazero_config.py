@@ -2,7 +2,7 @@
 
 A config is LightZero's pair ``[main_config, create_config]``. ``main_config.env`` holds the
 board env's own keys (checked by the env class) and the trainer's (``collector_env_num``,
-``evaluator_env_num``, ``n_evaluator_episode``, ``manager``); ``main_config.policy`` is
+``evaluator_env_num``, ``n_evaluator_episode``, ``stop_value``, ``manager``); ``main_config.policy`` is
 checked against :data:`ALPHAZERO_POLICY_CONFIG`.
 """
 
@@ -120,8 +120,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
     n_episode=8,  # (int) games collected per collect phase
     eval_freq=50,  # (int) train iterations between evaluations
     save_ckpt_freq=1000,  # (int) train iterations between iteration_N checkpoints
-    eval_bots=None,  # (list|None) bots to evaluate against; None: every bot the env has
-    # but 'random' (rule, mcts, and alpha_beta for TicTacToe)
+    eval_bots=None,  # (list|None) bots to evaluate against; None: rule, mcts and,
+    # on TicTacToe, alpha_beta (not random or the perfect solver bot)
     eval_num_simulations=None,  # (int|None) simulations per move in evaluation; None: mcts's
     eval_fpu_reduction=None,  # (float|None) ours, >= 0: outside self-play (evaluation,
     # ckpt_best, checkpoints' agents) a move the search has not tried yet is worth its node's

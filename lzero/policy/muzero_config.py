@@ -136,7 +136,7 @@ MUZERO_POLICY_CONFIG = dict(
     model_path=None,  # (str|None) LightZero's: a checkpoint to start from, used when the
     # entry's own model_path argument is None
     eval_bots=None,  # (list|None) board games: bots to evaluate against, the first scored as the
-    # eval return; None: every bot the env has but 'random' (rule, mcts, and TicTacToe's perfect)
+    # eval return; None: rule, mcts and, on TicTacToe, alpha_beta (the perfect alpha-beta bot)
     mcts_ctree=True,  # (bool) LightZero's C++ tree switch; no effect (one numba search here)
     collector_env_num=None,  # (int) LightZero repeats env.collector_env_num here; no effect
     evaluator_env_num=None,  # (int) LightZero repeats env.evaluator_env_num here; no effect

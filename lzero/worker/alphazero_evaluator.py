@@ -20,7 +20,9 @@ ActFn = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 def default_bots(env: Any) -> list[str]:
-    """Every bot of ``env`` but 'random', strongest last (rule, mcts, alpha_beta)."""
+    """The bots evaluated by default, strongest last: rule, mcts and, where the game has it,
+    alpha_beta (TicTacToe); not random, and not the solver bot ``perfect`` (Connect4,
+    TicTacToe)."""
     return [b for b in ("rule", "mcts", "alpha_beta") if b in env.bot_types]
 
 

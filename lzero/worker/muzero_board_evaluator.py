@@ -48,7 +48,7 @@ class MuZeroBoardEvaluator:
         create_cfg: the create config (``env.type``, ``env.import_names``).
         env_cfg: the env's config (its battle mode says how the agent was trained).
         bots: bots to play, the first the one ``eval`` scores; None: the env's rule and MCTS
-            bots (and TicTacToe's perfect one).
+            bots (and TicTacToe's perfect alpha_beta one).
         opening_moves: random moves opening each game (see ``play_against_bot``).
         seed: seed of the games.
         raw_network: play the network's most probable legal move, without a search

@@ -19,7 +19,8 @@ BOARD_GAME_CONFIG = dict(
     battle_mode_in_simulation_env="self_play_mode",
     # (str) Opponent in the bot modes: 'rule' (numba rule bot), 'random', 'mcts' (MCTSBot of
     # zoo/board_games/mcts_bot.py: UCT with random rollouts; Gomoku PUCT with a line-window
-    # evaluator and priors, common/line_eval.py); TicTacToe also 'alpha_beta'.
+    # evaluator and priors, common/line_eval.py); TicTacToe also 'alpha_beta'; Connect4 and
+    # TicTacToe also 'perfect' (the solver bot).
     bot_action_type="rule",
     # (float) Probability that the bot plays a uniformly random move instead.
     prob_random_action_in_bot=0.0,

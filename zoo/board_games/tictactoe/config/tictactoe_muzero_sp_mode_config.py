@@ -1,6 +1,7 @@
 """MuZero on TicTacToe in self-play mode (LightZero's file name): the bot-mode config's settings
 with the agent on both sides; the tree is two-player (rewards for the mover, values for the
-player to move), and evaluation plays the rule and perfect bots with both colours.
+player to move), and evaluation plays the rule, MCTS and alpha_beta (perfect) bots with both
+colours.
 
 Run: ``lzero train zoo.board_games.tictactoe.config.tictactoe_muzero_sp_mode_config``.
 """

@@ -12,7 +12,7 @@ from lzero.envs.config import (
     merge_config_pair,
     take_renamed,
 )
-from lzero.envs.env_manager.factory import manager_type
+from lzero.envs.env_manager.factory import get_env_manager_cls, manager_type
 from lzero.errors import ConfigError
 from lzero.policy.muzero_config import MUZERO_POLICY_CONFIG, policy_config
 from lzero.utils.replay_io import check_replay_dir
@@ -144,7 +144,17 @@ def _with_self_play(main: EasyDict) -> EasyDict:
     m = self_play_manager(main, kind)
     if m is not None:
         main.env.manager = m
+    else:  # the manager's own keys, checked now rather than when the envs are built
+        manager = main.env.get("manager") or {}
+        get_env_manager_cls(kind).check_config(
+            {k: v for k, v in manager.items() if k not in TRAINER_MANAGER_KEYS},
+            "main_config.env.manager",
+        )
     return main
+
+
+#: ``main_config.env.manager`` keys that the trainer reads; the rest configure the manager.
+TRAINER_MANAGER_KEYS = ("type", "self_play_actors", "weight_sync_freq")
 
 
 def _env_checked_elsewhere(create: Mapping) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ import torch
 
 from lzero.agent import CHECKPOINT_KIND as ALPHAZERO_KIND
 from lzero.agent import plain
+from lzero.entry.config import TRAINER_MANAGER_KEYS
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.utils.checkpoint_file import load_checkpoint_file
@@ -52,7 +53,7 @@ def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
 
     factory = env_factory(cfg, is_train=is_train)
     manager = get_env_manager_cls(manager_type(cfg.env.manager, cfg.env_manager, "main_config.env"))
-    own = ("type", "self_play_actors", "weight_sync_freq")  # the trainer's, not the manager's
+    own = TRAINER_MANAGER_KEYS  # the trainer's, not the manager's
     return manager([factory] * env_num, {k: v for k, v in cfg.env.manager.items() if k not in own})
 
 

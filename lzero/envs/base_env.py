@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from easydict import EasyDict
 
-from lzero.envs.config import merge_config
+from lzero.envs.config import merge_config, raise_unknown_keys, unknown_keys
 from lzero.errors import ConfigError
 
 BaseEnvTimestep = namedtuple("BaseEnvTimestep", ["obs", "reward", "done", "info"])
@@ -84,11 +84,15 @@ class BaseEnv(ABC):
             raise ConfigError(
                 f"{type(self).__name__} config: expected a dict, got {type(cfg).__name__}"
             )
+        where = f"{type(self).__name__} config"
+        # The manager's keys sit in LightZero's env config too: valid, and named in the hints.
+        valid = dict(self.default_config(), **dict.fromkeys(ENV_MANAGER_KEYS))
+        raise_unknown_keys(unknown_keys(valid, cfg or {}, where, self.open_config_keys))
         cfg = {k: v for k, v in (cfg or {}).items() if k not in ENV_MANAGER_KEYS}
         self._cfg = merge_config(
             self.default_config(),
             cfg,
-            where=f"{type(self).__name__} config",
+            where=where,
             open_keys=self.open_config_keys,
         )
         self._init_flag = False

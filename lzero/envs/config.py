@@ -182,6 +182,23 @@ def check_cuda(cfg: Mapping, *, where: str) -> None:
         )
 
 
+def check_fixed(cfg: Mapping, fixed: Sequence[tuple[str, object, str]], *, where: str) -> None:
+    """Each ``(key, value, why)`` of ``fixed``: ``cfg[key]`` must be ``value`` (a bool that
+    bool, a number that number), LightZero's setting that leaves off a feature not built here.
+
+    Raises:
+        ConfigError: another value, naming the key, the value allowed and ``why``.
+    """
+    for key, value, why in fixed:
+        got = cfg[key]
+        if isinstance(value, bool):
+            ok = got is value
+        else:
+            ok = isinstance(got, (int, float)) and not isinstance(got, bool) and got == value
+        if not ok:
+            raise ConfigError(f"{where}: expected {key}={value!r} ({why}), got {got!r}")
+
+
 def take_renamed(user: Mapping, cfg: MutableMapping, new: str, old: str, *, where: str) -> None:
     """LightZero's configs name the key ``old`` also ``new`` (a renamed key). When ``user`` (the
     section as the user wrote it) sets ``new`` (not None), ``cfg[old]`` (the merged section,
@@ -227,13 +244,17 @@ def merge_config_pair(
             f"expected input_cfg = [main_config, create_config] (two dicts), got {input_cfg!r:.120}"
         )
     main_user, create_user = (copy.deepcopy(dict(c)) for c in input_cfg)
-    problems = unknown_keys(create_defaults, create_user, "create_config")
     create = deep_merge_dicts(create_defaults, create_user)
-    if main_defaults is not None:
-        problems += unknown_keys(main_defaults, main_user, "main_config", main_open_keys(create))
-    raise_unknown_keys(problems)
+    # The type first: another algorithm's config (Gumbel MuZero, Sampled AlphaZero, ...) has
+    # keys of its own, which are not typos of ours.
     if create.policy.type != policy_type:
         raise ConfigError(
             f"create_config.policy: expected type {policy_type!r}, got {create.policy.type!r}"
+            f" (this entry trains {policy_type!r}; the README's porting section lists the "
+            "algorithms implemented here)"
         )
+    problems = unknown_keys(create_defaults, create_user, "create_config")
+    if main_defaults is not None:
+        problems += unknown_keys(main_defaults, main_user, "main_config", main_open_keys(create))
+    raise_unknown_keys(problems)
     return main_user, create

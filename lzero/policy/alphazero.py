@@ -29,6 +29,7 @@ from lzero.model.frozen import FrozenCache, freeze, inference_dtype
 from lzero.model.line_features import num_planes, with_line_planes
 from lzero.policy.alphazero_config import ALPHAZERO_POLICY_CONFIG
 from lzero.policy.board_game import BoardGame
+from lzero.policy.optim import make_optimizer, set_learning_rate
 
 NN_CACHE_SIZE = ALPHAZERO_POLICY_CONFIG["nn_cache_size"]  # for checkpoints older than the key
 
@@ -100,19 +101,7 @@ class AlphaZeroPolicy:
             draw_head=bool(m.get("draw_head", False)),  # .get: older checkpoints
             line_directions=self.line_directions,
         )
-        params = self.model.parameters()
-        if cfg.optim_type == "SGD":
-            self.optimizer = torch.optim.SGD(
-                params, lr=cfg.learning_rate, momentum=cfg.momentum, weight_decay=cfg.weight_decay
-            )
-        elif cfg.optim_type == "AdamW":
-            self.optimizer = torch.optim.AdamW(
-                params, lr=cfg.learning_rate, weight_decay=cfg.weight_decay
-            )
-        else:
-            self.optimizer = torch.optim.Adam(
-                params, lr=cfg.learning_rate, weight_decay=cfg.weight_decay
-            )
+        self.optimizer = make_optimizer(self.model.parameters(), cfg)
         self.train_iter = 0
         self.forward_seconds = 0.0  # time spent in the network's forward pass while searching
         c, h, w = cfg.model.observation_shape
@@ -229,14 +218,6 @@ class AlphaZeroPolicy:
 
     # -- learning ---------------------------------------------------------------------------
 
-    def _lr_factor(self) -> float:
-        if not self.cfg.lr_piecewise_constant_decay:
-            return 1.0
-        final = self.cfg.threshold_training_steps_for_final_lr
-        if self.train_iter < final / 3:
-            return 1.0
-        return 0.1 if self.train_iter < 2 * final / 3 else 0.01
-
     def learn(
         self,
         planes: np.ndarray,
@@ -257,8 +238,7 @@ class AlphaZeroPolicy:
                 either).
         """
         self.model.train()
-        for group in self.optimizer.param_groups:
-            group["lr"] = self.cfg.learning_rate * self._lr_factor()
+        set_learning_rate(self.optimizer, self.cfg, self.train_iter)
         x = torch.from_numpy(self.model_input(planes))
         target_pi = torch.from_numpy(np.ascontiguousarray(policy, np.float32))
         target_z = torch.from_numpy(np.ascontiguousarray(value, np.float32))

@@ -17,18 +17,22 @@ from easydict import EasyDict
 from lzero.envs.config import (
     check_cuda,
     check_discount_factor,
+    check_fixed,
     check_model_path,
     check_nonnegative_int,
     check_positive_ints,
     merge_config,
     merge_config_pair,
+    raise_unknown_keys,
     take_renamed,
+    unknown_keys,
 )
 from lzero.envs.env_manager import BaseEnvManager, manager_type
 from lzero.envs.env_manager.ray_session import check_ray_config
 from lzero.errors import ConfigError
 from lzero.mcts.batched_search import check_forced_playouts, check_fpu_reduction
 from lzero.policy.board_game import check_search_rules
+from lzero.policy.optim import OPTIM_TYPES
 from lzero.worker.alphazero_evaluator import check_opening_moves
 
 ALPHAZERO_POLICY_CONFIG = dict(
@@ -61,6 +65,7 @@ ALPHAZERO_POLICY_CONFIG = dict(
     simulation_env_config_type=None,  # (str) LightZero's; no effect
     board_size=None,  # (int) LightZero repeats the env's board size here; no effect
     sampled_algo=False,  # (bool) Sampled AlphaZero is not implemented: must be False
+    gumbel_algo=False,  # (bool) Gumbel AlphaZero is not implemented: must be False
     torch_compile=False,  # (bool) LightZero's torch.compile switch; no effect
     tensor_float_32=False,  # (bool) LightZero's TF32 switch; no effect on CPU
     multi_gpu=False,  # (bool) must be False
@@ -68,6 +73,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
     evaluator_env_num=None,  # (int) LightZero repeats env.evaluator_env_num here; no effect
     update_per_collect=None,  # (int|None) gradient steps per collect; None: model_update_ratio
     model_update_ratio=0.1,  # (float) gradient steps per collected position if the above is None
+    replay_ratio=None,  # (float|None) LightZero's newer name of model_update_ratio (its default
+    # is 0.25 there, 0.1 here); given, it sets that key
     batch_size=256,  # (int) positions per gradient step
     optim_type="Adam",  # (str) 'SGD', 'Adam' or 'AdamW'
     learning_rate=3e-3,  # (float) learning rate
@@ -243,6 +250,7 @@ CREATE_CONFIG = dict(
 
 _MUST = (
     ("sampled_algo", False, "Sampled AlphaZero is not implemented"),
+    ("gumbel_algo", False, "Gumbel AlphaZero is not implemented"),
     ("multi_gpu", False, "this build trains on one CPU"),
 )
 
@@ -305,13 +313,12 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         policy_user, policy, "piecewise_decay_lr_scheduler", "lr_piecewise_constant_decay",
         where="main_config.policy",
     )  # fmt: skip
+    take_renamed(
+        policy_user, policy, "replay_ratio", "model_update_ratio", where="main_config.policy"
+    )
     if policy.type != "alphazero":
         raise ConfigError(f"main_config.policy: expected type 'alphazero', got {policy.type!r}")
-    for key, value, why in _MUST:
-        if policy[key] != value:
-            raise ConfigError(
-                f"main_config.policy: expected {key}={value} ({why}), got {policy[key]!r}"
-            )
+    check_fixed(policy, _MUST, where="main_config.policy")
     check_cuda(policy, where="main_config.policy")
     newer = policy.piecewise_decay_lr_scheduler  # None: not given (before the key it set)
     if not (newer is None or isinstance(newer, bool)):
@@ -370,9 +377,10 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             raise ConfigError(
                 f"main_config.policy: expected {key} to be a positive int or None, got {value!r}"
             )
-    if policy.optim_type not in ("SGD", "Adam", "AdamW"):
+    if policy.optim_type not in OPTIM_TYPES:
         raise ConfigError(
-            f"main_config.policy: expected optim_type in ['Adam', 'AdamW', 'SGD'], got {policy.optim_type!r}"
+            f"main_config.policy: expected optim_type in {list(OPTIM_TYPES)}, got "
+            f"{policy.optim_type!r}"
         )
     for key in ("learning_rate", "model_update_ratio", "fixed_temperature_value"):
         if not isinstance(policy[key], (int, float)) or not policy[key] > 0:
@@ -428,6 +436,8 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         where="main_config",
     )  # fmt: skip
     manager = dict(trainer_user.get("manager") or {})
+    valid = {**BaseEnvManager.config, **TRAINER_ENV_CONFIG["manager"]}  # all named in hints
+    raise_unknown_keys(unknown_keys(valid, manager, "main_config.env.manager"))
     for key in set(BaseEnvManager.config) - set(TRAINER_ENV_CONFIG["manager"]):
         manager.pop(key, None)  # LightZero's env-manager settings: no effect on the pool
     main.trainer = merge_config(

@@ -22,6 +22,7 @@ from lzero.model import MuZeroModel, MuZeroModelMLP
 from lzero.model.frozen import FrozenCache, freeze
 from lzero.policy.board_game import BoardGame
 from lzero.policy.muzero_config import collect_epsilon, consistency_loss_on, policy_config
+from lzero.policy.optim import make_optimizer, set_learning_rate
 from lzero.policy.scaling_transform import scalar_to_support, support_to_scalar
 
 
@@ -127,10 +128,7 @@ class MuZeroPolicy:
         torch.set_num_threads(cfg.torch_num_threads)
         self.model = model if model is not None else build_model(cfg.model)
         self.target_model = copy.deepcopy(self.model)
-        optimizer = torch.optim.AdamW if cfg.optim_type == "AdamW" else torch.optim.Adam
-        self.optimizer = optimizer(
-            self.model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay
-        )
+        self.optimizer = make_optimizer(self.model.parameters(), cfg)
         self.support = int(getattr(self.model, "support_scale", cfg.model.support_scale))
         self.train_iter = 0
         self._frozen = FrozenCache(self.model, self._freeze_steps)
@@ -322,6 +320,7 @@ class MuZeroPolicy:
             consistency = self._consistency_loss(unrolled, t["target_obs"], t["policy_mask"])
             total = total + cfg.ssl_loss_weight * consistency
         total = total.mean()
+        set_learning_rate(self.optimizer, cfg, self.train_iter)
         self.optimizer.zero_grad()
         total.backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), cfg.grad_clip_value)

@@ -10,6 +10,7 @@ from easydict import EasyDict
 from lzero.envs.config import (
     check_cuda,
     check_discount_factor,
+    check_fixed,
     check_model_path,
     check_nonnegative_int,
     check_positive_ints,
@@ -18,6 +19,7 @@ from lzero.envs.config import (
 )
 from lzero.errors import ConfigError
 from lzero.policy.board_game import check_search_rules
+from lzero.policy.optim import OPTIM_TYPES
 
 MUZERO_POLICY_CONFIG = dict(
     type="muzero",  # (str) policy name; the only one this module serves
@@ -80,8 +82,8 @@ MUZERO_POLICY_CONFIG = dict(
     num_unroll_steps=5,  # (int) K, model unroll steps per sample
     td_steps=10,  # (int) n of the n-step value target
     discount_factor=0.997,  # (float) reward discount
-    learning_rate=3e-3,  # (float) Adam learning rate
-    weight_decay=1e-4,  # (float) Adam L2 weight decay
+    learning_rate=3e-3,  # (float) learning rate (the first of the schedule below)
+    weight_decay=1e-4,  # (float) L2 weight decay (AdamW: decoupled)
     grad_clip_value=10.0,  # (float) max global gradient norm
     value_loss_weight=0.25,  # (float) weight of the value loss (paper: 0.25)
     reward_loss_weight=1.0,  # (float) weight of the reward loss
@@ -127,9 +129,15 @@ MUZERO_POLICY_CONFIG = dict(
     # sample each unroll under a random symmetry of the board (observations, actions, policies)
     reanalyze_ratio=0.0,  # (float) LightZero's reanalysis share; no effect here: targets come
     # from the search at collection time (reanalysis is not implemented)
-    optim_type="Adam",  # (str) 'Adam' or 'AdamW' (Adam with the weight decay above)
-    lr_piecewise_constant_decay=False,  # (bool) must be False: no schedule here
+    reanalyze_noise=True,  # (bool) LightZero's: root noise in reanalysis; no effect here
+    reuse_search=False,  # (bool) ReZero's: collection reuses reanalysis searches; no effect here
+    buffer_reanalyze_freq=1,  # (float) ReZero's: buffer reanalyses per collect; no effect here
+    collect_with_pure_policy=False,  # (bool) LightZero's; must be False: collection searches
+    optim_type="Adam",  # (str) 'SGD' (with momentum), 'Adam' or 'AdamW' (lzero.policy.optim)
+    momentum=0.9,  # (float) SGD's momentum
+    lr_piecewise_constant_decay=False,  # (bool) lr x1 -> x0.1 -> x0.01 at 1/3 and 2/3 below
     piecewise_decay_lr_scheduler=None,  # (bool|None) LightZero's newer name of the above
+    threshold_training_steps_for_final_lr=int(5e4),  # (int) gradient steps of that decay
     ssl_loss_weight=0.0,  # (float) weight of the consistency loss (see
     # model.self_supervised_learning_loss; LightZero's default 0 leaves it out)
     use_wandb=False,  # (bool) LightZero's; must be False (TensorBoard and progress.csv here)
@@ -140,6 +148,33 @@ MUZERO_POLICY_CONFIG = dict(
     mcts_ctree=True,  # (bool) LightZero's C++ tree switch; no effect (one numba search here)
     collector_env_num=None,  # (int) LightZero repeats env.collector_env_num here; no effect
     evaluator_env_num=None,  # (int) LightZero repeats env.evaluator_env_num here; no effect
+    # LightZero's default_config keys of features not built here (its Atari, MiniGrid and
+    # Memory configs set them): accepted at the values that leave them off (_FIXED)
+    multi_gpu=False,  # (bool) must be False: this build trains on one CPU
+    use_priority=False,  # (bool) must be False: the replay samples uniformly
+    priority_prob_alpha=0.6,  # (float) prioritised replay's; no effect without use_priority
+    priority_prob_beta=0.4,  # (float) prioritised replay's; no effect without use_priority
+    use_max_priority_for_new_data=True,  # (bool) prioritised replay's; no effect without it
+    ignore_done=False,  # (bool) must be False: an episode's end is its end
+    random_collect_episode_num=0,  # (int) must be 0: every collected episode is searched
+    sampled_algo=False,  # (bool) must be False: Sampled MuZero is not implemented
+    gumbel_algo=False,  # (bool) must be False: Gumbel MuZero is not implemented
+    policy_entropy_weight=0.0,  # (float) must be 0: no entropy bonus in MuZero's loss here
+    policy_label_smoothing=0.0,  # (float) must be 0: the policy targets are the visit counts
+)
+
+#: Keys accepted only at one value, with the reason (LightZero's switches of features not
+#: built here).
+_FIXED = (
+    ("collect_with_pure_policy", False, "collection always searches"),
+    ("multi_gpu", False, "this build trains on one CPU"),
+    ("use_priority", False, "the replay samples uniformly; prioritised replay is not built"),
+    ("ignore_done", False, "an episode's end is its end here"),
+    ("random_collect_episode_num", 0, "random collection before training is not built"),
+    ("sampled_algo", False, "Sampled MuZero is not implemented"),
+    ("gumbel_algo", False, "Gumbel MuZero is not implemented"),
+    ("policy_entropy_weight", 0, "MuZero's loss here has no entropy bonus"),
+    ("policy_label_smoothing", 0, "the policy targets are the search's visit counts"),
 )
 
 
@@ -150,12 +185,12 @@ def _is_number(value, types) -> bool:
 _CHOICES = (
     ("model.model_type", ("mlp", "conv")),
     ("env_type", ("not_board_games", "board_games")),
-    ("optim_type", ("Adam", "AdamW")),
+    ("optim_type", OPTIM_TYPES),
     ("unvisited_value", ("zero", "mean_q")),
     ("use_augmentation", (False,)),
     ("symmetry_augmentation", (False, True)),
-    ("piecewise_decay_lr_scheduler", (None, False)),  # before the key it sets: its name
-    ("lr_piecewise_constant_decay", (False,)),
+    ("piecewise_decay_lr_scheduler", (None, False, True)),  # before the key it sets: its name
+    ("lr_piecewise_constant_decay", (False, True)),
     ("use_wandb", (False,)),
     ("model.discrete_action_encoding_type", ("one_hot",)),
     ("model.self_supervised_learning_loss", (False, True)),
@@ -170,7 +205,8 @@ def _check_choices(cfg: EasyDict) -> None:
     for key, allowed in _CHOICES:
         section, _, name = key.rpartition(".")
         value = (cfg.model if section else cfg)[name]
-        if value not in allowed:
+        # a switch takes True or False, not 1 or 0 (as AlphaZero's bool keys)
+        if not any(value is a if a is None or isinstance(a, bool) else value == a for a in allowed):
             raise ConfigError(f"policy config: expected {key} in {list(allowed)}, got {value!r}")
     m = cfg.model
     size = 2 * m.support_scale + 1
@@ -322,6 +358,7 @@ def policy_config(user: dict | None) -> EasyDict:
     if cfg.type != "muzero":
         raise ConfigError(f"policy config: expected type 'muzero', got {cfg.type!r}")
     check_cuda(cfg, where="policy config")
+    check_fixed(cfg, _FIXED, where="policy config")
     _check_choices(cfg)
     check_positive_ints(
         cfg,
@@ -337,6 +374,7 @@ def policy_config(user: dict | None) -> EasyDict:
             "target_update_freq",
             "save_ckpt_freq",
             "torch_num_threads",
+            "threshold_training_steps_for_final_lr",
         ),
         where="policy config",
     )
@@ -365,7 +403,9 @@ def policy_config(user: dict | None) -> EasyDict:
             raise ConfigError(
                 f"policy config: expected {key} to be a positive int or None, got {value!r}"
             )
-    for key, lowest in (("replay_ratio", None), ("learning_rate", None), ("weight_decay", 0.0)):
+    for key, lowest in (
+        ("replay_ratio", None), ("learning_rate", None), ("weight_decay", 0.0), ("momentum", 0.0)
+    ):  # fmt: skip
         value = cfg[key]
         if value is None and key == "replay_ratio":
             continue

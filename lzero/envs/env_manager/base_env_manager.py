@@ -32,7 +32,7 @@ import numpy as np
 from easydict import EasyDict
 
 from lzero.envs.base_env import BaseEnvTimestep
-from lzero.envs.config import merge_config
+from lzero.envs.config import merge_config, raise_unknown_keys, unknown_keys
 from lzero.envs.env_manager.env_attributes import EnvAttributeForwarding
 from lzero.envs.env_manager.env_handle import REJECTIONS, EnvFailure, EnvRejected, InProcessEnv
 from lzero.errors import ConfigError, EnvFailureWarning, IllegalActionError, ManagerStateError
@@ -115,7 +115,7 @@ class BaseEnvManager(EnvAttributeForwarding):
         if not isinstance(env_fn, (list, tuple)) or not env_fn or not all(map(callable, env_fn)):
             raise ValueError(f"env_fn: expected a non-empty list of env factories, got {env_fn!r}")
         where = f"{type(self).__name__} config"
-        self._refuse_di_engine_only_keys(cfg, where)
+        self.check_config(cfg, where)
         self._cfg = merge_config(self.default_config(), cfg, where=where)
         self._env_fn = list(env_fn)
         self.env_num = len(env_fn)
@@ -129,6 +129,19 @@ class BaseEnvManager(EnvAttributeForwarding):
         self._closed = False
         self._reference_spaces: dict | None = None
         self._sent_obs: dict[int, Any] = {}
+
+    @classmethod
+    def check_config(cls, cfg: Mapping | None, where: str) -> None:
+        """Checks a config's keys before anything is built (a training entry's config
+        compiler calls it too).
+
+        Raises:
+            ConfigError: DI-engine's keys this manager does not take (with the reason), or
+                unknown keys (with the closest valid one).
+        """
+        cls._refuse_di_engine_only_keys(cfg, where)
+        if isinstance(cfg, Mapping):
+            raise_unknown_keys(unknown_keys(cls.config, cfg, where))
 
     @classmethod
     def _refuse_di_engine_only_keys(cls, cfg: Mapping | None, where: str) -> None:

@@ -218,6 +218,11 @@ def test_lightzeros_save_replay_gif_keys_record_every_evaluation_episode(tmp_pat
             "symmetry_augmentation: expected a board game with model_type 'conv', got a gym "
             "task with model_type 'mlp'",
         ),
+        (
+            # Named only when the envs were built, after the policy and the run's folder.
+            lambda m, c: m["env"].update(manager=dict(shared_memroy=False)),
+            r"main_config.env.manager: unknown key 'shared_memroy'; did you mean 'shared_mem",
+        ),
     ],
 )
 def test_bad_configs_fail_before_training(tmp_path, patch, match):
@@ -226,6 +231,7 @@ def test_bad_configs_fail_before_training(tmp_path, patch, match):
     with pytest.raises(ConfigError, match=match):
         train_muzero_with_gym_env([main, create], seed=0, max_env_step=40)
     assert not (tmp_path / "run" / "progress.csv").exists()
+    assert not (tmp_path / "run").exists()
 
 
 def test_cli_train_runs_a_config_file(tmp_path, capsys):

@@ -33,6 +33,10 @@ def test_unknown_key_is_rejected_but_manager_keys_are_accepted(walk_env_cls):
         walk_env_cls({"sise": 3})
     env = walk_env_cls({"collector_env_num": 8, "stop_value": 1.0, "size": 5})
     assert env._cfg.size == 5 and "collector_env_num" not in env._cfg
+    # A typo of a manager key (valid in LightZero's env config) is named as one: the hint
+    # pointed at an env key before ('env_name' for 'colector_env_num' on the board envs).
+    with pytest.raises(ConfigError, match=r"'colector_env_num'; did you mean 'collector_env_num'"):
+        walk_env_cls({"colector_env_num": 8})
 
 
 def test_default_config_is_a_fresh_copy(walk_env_cls):

@@ -86,9 +86,29 @@ def test_the_newer_name_of_the_lr_schedule_sets_it():
         compile_with(dict(policy, lr_piecewise_constant_decay=False))
 
 
+def test_lightzeros_replay_ratio_sets_the_update_ratio():
+    # LightZero's AlphaZero names it replay_ratio now (model_update_ratio before).
+    policy = dict(LIGHTZERO_TICTACTOE_POLICY, cuda=False, update_per_collect=None)
+    assert compile_with(dict(policy, replay_ratio=0.25)).policy.model_update_ratio == 0.25
+    assert compile_with(policy).policy.model_update_ratio == 0.1  # ours when neither is set
+    with pytest.raises(ConfigError, match="expected one of replay_ratio .LightZero's other"):
+        compile_with(dict(policy, replay_ratio=0.25, model_update_ratio=0.5))
+
+
+def test_manager_key_typos_are_named_with_the_managers_keys():
+    # shared_memory (a manager key, no effect on the pool) was left out of the hint.
+    policy = dict(LIGHTZERO_TICTACTOE_POLICY, cuda=False)
+    with pytest.raises(ConfigError, match="'shared_memroy'; did you mean 'shared_memory'"):
+        compile_with(policy, env=dict(manager=dict(shared_memroy=False)))
+    cfg = compile_with(policy, env=dict(manager=dict(shared_memory=False)))
+    assert "shared_memory" not in cfg.trainer.manager
+
+
 @pytest.mark.parametrize(
     ("key", "value", "match"),
     [
+        ("gumbel_algo", True, r"expected gumbel_algo=False \(Gumbel AlphaZero is not impl"),
+        ("multi_gpu", True, r"expected multi_gpu=False \(this build trains on one CPU\)"),
         ("env_type", "not_board_games", "expected env_type 'board_games'"),
         ("action_type", "any", "expected action_type in"),
         ("model_path", 3, "expected model_path to be a checkpoint path or None, got 3"),

@@ -67,6 +67,46 @@ def test_loss_on_a_fixed_batch_falls():
     assert policy.train_iter == 61
 
 
+def test_sgd_and_lightzeros_piecewise_learning_rate():
+    # LightZero's MuZero defaults: SGD with momentum, the rate x1, x0.1 and x0.01 over the
+    # thirds of threshold_training_steps_for_final_lr gradient steps.
+    torch.manual_seed(0)
+    policy = MuZeroPolicy(
+        dict(
+            SMALL, optim_type="SGD", momentum=0.5, learning_rate=0.2,
+            piecewise_decay_lr_scheduler=True, threshold_training_steps_for_final_lr=6,
+        )
+    )  # fmt: skip
+    assert type(policy.optimizer) is torch.optim.SGD
+    assert policy.optimizer.defaults["momentum"] == 0.5
+    batch = filled_buffer().sample(32)
+    rates, losses = [], []
+    for _ in range(7):
+        losses.append(policy.learn(batch)["total_loss"])
+        rates.append(policy.optimizer.param_groups[0]["lr"])
+    assert rates == pytest.approx([0.2, 0.2, 0.02, 0.02, 0.002, 0.002, 0.002])
+    assert losses[-1] < losses[0]
+    plain = MuZeroPolicy(SMALL)  # Adam at a constant rate, as before
+    assert type(plain.optimizer) is torch.optim.Adam
+    plain.learn(batch)
+    plain.learn(batch)
+    assert plain.optimizer.param_groups[0]["lr"] == SMALL.get("learning_rate", 3e-3)
+
+
+def test_lightzeros_reanalysis_and_off_switch_keys_are_accepted():
+    # ReZero's configs (policy type muzero) and LightZero's MuZero default_config set these;
+    # at values that leave off what is not built here, they compile (with no effect).
+    keys = dict(
+        reanalyze_noise=True, reuse_search=True, collect_with_pure_policy=False,
+        buffer_reanalyze_freq=1, multi_gpu=False, use_priority=False, priority_prob_alpha=0.6,
+        priority_prob_beta=0.4, use_max_priority_for_new_data=True, ignore_done=False,
+        random_collect_episode_num=0, sampled_algo=False, gumbel_algo=False,
+        policy_entropy_weight=0.0, policy_label_smoothing=0,
+    )  # fmt: skip
+    cfg = policy_config(dict(SMALL, **keys))
+    assert {k: cfg[k] for k in keys} == keys
+
+
 def test_search_respects_mask_and_returns_distributions():
     torch.manual_seed(0)
     policy = MuZeroPolicy({**SMALL, "model": {**SMALL["model"], "action_space_size": 3}})
@@ -163,9 +203,20 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ({"cuda": "yes"}, "expected cuda to be True or False, got 'yes'"),
         ({"use_wandb": True}, r"expected use_wandb in \[False\], got True"),
         (
-            {"piecewise_decay_lr_scheduler": True},
-            r"expected piecewise_decay_lr_scheduler in \[None, False\], got True",
+            {"piecewise_decay_lr_scheduler": "yes"},
+            r"expected piecewise_decay_lr_scheduler in \[None, False, True\], got 'yes'",
         ),
+        ({"lr_piecewise_constant_decay": 1}, r"in \[False, True\], got 1"),
+        ({"optim_type": "RMSprop"}, r"expected optim_type in \['SGD', 'Adam', 'AdamW'\]"),
+        ({"momentum": -0.1}, "expected momentum to be a non-negative number, got -0.1"),
+        # LightZero's switches of features not built here: named with the reason.
+        ({"multi_gpu": True}, r"expected multi_gpu=False \(this build trains on one CPU\)"),
+        ({"use_priority": True}, r"expected use_priority=False \(the replay samples unif"),
+        ({"collect_with_pure_policy": True}, r"expected collect_with_pure_policy=False \(co"),
+        ({"gumbel_algo": True}, r"expected gumbel_algo=False \(Gumbel MuZero is not impl"),
+        ({"random_collect_episode_num": 5}, r"expected random_collect_episode_num=0 \(rand"),
+        ({"policy_entropy_weight": 0.1}, r"expected policy_entropy_weight=0 \(MuZero's loss"),
+        ({"ignore_done": 0}, r"expected ignore_done=False \(an episode's end is its end"),
         (
             {"piecewise_decay_lr_scheduler": False, "lr_piecewise_constant_decay": True},
             "expected one of piecewise_decay_lr_scheduler .LightZero's other name of "

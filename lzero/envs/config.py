@@ -110,6 +110,14 @@ def unknown_keys(default: Mapping, user: Mapping, where: str, open_keys: tuple =
     for key, value in user.items():
         if key not in default:
             message = unknown_name_message("key", key, default.keys(), full=True)
+            # A key of a section one level down (AlphaZero's mcts.num_simulations, which
+            # MuZero's config has at the top) is named exactly, not by a look-alike.
+            nested = [k for k, v in default.items() if isinstance(v, Mapping) and key in v]
+            if nested:
+                message = (
+                    f"unknown key {key!r} here; it is a key of {where}.{nested[0]}: set it "
+                    f"there. Valid keys here: {sorted(str(k) for k in default)}"
+                )
             problems.append(f"{where}: {message}")
             continue
         sub = default[key]

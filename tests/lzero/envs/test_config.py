@@ -135,3 +135,16 @@ def test_another_algorithms_config_is_refused_by_its_type_not_by_its_keys():
     create["policy"]["type"] = "muzero"  # the right type: now the key is named
     with pytest.raises(ConfigError, match="unknown key 'max_num_considered_actions'"):
         merge_config_pair([main, create], create_defaults, "muzero", main_defaults)
+
+
+def test_a_key_of_a_nested_section_is_named_with_its_section():
+    """MuZero's num_simulations sits at the policy's top; AlphaZero's under policy.mcts: the
+    message says where it goes rather than naming a look-alike (eval_num_simulations)."""
+    default = {"eval_num_simulations": 1, "mcts": {"num_simulations": 1}}
+    with pytest.raises(ConfigError) as err:
+        merge_config(default, {"num_simulations": 5}, where="main_config.policy")
+    assert str(err.value).startswith(
+        "main_config.policy: unknown key 'num_simulations' here; it is a key of "
+        "main_config.policy.mcts: set it there."
+    )
+    assert merge_config(default, {"mcts": {"num_simulations": 5}}).mcts.num_simulations == 5

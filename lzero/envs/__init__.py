@@ -64,7 +64,16 @@ __all__ = [
     "to_tensor",
 ]
 
-_MANAGER_NAMES = ("create_env_manager", "get_env_manager_cls")
+# DI-engine's ding.envs exports its managers too (``from ding.envs import BaseEnvManager``).
+_MANAGER_NAMES = (
+    "create_env_manager",
+    "get_env_manager_cls",
+    "BaseEnvManager",
+    "SubprocessEnvManager",
+    "SyncSubprocessEnvManager",
+    "AsyncSubprocessEnvManager",
+    "EnvState",
+)
 _POOL_NAMES = ("make", "make_gym", "make_gymnasium", "make_dm", "make_spec", "list_all_envs")
 
 

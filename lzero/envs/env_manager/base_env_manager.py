@@ -192,6 +192,12 @@ class BaseEnvManager(EnvAttributeForwarding):
         self._ready_obs = {}
         self._failures = [0] * self.env_num
         self._episodes = [0] * self.env_num
+        try:
+            for env_id in range(self.env_num):  # enable_save_replay before launch (DI-engine's)
+                self._apply_replay_path(env_id)
+        except RuntimeError:
+            self.close()  # not launched after all
+            raise
         self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
 
     def seed(self, seed: int | list[int], dynamic_seed: bool = True) -> None:
@@ -214,8 +220,9 @@ class BaseEnvManager(EnvAttributeForwarding):
     def reset(self, reset_param: Mapping[int, dict] | None = None) -> None:
         """Resets the envs named in ``reset_param`` (``{env_id: reset kwargs}``), or all of them.
 
-        Resetting every env (``reset_param`` None) starts their episode counts again; an env
-        reset by id keeps its count.
+        Episode counts (for ``episode_num``) start at :meth:`launch` only, as DI-engine's: a
+        reset keeps them, so that ``episode_num`` ends a loop that resets finished envs
+        (DI-engine's, with ``auto_reset=False``); close and launch again to count afresh.
 
         Raises:
             ManagerStateError: the manager is not launched (a RuntimeError and, as in
@@ -227,11 +234,8 @@ class BaseEnvManager(EnvAttributeForwarding):
             raise ManagerStateError(
                 f"reset: expected a launched manager (launch() first), got {state}"
             )
-        if reset_param is None:  # a new start: every env's episode count starts again
+        if reset_param is None:
             reset_param = {i: {} for i in range(self.env_num)}
-            self._episodes = [0] * self.env_num
-        # An env reset by id keeps its count, so that episode_num still ends a manual-reset
-        # loop (DI-engine's, with auto_reset=False).
         self._check_reset_param(reset_param)
         self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
 
@@ -467,7 +471,8 @@ class BaseEnvManager(EnvAttributeForwarding):
     def _restart(self, env_id: int) -> None:
         try:
             self._handles[env_id].restart()
-        except EnvFailure:
+            self._apply_replay_path(env_id)  # the new env records as the old one did
+        except (EnvFailure, RuntimeError):
             pass  # the new handle is broken too: the next reset reports it and retries
         self._seed_pending[env_id] = self._seeds is not None
 

@@ -3,12 +3,18 @@
 DI-engine's managers answer an attribute they do not have with that attribute of every env
 (in env id order); a method of the envs is refused with ``RuntimeError`` unless it is in
 ``method_name_list``, and then ``manager.method(*args)`` calls it on every env and returns the
-list of results (LightZero's evaluators call ``evaluator_env.enable_save_replay(...)`` so).
-The values come from the envs themselves, in worker processes too.
+list of results. The values come from the envs themselves, in worker processes too. Three of
+that list's methods are the manager's own, with DI-engine's signatures:
+``enable_save_replay(path or [path per env])`` (before ``launch`` too: applied when the envs
+are built, and again to an env restarted after a failure), and ``reward_shaping(env_id,
+transitions)`` and ``enable_save_figure(env_id, path)``, which call one env.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+from numbers import Integral
 from typing import Any
 
 from lzero.envs.env_manager.env_handle import EnvFailure, EnvMethod
@@ -23,6 +29,61 @@ class EnvAttributeForwarding:
     """Mixin of a manager with ``_handles`` (one per env) answering 'getattr' and 'call'."""
 
     method_name_list: list[str] = METHOD_NAME_LIST
+    _replay_paths: list[str] | None = None
+
+    def enable_save_replay(self, replay_path: str | os.PathLike | Sequence[str]) -> None:
+        """Every env saves its episodes' replays under ``replay_path`` (or env ``i`` under
+        ``replay_path[i]``), from its next episode; before :meth:`launch` too (DI-engine's
+        eval entry calls it then), the envs get it when they are built.
+
+        Raises:
+            ValueError: a list whose length is not the number of envs.
+        """
+        if isinstance(replay_path, (str, os.PathLike)):
+            paths = [os.fspath(replay_path)] * self.env_num
+        else:
+            paths = [os.fspath(p) for p in replay_path]
+            if len(paths) != self.env_num:
+                raise ValueError(
+                    f"enable_save_replay: expected a path or a list of {self.env_num} (one per "
+                    f"env), got a list of {len(paths)}"
+                )
+        self._replay_paths = paths
+        if self.launched:
+            for env_id in range(self.env_num):
+                self._apply_replay_path(env_id)
+
+    def _apply_replay_path(self, env_id: int) -> None:
+        if self._replay_paths is not None:
+            self._call_env(env_id, "enable_save_replay", self._replay_paths[env_id])
+
+    def reward_shaping(self, env_id: int, transitions: Any) -> Any:
+        """DI-engine's: env ``env_id``'s ``reward_shaping(transitions)``."""
+        return self._call_env(env_id, "reward_shaping", transitions)
+
+    def enable_save_figure(self, env_id: int, figure_path: str) -> Any:
+        """DI-engine's: env ``env_id``'s ``enable_save_figure(figure_path)``."""
+        return self._call_env(env_id, "enable_save_figure", figure_path)
+
+    def _call_env(self, env_id: Any, name: str, *args: Any) -> Any:
+        """Env ``env_id``'s method ``name`` called with ``args``; its result."""
+        if not self.launched:
+            raise ManagerStateError(
+                f"{name}: expected a launched manager (launch() first), got "
+                f"{'a closed one' if self._closed else 'one not launched yet'}"
+            )
+        if (
+            isinstance(env_id, bool)
+            or not isinstance(env_id, Integral)
+            or not 0 <= env_id < self.env_num
+        ):
+            raise ValueError(f"{name}: expected an env id in [0, {self.env_num}), got {env_id!r}")
+        handle = self._handles[env_id]
+        handle.send("call", (name, args, {}))
+        try:
+            return handle.recv(self._deadline("step_timeout"))
+        except EnvFailure as err:
+            raise RuntimeError(f"{name}: env {env_id} failed: {err}") from None
 
     def __getattr__(self, key: str) -> Any:
         if key.startswith("_"):  # the manager's own state (also while __init__ runs)

@@ -215,7 +215,9 @@ class EnvPool:
         self._submit(ids, np.ones(ids.shape[0], np.bool_), None)
 
     def reset(self, env_id: Any = None) -> Any:
-        """Resets ``env_id`` (default: all envs) and returns their first observations.
+        """Resets ``env_id`` (default: all envs) and returns their first observations: of
+        every env reset, or, in async mode with ``env_id`` None, as envpool's, of the first
+        ``batch_size`` to finish (oldest first), the others staying in flight for ``recv``.
 
         Returns:
             ``obs`` here (the old gym API), ``(obs, info)`` for gymnasium's, a ``TimeStep``
@@ -226,7 +228,12 @@ class EnvPool:
         if env_id is None and self._in_flight.any():
             raise ValueError("reset: expected no env in flight, got some; recv them first")
         self._submit(ids, np.ones(ids.shape[0], np.bool_), None)
-        self._wait(lambda: self._finished[ids].all())
+        if env_id is None and self.is_async:
+            self._wait(lambda: self._n_finished >= self.batch_size)
+            done = np.flatnonzero(self._finished)
+            ids = done[np.argsort(self._seq[done], kind="stable")[: self.batch_size]]
+        else:
+            self._wait(lambda: self._finished[ids].all())
         return self._format(ids, self._take(ids), True)
 
     def seed(self, seed: Any = None) -> None:

@@ -54,3 +54,19 @@ def test_bad_settings_are_refused_clearly():
         get_env_cls(dict(battle_mode="self_play_mode"))
     with pytest.raises(ConfigError, match="env_manager: unknown type 'subproces'"):
         create_env_manager(dict(type="subproces"), [TicTacToeEnv])
+
+
+def test_the_managers_import_from_lzero_envs_as_from_ding_envs():
+    # DI-engine's code imports them from ding.envs; ours raised ImportError.
+    from lzero.envs import (
+        AsyncSubprocessEnvManager,
+        BaseEnvManager,
+        EnvState,
+        SubprocessEnvManager,
+        SyncSubprocessEnvManager,
+        env_manager,
+    )
+
+    assert BaseEnvManager is env_manager.BaseEnvManager and EnvState.DONE is not None
+    assert issubclass(SyncSubprocessEnvManager, SubprocessEnvManager)
+    assert issubclass(AsyncSubprocessEnvManager, BaseEnvManager)

@@ -136,6 +136,47 @@ class Named(Short):
         return 0
 
 
+class Recorder(Short):
+    """``Short`` that keeps what DI-engine's manager methods hand it."""
+
+    config = dict(broken=False, k=1)
+    replay = figure = None
+
+    def enable_save_replay(self, replay_path):
+        self.replay = replay_path
+
+    def enable_save_figure(self, figure_path):
+        self.figure = figure_path
+
+    def reward_shaping(self, transitions):
+        return [dict(t, reward=t["reward"] * self._cfg.k) for t in transitions]
+
+
+@pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
+def test_replay_figure_and_reward_shaping_have_di_engines_signatures(manager_cls):
+    # DI-engine's eval entry calls enable_save_replay before launch (ours raised), a list
+    # gives one path per env (each env got the whole list), and reward_shaping(env_id, ...)
+    # and enable_save_figure(env_id, ...) call one env (every env got env_id as an argument).
+    manager = manager_cls([lambda i=i: Recorder({"k": i + 1}) for i in range(3)], {})
+    with pytest.raises(ValueError, match="expected a path or a list of 3 .one per env., got"):
+        manager.enable_save_replay(["a", "b"])
+    manager.enable_save_replay(["a", "b", "c"])
+    manager.launch()
+    try:
+        assert manager.replay == ["a", "b", "c"]
+        manager.enable_save_replay("p")  # launched: now
+        assert manager.replay == ["p", "p", "p"]
+        assert manager.reward_shaping(1, [{"reward": 1.5}]) == [{"reward": 3.0}]
+        manager.enable_save_figure(np.int64(2), "fig")
+        assert manager.figure == [None, None, "fig"]
+        with pytest.raises(ValueError, match=r"reward_shaping: expected an env id in \[0, 3\)"):
+            manager.reward_shaping(3, [])
+    finally:
+        manager.close()
+    with pytest.raises(RuntimeError, match="reward_shaping: expected a launched manager"):
+        manager.reward_shaping(0, [])
+
+
 @pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
 def test_env_attributes_and_listed_methods_are_forwarded_as_in_di_engine(manager_cls):
     env_fn = [lambda i=i: Named({"name": f"env{i}"}) for i in range(3)]
@@ -179,6 +220,24 @@ def test_done_waits_for_every_env_to_play_episode_num_without_auto_reset(manager
         for _ in range(2):
             manager.step({0: 0, 1: 0})
         assert manager.done and set(manager.env_states.values()) == {EnvState.DONE}
+
+
+@pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
+def test_a_reset_of_every_env_keeps_the_episode_counts(manager_cls):
+    # DI-engine's test_base_env_manager loop: auto_reset=False, reset() (no argument) once all
+    # envs need it, until done. reset() zeroed the counts, so the loop never ended.
+    with manager_cls([Short, Short], dict(auto_reset=False, episode_num=2)) as manager:
+        manager.launch()
+        for _ in range(20):
+            if manager.done:
+                break
+            if all(s == EnvState.NEED_RESET for s in manager.env_states.values()):
+                manager.reset()
+            manager.step({i: 0 for i in manager.ready_obs})
+        assert manager.done and set(manager.env_states.values()) == {EnvState.DONE}
+        manager.close()
+        manager.launch()  # a new launch counts afresh
+        assert not manager.done and sorted(manager.ready_obs) == [0, 1]
 
 
 class Masked(Short):

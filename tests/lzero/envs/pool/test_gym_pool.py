@@ -170,6 +170,32 @@ def test_non_finite_continuous_actions_are_refused_and_change_nothing():
     assert np.isfinite(got[0]).all()
 
 
+@pytest.mark.parametrize("num_threads", [0, 2])
+def test_async_reset_returns_one_batch_and_leaves_the_rest_in_flight(num_threads):
+    # envpool's examples/env_step.py: in async mode reset() returns batch_size envs (it
+    # returned all of them, and the example's next step(action[batch_size], env_id) failed).
+    n, seed = 6, 4
+    pool = make_gym("CartPole-v1", num_envs=n, batch_size=2, seed=seed, num_threads=num_threads)
+    ref = Reference(n, seed)
+    obs, info = pool.reset()
+    first = info["env_id"]
+    assert obs.shape == (2, 4) and first.shape == (2,)
+    served = set(first.tolist())
+    for k, i in enumerate(first):
+        assert np.array_equal(obs[k], ref.obs[i])
+    pool.send(np.zeros(2, np.int64), first)
+    while len(served) < n:  # the other envs' first observations come with recv
+        obs, reward, term, trunc, info = pool.recv()
+        for k, i in enumerate(info["env_id"]):
+            if i not in served:
+                assert np.array_equal(obs[k], ref.obs[i]) and reward[k] == 0
+                served.add(int(i))
+        pool.send(np.zeros(2, np.int64), info["env_id"])
+    pool.close()
+    sync = make_gym("CartPole-v1", num_envs=n, seed=seed)  # sync: every env, as before
+    assert sync.reset()[0].shape == (n, 4)
+
+
 def test_bad_input_is_rejected_without_changing_any_env():
     pool = make("CartPole-v1", num_envs=3, batch_size=2, num_threads=0)
     with pytest.raises(RuntimeError, match="recv: expected actions sent .* got nothing in flight"):

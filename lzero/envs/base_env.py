@@ -29,8 +29,33 @@ from lzero.errors import ConfigError
 
 BaseEnvTimestep = namedtuple("BaseEnvTimestep", ["obs", "reward", "done", "info"])
 
+
 #: Keys of LightZero's ``main_config.env`` that configure the env manager, collector or
 #: evaluator rather than one env. An env accepts and drops them, so configs port unchanged.
+def _space(name: str, what: str) -> property:
+    """A settable space property; reading one never set raises AttributeError (so that
+    ``hasattr`` and ``check_env`` see it missing), but ``reward_space`` has a default."""
+    attr = f"_base_env_{name}"
+
+    def get(self):
+        value = self.__dict__.get(attr)
+        if value is not None:
+            return value
+        if name == "reward_space":
+            from gymnasium import spaces
+
+            return spaces.Box(-np.inf, np.inf, (1,), np.float32)
+        raise AttributeError(
+            f"{type(self).__name__}: expected {name} to be defined (a property or class "
+            f"attribute, or set in __init__), got none"
+        )
+
+    def set(self, value):
+        self.__dict__[attr] = value
+
+    return property(get, set, doc=f"The gymnasium space of {what}.")
+
+
 ENV_MANAGER_KEYS = frozenset(
     {
         "type",
@@ -53,7 +78,9 @@ class BaseEnv(ABC):
 
     Subclasses declare their documented defaults in the class attribute ``config`` (a dict,
     one ``# (type) meaning`` comment per key) and call ``super().__init__(cfg)``, which
-    merges the user's dict over them and rejects unknown keys. In ``reset`` they call
+    merges the user's dict over them and rejects unknown keys (a subclass that declares no
+    ``config``, as DI-engine's envs, gets its dict as it is). The spaces are properties or
+    class attributes, or are set in ``__init__``; ``reward_space`` defaults to a `[1]` Box. In ``reset`` they call
     :meth:`_start_episode` to get the episode's seed and a fresh ``self.np_random``.
     """
 
@@ -85,16 +112,16 @@ class BaseEnv(ABC):
                 f"{type(self).__name__} config: expected a dict, got {type(cfg).__name__}"
             )
         where = f"{type(self).__name__} config"
-        # The manager's keys sit in LightZero's env config too: valid, and named in the hints.
-        valid = dict(self.default_config(), **dict.fromkeys(ENV_MANAGER_KEYS))
-        raise_unknown_keys(unknown_keys(valid, cfg or {}, where, self.open_config_keys))
-        cfg = {k: v for k, v in (cfg or {}).items() if k not in ENV_MANAGER_KEYS}
-        self._cfg = merge_config(
-            self.default_config(),
-            cfg,
-            where=where,
-            open_keys=self.open_config_keys,
-        )
+        if any("config" in vars(c) for c in type(self).__mro__ if c is not BaseEnv):
+            # The manager's keys sit in LightZero's env config too: valid, named in the hints.
+            valid = dict(self.default_config(), **dict.fromkeys(ENV_MANAGER_KEYS))
+            raise_unknown_keys(unknown_keys(valid, cfg or {}, where, self.open_config_keys))
+            cfg = {k: v for k, v in (cfg or {}).items() if k not in ENV_MANAGER_KEYS}
+            self._cfg = merge_config(
+                self.default_config(), cfg, where=where, open_keys=self.open_config_keys
+            )
+        else:  # no documented keys to check (a DI-engine-style env passing its config up):
+            self._cfg = EasyDict(copy.deepcopy(dict(cfg or {})))  # taken as DI-engine's is
         self._init_flag = False
         self._seed: int | None = None
         self._dynamic_seed = True
@@ -149,20 +176,12 @@ class BaseEnv(ABC):
     def close(self) -> None:
         """Releases resources; the env may be reset again afterwards."""
 
-    @property
-    @abstractmethod
-    def observation_space(self):
-        """The gymnasium space of the observations ``reset`` and ``step`` return."""
-
-    @property
-    @abstractmethod
-    def action_space(self):
-        """The gymnasium space of the actions ``step`` accepts."""
-
-    @property
-    @abstractmethod
-    def reward_space(self):
-        """The gymnasium space of the rewards (a `[1]` float32 Box)."""
+    # The spaces: a subclass defines them as properties or class attributes, or, as DI-engine's
+    # envs do, sets them in __init__ (self.observation_space = ...); reward_space defaults to
+    # an unbounded [1] float32 Box (DI-engine's envs without one exist).
+    observation_space = _space("observation_space", "the observations reset and step return")
+    action_space = _space("action_space", "the actions step accepts")
+    reward_space = _space("reward_space", "the rewards (default: an unbounded [1] float32 Box)")
 
     def random_action(self) -> Any:
         """Returns a uniformly random action of ``action_space``, drawn from the episode's

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -17,7 +17,10 @@ ENTRY_POINT_GROUP = "lzero.envs"
 
 
 class Registry:
-    """A name -> class (or factory) map with a ``register`` decorator.
+    """A name -> class (or factory) map with a ``register`` decorator, and DI-engine's
+    ``Registry`` calls: ``register(name, cls)``, ``register(force_overwrite=True)``,
+    ``register()`` (the class's own name), ``registry[name]``, ``keys()``, ``query()``, ``len``,
+    ``in`` and iteration (the names, declared ones included).
 
     Args:
         kind: what is registered, for error messages (``'env'``).
@@ -34,21 +37,34 @@ class Registry:
         self._group = entry_point_group
         self._items: dict[str, Any] = {}
 
-    def register(self, name: str) -> Callable[[Any], Any]:
-        """Returns a decorator that registers its argument under ``name``.
+    def register(
+        self, name: str | None = None, module: Any = None, force_overwrite: bool = False
+    ) -> Any:
+        """Registers ``module`` under ``name`` and returns it, or, without ``module``, returns a
+        decorator that registers its argument (under ``name``, or its ``__name__``), as
+        DI-engine's ``Registry.register(module_name, module, force_overwrite)``.
 
         Raises:
-            ValueError: ``name`` is already taken by another object.
+            ValueError: ``name`` is already taken by another object (the same class again, a
+                module imported twice, is fine), unless ``force_overwrite``.
         """
 
         def decorator(obj: Any) -> Any:
-            old = self._items.get(name)
-            if old is not None and _qualname(old) != _qualname(obj):
-                raise ValueError(f"{self._kind} {name!r} is already registered to {_qualname(old)}")
-            self._items[name] = obj
+            key = name if name is not None else getattr(obj, "__name__", None)
+            if not isinstance(key, str) or not key:
+                raise ValueError(
+                    f"register: expected a name (or an object with a __name__), got {key!r}"
+                )
+            old = self._items.get(key)
+            if old is not None and _qualname(old) != _qualname(obj) and not force_overwrite:
+                raise ValueError(
+                    f"{self._kind} {key!r} is already registered to {_qualname(old)} (pass "
+                    "force_overwrite=True to replace it)"
+                )
+            self._items[key] = obj
             return obj
 
-        return decorator
+        return decorator if module is None else decorator(module)
 
     def _declared(self) -> dict[str, str]:
         if self._group is None:
@@ -78,6 +94,23 @@ class Registry:
 
     def __contains__(self, name: str) -> bool:
         return name in self._items or name in self._declared()
+
+    def __getitem__(self, name: str) -> Any:
+        return self.get(name)
+
+    def keys(self) -> list[str]:
+        """The names (:meth:`names`), as DI-engine's dict-based registry has them."""
+        return self.names()
+
+    def query(self) -> list[str]:
+        """DI-engine's name for :meth:`names`."""
+        return self.names()
+
+    def __iter__(self):
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.names())
 
 
 def _qualname(obj: Any) -> str:

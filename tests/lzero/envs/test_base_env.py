@@ -116,3 +116,43 @@ def test_lightzero_cfg_type_stamp_is_accepted(walk_env_cls):
     # LightZero's default_config() adds cfg_type; a config read back from it carries the key.
     env = walk_env_cls({"cfg_type": "WalkEnvDict", "size": 5})
     assert env._cfg.size == 5 and "cfg_type" not in env._cfg
+
+
+class DiEngineStyle(BaseEnv):
+    """DI-engine's way: no config declared, spaces set in __init__, no reward_space."""
+
+    def __init__(self, cfg):
+        super().__init__(cfg)
+        from gymnasium import spaces
+
+        self.observation_space = spaces.Box(-1, 1, (2,), np.float32)
+        self.action_space = spaces.Discrete(2)
+
+    def reset(self):
+        return np.zeros(2, np.float32)
+
+    def step(self, action):
+        return BaseEnvTimestep(np.zeros(2, np.float32), to_reward(0.0), True, {})
+
+    def close(self):
+        pass
+
+
+def test_a_di_engine_style_env_builds_with_its_config_and_spaces_set_in_init():
+    # Before, it could not be built: the spaces were abstract properties, and every key of
+    # its config (env_id, ...) was unknown to a class that declares none.
+    env = DiEngineStyle({"env_id": "x", "collector_env_num": 2})
+    assert env._cfg.env_id == "x" and env.action_space.n == 2
+    assert env.reward_space.shape == (1,) and env.reward_space.dtype == np.float32
+    assert DiEngineStyle({}).observation_space.shape == (2,)  # per instance
+
+
+def test_a_space_never_defined_is_named():
+    class NoSpaces(DiEngineStyle):
+        def __init__(self, cfg):
+            BaseEnv.__init__(self, cfg)
+
+    env = NoSpaces({})
+    assert not hasattr(env, "action_space")
+    with pytest.raises(AttributeError, match="NoSpaces: expected observation_space to be defined"):
+        _ = env.observation_space

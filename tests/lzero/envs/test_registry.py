@@ -33,6 +33,22 @@ def test_a_name_cannot_be_taken_twice(walk_env_cls):
         reg.register("walk")(type("Other", (walk_env_cls,), {}))
 
 
+def test_di_engines_registry_calls(walk_env_cls):
+    # DI-engine's Registry: register(name, cls), register() under the class's own name,
+    # force_overwrite, reg[name], keys(), query(), len; each raised TypeError here.
+    reg = Registry("env")
+    assert reg.register("walk", walk_env_cls) is walk_env_cls
+    named = reg.register()(type("Named", (walk_env_cls,), {}))
+    assert reg["Named"] is named and reg["walk"] is walk_env_cls
+    other = type("Other", (walk_env_cls,), {})
+    assert reg.register("walk", other, force_overwrite=True) is other and reg["walk"] is other
+    assert reg.keys() == reg.query() == sorted(reg) == ["Named", "walk"] and len(reg) == 2
+    with pytest.raises(KeyError, match="unknown env 'walc'; did you mean 'walk'"):
+        reg["walc"]
+    with pytest.raises(ValueError, match="register: expected a name"):
+        reg.register()(object())
+
+
 def test_create_env_imports_import_names(tmp_path, monkeypatch):
     (tmp_path / "my_walk_env.py").write_text(
         textwrap.dedent("""

@@ -310,6 +310,17 @@ class BaseEnvManager(EnvAttributeForwarding):
         """Env 0's reward space (see :attr:`observation_space`)."""
         return self._space("reward_space")
 
+    @property
+    def closed(self) -> bool:
+        """DI-engine's: True unless the manager is launched (before launch and after close)."""
+        return not self.launched
+
+    def random_action(self) -> dict[int, Any]:
+        """DI-engine's: ``{env_id: action}`` for the ready envs, each env's own
+        ``random_action()`` (seeded by the env; a board env's is a legal move, where
+        DI-engine samples the action space, which knows no mask)."""
+        return {env_id: self._call_env(env_id, "random_action") for env_id in self.ready_obs}
+
     def _space(self, name: str) -> Any:
         if self.launched:
             handle = self._handles[0]

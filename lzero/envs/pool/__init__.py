@@ -171,21 +171,37 @@ def make_spec(
 
 #: envpool's general ``make`` arguments besides ours, with their defaults (its
 #: ``spec.config``): taken at these values, or as described in :func:`_envpool_options`.
+#: ``gym_reset_return_info``'s default is the pool's API: False for 'gym_legacy', else True.
 ENVPOOL_OPTIONS = dict(
-    max_num_players=1, thread_affinity_offset=-1, gym_reset_return_info=False, reward_threshold=None
+    max_num_players=1, thread_affinity_offset=-1, gym_reset_return_info=None, reward_threshold=None
 )
 
 
-def _envpool_options(env_kwargs: dict) -> dict:
+def _envpool_options(env_kwargs: dict, env_type: str) -> dict:
     """Takes envpool's general ``make`` arguments out of ``env_kwargs`` and checks them.
 
     ``thread_affinity_offset`` pins envpool's threads to cores; here there is no thread pool
     (numba calls in this process, or worker processes), so any int is taken and does nothing.
     ``reward_threshold`` sets ``spec.reward_threshold``. ``max_num_players`` must be 1 (no task
-    here steps several players' actions at once) and ``gym_reset_return_info`` False (envpool's
-    pre-0.7 switch: ``env_type='gymnasium'`` has ``reset -> (obs, info)``).
+    here steps several players' actions at once). ``gym_reset_return_info`` says whether
+    ``reset`` returns ``(obs, info)``: True for 'gym', 'gymnasium' and 'dm' (envpool 1.2's
+    default, where False is refused), False for 'gym_legacy' (``reset -> obs``).
     """
     options = {key: env_kwargs.pop(key, default) for key, default in ENVPOOL_OPTIONS.items()}
+    legacy = env_type == "gym_legacy"
+    if options["gym_reset_return_info"] is None:
+        options["gym_reset_return_info"] = not legacy
+    if options["gym_reset_return_info"] is not (not legacy):
+        raise ValueError(
+            f"gym_reset_return_info: expected {not legacy} for env_type={env_type!r} ("
+            + (
+                "reset returns obs; env_type='gym' or 'gymnasium' returns (obs, info)"
+                if legacy
+                else "reset returns (obs, info), as in envpool 1.2, which refuses False; "
+                "env_type='gym_legacy' returns obs alone"
+            )
+            + f"), got {options['gym_reset_return_info']!r}"
+        )
     offset = options["thread_affinity_offset"]
     if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
         raise ValueError(f"thread_affinity_offset: expected an int, got {offset!r}")
@@ -193,11 +209,6 @@ def _envpool_options(env_kwargs: dict) -> dict:
         raise ValueError(
             f"max_num_players: expected 1 (every task here takes one action per env and "
             f"step), got {options['max_num_players']!r}"
-        )
-    if options["gym_reset_return_info"] is not False:
-        raise ValueError(
-            "gym_reset_return_info: expected False; for reset -> (obs, info) use "
-            f"env_type='gymnasium', got {options['gym_reset_return_info']!r}"
         )
     threshold = options["reward_threshold"]
     if threshold is not None and (
@@ -212,9 +223,9 @@ def _spec_and_backend(
 ):
     """Checks ``make``'s arguments; returns the spec and a factory of the pool's backend."""
     env_kwargs = dict(env_kwargs)
-    options = _envpool_options(env_kwargs)
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type: expected one of {list(ENV_TYPES)}, got {env_type!r}")
+    options = _envpool_options(env_kwargs, env_type)
     _positive("num_envs", num_envs)
     _positive("batch_size", batch_size, allow_none=True)
     _positive("num_threads", num_threads, allow_none=True, allow_zero=True)

@@ -236,6 +236,18 @@ class EnvPool:
             self._wait(lambda: self._finished[ids].all())
         return self._format(ids, self._take(ids), True)
 
+    def xla(self) -> tuple:
+        """envpool's XLA interface, ``(handle, recv, send, step)`` for ``jax.jit``: not here.
+
+        Raises:
+            NotImplementedError: always (envpool without jax raises a RuntimeError too).
+        """
+        raise NotImplementedError(
+            "xla: envpool's XLA interface is not available in lzero.envs.pool: its envs step "
+            "in numba calls or worker processes, not as XLA custom calls; use step, or "
+            "send and recv"
+        )
+
     def seed(self, seed: Any = None) -> None:
         """Does nothing but warn, as envpool's: seeds are fixed by ``make(..., seed=...)``."""
         warnings.warn(

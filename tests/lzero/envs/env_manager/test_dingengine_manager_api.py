@@ -178,6 +178,22 @@ def test_replay_figure_and_reward_shaping_have_di_engines_signatures(manager_cls
 
 
 @pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
+def test_closed_and_random_action_as_in_di_engine(manager_cls):
+    manager = manager_cls([Short, Short], dict(auto_reset=False))
+    assert manager.closed  # DI-engine's is True until launch
+    manager.launch()
+    assert not manager.closed
+    actions = manager.random_action()
+    assert sorted(actions) == [0, 1] and all(a in (0, 1) for a in actions.values())
+    manager.step({0: actions[0]})
+    assert sorted(manager.random_action()) == [0, 1]  # env 0 is ready again (2-step episodes)
+    manager.step({0: 0})  # env 0's episode ends; without auto_reset it is not ready
+    assert sorted(manager.random_action()) == [1]
+    manager.close()
+    assert manager.closed
+
+
+@pytest.mark.parametrize("manager_cls", [BaseEnvManager, SubprocessEnvManager])
 def test_env_attributes_and_listed_methods_are_forwarded_as_in_di_engine(manager_cls):
     env_fn = [lambda i=i: Named({"name": f"env{i}"}) for i in range(3)]
     manager = manager_cls(env_fn, {"episode_num": 1})

@@ -251,11 +251,25 @@ def test_envpools_general_make_arguments_are_taken_or_refused_with_the_reason():
     assert spec.reward_threshold == spec.config.reward_threshold == 100.0
     assert spec.config.thread_affinity_offset == 0 and spec.config.max_num_players == 1
     assert make_spec("CartPole-v1").config.reward_threshold == 475.0  # gymnasium's, as envpool
+    # envpool 1.2: the gym API's reset returns (obs, info), gym_reset_return_info=True by
+    # default and False refused; ours refused True there and reported False.
+    gym = make_spec("CartPole-v1", env_type="gym", gym_reset_return_info=True)
+    assert gym.config.gym_reset_return_info is True
+    assert make_spec("CartPole-v1").config.gym_reset_return_info is False  # gym_legacy
+    with pytest.raises(ValueError, match="expected True for env_type='gym' .reset returns .obs"):
+        make_spec("CartPole-v1", env_type="gym", gym_reset_return_info=False)
     for kwargs, message in (
         (dict(max_num_players=2), "max_num_players: expected 1"),
-        (dict(gym_reset_return_info=True), "use env_type='gymnasium'"),
+        (dict(gym_reset_return_info=True), "expected False for env_type='gym_legacy'"),
         (dict(thread_affinity_offset="0"), "thread_affinity_offset: expected an int"),
         (dict(reward_threshold="high"), "reward_threshold: expected a number"),
     ):
         with pytest.raises(ValueError, match=message):
             make_spec("CartPole-v1", **kwargs)
+
+
+def test_xla_says_it_is_not_here():
+    pool = make("CartPole-v1", env_type="gym", num_envs=2)
+    with pytest.raises(NotImplementedError, match="xla: envpool's XLA interface is not avail"):
+        pool.xla()
+    pool.close()

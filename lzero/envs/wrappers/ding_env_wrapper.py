@@ -9,6 +9,8 @@ so every wrapper factory receives a gymnasium-API env.
 
 from __future__ import annotations
 
+import copy
+import functools
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -87,6 +89,11 @@ class DingEnvWrapper(BaseEnv):
         # create_collector_env_cfg and create_evaluator_env_cfg set it; no effect here (the
         # wrappers follow ``caller``).
         is_train=True,
+        # (bool) DI-engine's: actions in [-1, 1] (clipped there) are mapped affinely onto the
+        # Box action space's bounds before the step; a Box action space only.
+        act_scale=False,
+        # (bool) DI-engine's: rewards below -10 are raised to -10.
+        rew_clip=False,
     )
 
     @staticmethod
@@ -159,6 +166,11 @@ class DingEnvWrapper(BaseEnv):
             env = LegacyGymAdapter(env)
         for wrap in self._wrappers():
             env = wrap(env)
+        if self._cfg.act_scale and not isinstance(env.action_space, spaces.Box):
+            raise ConfigError(
+                "DingEnvWrapper: act_scale maps actions onto a Box action space's bounds; "
+                f"expected a Box, got {env.action_space}"
+            )
         self._env = env
         self._init_flag = True
 
@@ -196,8 +208,14 @@ class DingEnvWrapper(BaseEnv):
         if self._done:
             raise GameOverError("step: expected a running episode, got none (call reset first)")
         env = self._env
+        if self._cfg.act_scale:  # DI-engine's affine_transform, from [-1, 1] to the bounds
+            space = env.action_space
+            unit = np.clip(np.asarray(action, np.float64), -1.0, 1.0)
+            action = ((unit + 1) / 2 * (space.high - space.low) + space.low).astype(space.dtype)
         action = to_gym_action(env.action_space, action)
         obs, reward, terminated, truncated, info = env.step(action)
+        if self._cfg.rew_clip:
+            reward = max(-10.0, float(np.asarray(reward, np.float64).reshape(())))
         info = dict(info)
         done = bool(terminated) or bool(truncated)
         info["TimeLimit.truncated"] = bool(truncated)
@@ -267,6 +285,21 @@ class DingEnvWrapper(BaseEnv):
                 "enable_save_replay: expected an env with render_mode='rgb_array', "
                 f"got {self._env.render_mode!r}"
             )
+
+    def clone(self, caller: str = "collector") -> DingEnvWrapper:
+        """DI-engine's: a new wrapper of a new env of the same task, with this one's config
+        (``caller`` picks the collector's or the evaluator's wrappers). An env given as an
+        instance is made again from its gymnasium spec, else deep-copied."""
+        source = self._source
+        if not self._is_factory:
+            spec = getattr(source, "spec", None)
+            if isinstance(spec, gymnasium.envs.registration.EnvSpec):
+                source = functools.partial(gymnasium.make, spec)
+            else:
+                source = copy.deepcopy(source)
+        return type(self)(
+            source, copy.deepcopy(dict(self._cfg)), seed_api=self._seed_api, caller=caller
+        )
 
     def _name(self) -> str:
         spec = getattr(self._env, "spec", None)

@@ -278,3 +278,43 @@ def test_collector_and_evaluator_configs_say_is_train_and_build_envs():
         env.seed(0)
         assert env.reset().shape == (4,)
         env.close()
+
+
+def test_di_engines_act_scale_and_rew_clip():
+    # DI-engine's keys (refused as unknown before): actions in [-1, 1] map onto the bounds,
+    # rewards are clipped below at -10.
+    plain = DingEnvWrapper(gymnasium.make("Pendulum-v1"))
+    scaled = DingEnvWrapper(gymnasium.make("Pendulum-v1"), cfg=dict(act_scale=True, rew_clip=True))
+    for env in (plain, scaled):
+        env.seed(0, dynamic_seed=False)
+        env.reset()
+    # Pendulum's torque bounds are [-2, 2]: 0.5 in [-1, 1] is 1.0; 3.0 is clipped to 2.0.
+    for unit, torque in ((0.5, 1.0), (3.0, 2.0), (-1.0, -2.0)):
+        a, b = plain.step(np.array([torque], np.float32)), scaled.step(np.array([unit], np.float32))
+        np.testing.assert_array_equal(a.obs, b.obs)
+        assert b.reward[0] == max(-10.0, a.reward[0])
+    with pytest.raises(ConfigError, match="act_scale maps actions onto a Box"):
+        DingEnvWrapper(gymnasium.make("CartPole-v1"), cfg=dict(act_scale=True))
+
+
+def test_rew_clip_raises_rewards_below_minus_ten(counter_env_cls):
+    class Costly(gymnasium.Wrapper):
+        def step(self, action):
+            obs, reward, term, trunc, info = self.env.step(action)
+            return obs, -25.0, term, trunc, info
+
+    env = DingEnvWrapper(Costly(gymnasium.make("CartPole-v1")), cfg=dict(rew_clip=True))
+    env.reset()
+    ts = env.step(0)
+    assert ts.reward[0] == -10.0
+
+
+def test_clone_builds_another_env_of_the_same_task():
+    env = DingEnvWrapper(gymnasium.make("CartPole-v1"), cfg=dict(rew_clip=True))
+    twin = env.clone(caller="evaluator")
+    assert twin.env is not env.env and twin._cfg.rew_clip and twin._caller == "evaluator"
+    for e in (env, twin):
+        e.seed(3, dynamic_seed=False)
+    np.testing.assert_array_equal(env.reset(), twin.reset())
+    from_id = DingEnvWrapper(cfg=dict(env_id="CartPole-v1")).clone()
+    assert from_id.env.spec.id == "CartPole-v1"

@@ -173,8 +173,12 @@ def make_spec(
 #: ``spec.config``): taken at these values, or as described in :func:`_envpool_options`.
 #: ``gym_reset_return_info``'s default is the pool's API: False for 'gym_legacy', else True.
 ENVPOOL_OPTIONS = dict(
-    max_num_players=1, thread_affinity_offset=-1, gym_reset_return_info=None, reward_threshold=None
-)
+    max_num_players=1, thread_affinity_offset=-1, gym_reset_return_info=None, reward_threshold=None,
+    render_env_id=0,
+)  # fmt: skip
+#: envpool's render size and camera: taken only at None (and the camera at 0): frames come at
+#: the task's own size, from its one view.
+RENDER_SIZE_OPTIONS = ("render_width", "render_height", "render_camera_id")
 
 
 def _envpool_options(env_kwargs: dict, env_type: str) -> dict:
@@ -188,6 +192,16 @@ def _envpool_options(env_kwargs: dict, env_type: str) -> dict:
     default, where False is refused), False for 'gym_legacy' (``reset -> obs``).
     """
     options = {key: env_kwargs.pop(key, default) for key, default in ENVPOOL_OPTIONS.items()}
+    mode = env_kwargs.get("render_mode")
+    if mode not in (None, "rgb_array", "human"):
+        raise ValueError(f"render_mode: expected None, 'rgb_array' or 'human', got {mode!r}")
+    for key in RENDER_SIZE_OPTIONS:
+        value = env_kwargs.pop(key, None)
+        if value is not None and not (key == "render_camera_id" and value == 0):
+            raise ValueError(
+                f"{key}: expected None (frames come at the task's own size and camera, as "
+                f"gymnasium renders them; resize them yourself), got {value!r}"
+            )
     legacy = env_type == "gym_legacy"
     if options["gym_reset_return_info"] is None:
         options["gym_reset_return_info"] = not legacy
@@ -227,6 +241,9 @@ def _spec_and_backend(
         raise ValueError(f"env_type: expected one of {list(ENV_TYPES)}, got {env_type!r}")
     options = _envpool_options(env_kwargs, env_type)
     _positive("num_envs", num_envs)
+    rid = options["render_env_id"]
+    if isinstance(rid, bool) or not isinstance(rid, (int, np.integer)) or not 0 <= rid < num_envs:
+        raise ValueError(f"render_env_id: expected an env id in [0, {num_envs}), got {rid!r}")
     _positive("batch_size", batch_size, allow_none=True)
     _positive("num_threads", num_threads, allow_none=True, allow_zero=True)
     # Python ints: a NumPy integer would reach gymnasium's seeding, which wants an int.

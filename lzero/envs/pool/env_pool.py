@@ -256,9 +256,10 @@ class EnvPool:
             stacklevel=2,
         )
 
-    def render(self, env_ids: Any = None) -> np.ndarray | None:
-        """Frames of ``env_ids`` (default env 0), `[k, H, W, 3]`, from a pool made with
-        ``render_mode='rgb_array'`` (None for 'human', which draws in a window).
+    def render(self, env_ids: Any = None, camera_id: Any = None) -> np.ndarray | None:
+        """Frames of ``env_ids`` (default ``make``'s ``render_env_id``, 0), `[k, H, W, 3]`,
+        from a pool made with ``render_mode='rgb_array'`` (None for 'human', which draws in
+        a window). ``camera_id`` is envpool's: None or 0 (the task's one view).
 
         Raises:
             RuntimeError: the pool was made without a render mode, or its task cannot render
@@ -275,7 +276,12 @@ class EnvPool:
             raise RuntimeError(f"render: {self.spec.task_id!r}: render not implemented")
         if self._n_in_flight:
             raise RuntimeError("render: expected no env in flight, got some; recv them first")
-        ids = np.zeros(1, np.int64) if env_ids is None else self._ids(env_ids, "render")
+        if camera_id not in (None, 0):
+            raise ValueError(
+                f"render: expected camera_id None or 0 (the task's one view), got {camera_id!r}"
+            )
+        default = np.array([self.config.get("render_env_id", 0)], np.int64)
+        ids = default if env_ids is None else self._ids(env_ids, "render")
         frames = self._backend_call(self._backend.render, ids)
         return None if mode == "human" else np.stack(frames)
 

@@ -273,3 +273,22 @@ def test_xla_says_it_is_not_here():
     with pytest.raises(NotImplementedError, match="xla: envpool's XLA interface is not avail"):
         pool.xla()
     pool.close()
+
+
+def test_envpools_render_arguments():
+    # envpool's make takes render_env_id (render()'s default env) and checks render_mode;
+    # its render size and camera were passed on to gymnasium, which raised a TypeError.
+    pool = make("CartPole-v1", env_type="gym", num_envs=3, render_mode="rgb_array", render_env_id=2)
+    pool.reset()
+    np.testing.assert_array_equal(pool.render(), pool.render(env_ids=2))
+    assert pool.render(camera_id=0).shape == (1, 400, 600, 3)
+    with pytest.raises(ValueError, match="render: expected camera_id None or 0"):
+        pool.render(camera_id=1)
+    pool.close()
+    for kwargs, message in (
+        (dict(render_mode="rgb"), "render_mode: expected None, 'rgb_array' or 'human', got 'rgb'"),
+        (dict(render_env_id=3), r"render_env_id: expected an env id in \[0, 3\), got 3"),
+        (dict(render_width=100), "render_width: expected None .frames come at the task's own"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            make("CartPole-v1", env_type="gym", num_envs=3, **kwargs)

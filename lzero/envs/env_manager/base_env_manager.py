@@ -72,6 +72,12 @@ def _close_all(handles: list) -> None:
     handles.clear()
 
 
+def _seed_value(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed: expected non-negative int seeds, got {seed!r}")
+    return int(seed)
+
+
 class BaseEnvManager(EnvAttributeForwarding):
     """Steps a list of envs sequentially in the caller's process.
 
@@ -200,22 +206,42 @@ class BaseEnvManager(EnvAttributeForwarding):
             raise
         self._reset_envs({i: dict(p or {}) for i, p in reset_param.items()})
 
-    def seed(self, seed: int | list[int], dynamic_seed: bool = True) -> None:
-        """Seeds env ``i`` with ``seed + i`` (or ``seed[i]``) at its next reset.
+    def seed(
+        self, seed: int | list[int] | dict[int, int], dynamic_seed: bool | None = True
+    ) -> None:
+        """Seeds env ``i`` with ``seed + i`` (or ``seed[i]``) at its next reset; a dict
+        ``{env_id: seed}`` (DI-engine's) reseeds those envs only, after a first full seed.
+        ``dynamic_seed`` None is the envs' default, True (DI-engine then leaves it to the env).
 
         Raises:
-            ValueError: ``seed`` is neither a non-negative int nor a list of ``env_num`` of them.
+            ValueError: ``seed`` is neither a non-negative int nor a list of ``env_num`` of them,
+                nor a dict of env ids to them after a full seed.
         """
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
-            seeds = [int(seed) + i for i in range(self.env_num)]
+        if isinstance(seed, dict):
+            if self._seeds is None:
+                raise ValueError(
+                    "seed: expected a seed of every env (an int or a list) before a dict of "
+                    "some, as DI-engine requires"
+                )
+            bad = [k for k in seed if not (isinstance(k, int) and 0 <= k < self.env_num)]
+            if bad:
+                raise ValueError(f"seed: expected env ids in [0, {self.env_num}), got {bad}")
+            seeds = list(self._seeds)
+            for env_id, s in seed.items():
+                seeds[env_id] = _seed_value(s)
+            pending = list(seed)
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+            seeds, pending = [int(seed) + i for i in range(self.env_num)], range(self.env_num)
         elif isinstance(seed, (list, tuple)) and len(seed) == self.env_num:
-            seeds = [int(s) for s in seed]
+            seeds, pending = [_seed_value(s) for s in seed], range(self.env_num)
         else:
             raise ValueError(
                 f"seed: expected a non-negative int or a list of {self.env_num} ints, got {seed!r}"
             )
-        self._seeds, self._dynamic_seed = seeds, bool(dynamic_seed)
-        self._seed_pending = [True] * self.env_num
+        self._seeds = seeds
+        self._dynamic_seed = True if dynamic_seed is None else bool(dynamic_seed)
+        for env_id in pending:
+            self._seed_pending[env_id] = True
 
     def reset(self, reset_param: Mapping[int, dict] | None = None) -> None:
         """Resets the envs named in ``reset_param`` (``{env_id: reset kwargs}``), or all of them.

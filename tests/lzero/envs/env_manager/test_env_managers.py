@@ -278,3 +278,40 @@ def test_di_engines_connect_timeout_bounds_a_subprocess_reset():
     assert time.monotonic() - start < 30 and not manager.launched
     with BaseEnvManager(_factories(1), dict(connect_timeout=0.5)) as manager:
         manager.launch()  # accepted, and nothing to wait for in one process
+
+
+def _first_obs_of_episodes(manager, episodes):
+    """The first observations of env 0's first ``episodes`` episodes."""
+    manager.launch()
+    firsts = [manager.ready_obs[0]["observation"][0]]
+    while len(firsts) < episodes:
+        timesteps = manager.step({0: 1})
+        if timesteps[0].done:
+            firsts.append(manager.ready_obs[0]["observation"][0])
+    manager.close()
+    return firsts
+
+
+def test_dynamic_seed_none_is_the_envs_default_and_a_dict_reseeds_some_envs():
+    # DI-engine's seed(seed, dynamic_seed=None) leaves the env's default (dynamic); ours made
+    # it static (bool(None)), so every episode started alike.
+    def episodes(dynamic):
+        manager = BaseEnvManager(_factories(2, length=1))
+        manager.seed(4, dynamic_seed=dynamic)
+        return _first_obs_of_episodes(manager, 4)
+
+    assert episodes(None) == episodes(True) and len(set(episodes(True))) > 1
+    assert len(set(episodes(False))) == 1
+    # A dict {env_id: seed} after a full seed reseeds those envs (DI-engine's).
+    manager = BaseEnvManager(_factories(2, length=1))
+    with pytest.raises(ValueError, match="expected a seed of every env .* before a dict"):
+        manager.seed({1: 9})
+    manager.seed(4, dynamic_seed=False)
+    manager.seed({0: 5}, dynamic_seed=False)
+    other = BaseEnvManager(_factories(2, length=1))
+    other.seed([5, 5], dynamic_seed=False)
+    assert _first_obs_of_episodes(manager, 1) == _first_obs_of_episodes(other, 1)
+    with pytest.raises(ValueError, match=r"expected env ids in \[0, 2\), got \[2\]"):
+        manager.seed({2: 1})
+    with pytest.raises(ValueError, match="expected non-negative int seeds, got -1"):
+        manager.seed([1, -1])

@@ -52,7 +52,9 @@ ENV_TYPES = ("gym_legacy", "gym", "gymnasium", "dm")
 
 
 def list_all_envs() -> list[str]:
-    """Every task id ``make`` accepts: registered envs, then gymnasium ids."""
+    """The task ids ``make`` knows: registered envs, then gymnasium's registry (some of
+    those need packages not installed here, MuJoCo's for instance; envpool's Box2D ``-v2``
+    ids are taken too, as their ``-v3``)."""
     return sorted(ENV_REGISTRY.names()) + sorted(gymnasium.registry)
 
 

@@ -157,12 +157,19 @@ class EnvPool:
         self._last_sent = ids[:0]  # the fast path in recv needs no recv since the last send
         return self._backend.gather(ids)
 
-    def recv(self) -> tuple:
-        """Returns the next batch: ``(obs, reward, done, info)`` ('gym') or the 5-tuple.
+    def recv(self, reset: bool = False, return_info: bool = True) -> tuple:
+        """Returns the next batch: ``(obs, reward, done, info)`` ('gym') or the 5-tuple; with
+        ``reset`` (envpool's), in ``reset``'s form instead. ``return_info`` is envpool's and
+        must be True (the info is always returned).
 
         Raises:
             RuntimeError: nothing was sent, or the pool is closed.
+            ValueError: ``return_info`` False.
         """
+        if return_info is not True:
+            raise ValueError(
+                f"recv: expected return_info=True (envpool 1.2's), got {return_info!r}"
+            )
         self._check_open("recv")
         if not self._n_in_flight:
             raise RuntimeError(
@@ -175,7 +182,7 @@ class EnvPool:
         else:
             ids = np.flatnonzero(self._finished)
             ids = ids[np.argsort(self._seq[ids], kind="stable")[:need]]
-        return self._format(ids, self._take(ids), False)
+        return self._format(ids, self._take(ids), bool(reset))
 
     @staticmethod
     def _info(ids: np.ndarray, batch: tuple) -> dict:

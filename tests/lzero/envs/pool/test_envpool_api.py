@@ -292,3 +292,17 @@ def test_envpools_render_arguments():
     ):
         with pytest.raises(ValueError, match=message):
             make("CartPole-v1", env_type="gym", num_envs=3, **kwargs)
+
+
+def test_recv_takes_envpools_arguments():
+    # envpool's recv(reset=False, return_info=True): recv(reset=True) after async_reset
+    # returns reset()'s form. Ours took no argument (TypeError).
+    pool = make("CartPole-v1", env_type="gym", num_envs=4, batch_size=2, seed=1)
+    pool.async_reset()
+    obs, info = pool.recv(reset=True)
+    assert obs.shape == (2, 4) and info["env_id"].shape == (2,)
+    pool.send(np.zeros(2, np.int64), info["env_id"])
+    assert len(pool.recv()) == 5  # a step's form by default
+    with pytest.raises(ValueError, match="recv: expected return_info=True"):
+        pool.recv(return_info=False)
+    pool.close()

@@ -182,8 +182,10 @@ class BaseEnvManager(EnvAttributeForwarding):
             ValueError: ``reset_param`` does not map every env id to a dict (or None), as
                 DI-engine asserts; nothing is started then.
         """
-        if self.launched:
-            raise RuntimeError("launch: expected a manager not launched yet, got a running one")
+        if self.launched:  # a ManagerStateError: a RuntimeError, and DI-engine asserts
+            raise ManagerStateError(
+                "launch: expected a manager not launched yet, got a running one"
+            )
         if reset_param is None:
             reset_param = {i: {} for i in range(self.env_num)}
         self._check_reset_param(reset_param)
@@ -499,11 +501,10 @@ class BaseEnvManager(EnvAttributeForwarding):
     def _check_ids(given: Any, valid: Any, what: str) -> None:
         if not isinstance(given, Mapping):
             raise ValueError(f"{what}: expected a dict env_id -> value, got {type(given).__name__}")
+        kind = "env ids" if isinstance(valid, range) else "ids of ready envs"
         for env_id in given:
             if env_id not in valid:
-                raise ValueError(
-                    f"{what}: expected ids of ready envs {sorted(valid)}, got env id {env_id!r}"
-                )
+                raise ValueError(f"{what}: expected {kind} {sorted(valid)}, got env id {env_id!r}")
 
     def _restart(self, env_id: int) -> None:
         try:

@@ -20,11 +20,12 @@ class ActionCheck:
             lo = int(action_space.start)
             self._action_kinds, self._action_range = "iu", (lo, lo + int(action_space.n))
 
-    def __call__(self, action: Any, n: int) -> np.ndarray:
+    def __call__(self, action: Any, n: int, what: str = "send") -> np.ndarray:
+        """The checked batch; errors name the caller's function ``what``."""
         arr = np.asarray(action)
         if arr.shape != (n, *self._action_shape):
             raise ValueError(
-                f"send: expected an action batch of shape {(n, *self._action_shape)}, got {arr.shape}"
+                f"{what}: expected an action batch of shape {(n, *self._action_shape)}, got {arr.shape}"
             )
         if arr.dtype.kind == "f" and self._action_kinds == "iu":
             # envpool casts float actions of a discrete space; whole numbers only here, so
@@ -32,7 +33,7 @@ class ActionCheck:
             whole = np.isfinite(arr) & (arr == np.round(arr))
             if not whole.all():
                 raise ValueError(
-                    f"send: expected whole-number actions for a discrete space, got "
+                    f"{what}: expected whole-number actions for a discrete space, got "
                     f"{arr[~whole].reshape(-1)[0]!r}"
                 )
             arr = arr.astype(np.int64)
@@ -40,11 +41,11 @@ class ActionCheck:
             # A NaN would be integrated into the state and poison the rest of the episode.
             bad = np.flatnonzero(~np.isfinite(arr).reshape(n, -1).all(axis=1))
             raise ValueError(
-                f"send: expected finite actions, got {arr[bad[0]]!r} for row {int(bad[0])}"
+                f"{what}: expected finite actions, got {arr[bad[0]]!r} for row {int(bad[0])}"
             )
         if arr.dtype.kind not in self._action_kinds:
             want = "an integer" if self._action_kinds == "iu" else "a numeric"
-            raise TypeError(f"send: expected {want} action array, got dtype {arr.dtype}")
+            raise TypeError(f"{what}: expected {want} action array, got dtype {arr.dtype}")
         if self._action_range is not None:
             lo, hi = self._action_range
             # One comparison when lo == 0: negative integers wrap to huge unsigned values.
@@ -55,7 +56,7 @@ class ActionCheck:
                 else (arr.min() < lo or arr.max() >= hi)
             ):
                 bad = arr[(arr < lo) | (arr >= hi)]
-                raise ValueError(f"send: expected actions in [{lo}, {hi}), got {int(bad[0])}")
+                raise ValueError(f"{what}: expected actions in [{lo}, {hi}), got {int(bad[0])}")
         return arr
 
 

@@ -126,10 +126,14 @@ class EnvPool:
                 busy env id; no env is changed.
             IllegalActionError: a board-game action is illegal now; no env is changed.
         """
-        self._check_open("send")
-        action, env_id = unpack(action, env_id, "send")
-        ids = self._ids(env_id, "send")
-        actions = self._actions(action, ids.shape[0])
+        self._send(action, env_id, "send")
+
+    def _send(self, action: Any, env_id: Any, what: str) -> None:
+        """:meth:`send`, its errors naming ``what`` (the caller's function)."""
+        self._check_open(what)
+        action, env_id = unpack(action, env_id, what)
+        ids = self._ids(env_id, what)
+        actions = self._actions(action, ids.shape[0], what)
         self._submit(ids, np.zeros(ids.shape[0], np.bool_), actions)
 
     def _submit(self, ids: np.ndarray, reset_now: np.ndarray, actions: np.ndarray | None) -> None:
@@ -209,10 +213,10 @@ class EnvPool:
         if env_id is None and not self._n_in_flight and not self.is_async:
             # Sync step of every env, nothing else in flight: the same, minus the bookkeeping.
             self._check_open("step")
-            self._backend.action[:] = self._actions(action, self.num_envs)
+            self._backend.action[:] = self._actions(action, self.num_envs, "step")
             self._last_ids = self._all
             return self._format(self._all, self._backend_call(self._backend.step_all), False)
-        self.send(action, env_id)
+        self._send(action, env_id, "step")
         return self.recv()
 
     def async_reset(self) -> None:

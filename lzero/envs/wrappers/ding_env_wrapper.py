@@ -96,6 +96,10 @@ class DingEnvWrapper(BaseEnv):
         rew_clip=False,
     )
 
+    #: Whether ``act_scale`` and ``rew_clip`` are DI-engine's, applied here; False in
+    #: subclasses whose configs give those keys LightZero's meanings (the Box2D envs).
+    _ding_keys = True
+
     @staticmethod
     def create_collector_env_cfg(cfg: dict) -> list:
         """One config per collector env, with ``is_train=True`` (DI-engine's); ``cfg`` is not
@@ -166,7 +170,7 @@ class DingEnvWrapper(BaseEnv):
             env = LegacyGymAdapter(env)
         for wrap in self._wrappers():
             env = wrap(env)
-        if self._cfg.act_scale and not isinstance(env.action_space, spaces.Box):
+        if self._ding_keys and self._cfg.act_scale and not isinstance(env.action_space, spaces.Box):
             raise ConfigError(
                 "DingEnvWrapper: act_scale maps actions onto a Box action space's bounds; "
                 f"expected a Box, got {env.action_space}"
@@ -208,13 +212,13 @@ class DingEnvWrapper(BaseEnv):
         if self._done:
             raise GameOverError("step: expected a running episode, got none (call reset first)")
         env = self._env
-        if self._cfg.act_scale:  # DI-engine's affine_transform, from [-1, 1] to the bounds
+        if self._ding_keys and self._cfg.act_scale:  # DI-engine's map of [-1, 1] to the bounds
             space = env.action_space
             unit = np.clip(np.asarray(action, np.float64), -1.0, 1.0)
             action = ((unit + 1) / 2 * (space.high - space.low) + space.low).astype(space.dtype)
         action = to_gym_action(env.action_space, action)
         obs, reward, terminated, truncated, info = env.step(action)
-        if self._cfg.rew_clip:
+        if self._ding_keys and self._cfg.rew_clip:
             reward = max(-10.0, float(np.asarray(reward, np.float64).reshape(())))
         info = dict(info)
         done = bool(terminated) or bool(truncated)

@@ -5,6 +5,7 @@ The zoo's classic_control and box2d envs are this class with their own default `
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Callable
 from typing import Any
@@ -61,6 +62,13 @@ class LightZeroGymEnv(DingEnvWrapper):
         # steps gymnasium's own env. Rendering (replays) always uses gymnasium's.
         classic_kernels=True,
     )
+
+    _ding_keys = False  # LightZero's configs, not DingEnvWrapper's act_scale / rew_clip
+
+    def clone(self, caller: str = "collector") -> LightZeroGymEnv:
+        """A new env of the same class and config (DI-engine's ``clone``; the wrappers here
+        are the same for the collector and the evaluator)."""
+        return type(self)(copy.deepcopy(dict(self._cfg)))
 
     def __init__(self, cfg: dict | None = None) -> None:
         name = (cfg or {}).get("env_name")

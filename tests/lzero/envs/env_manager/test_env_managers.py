@@ -238,6 +238,11 @@ def test_bad_input_is_rejected_without_stepping(manager_cls):
     assert all(_same(manager.ready_obs[i], before[i]) for i in before)  # env 0 not stepped
     with pytest.raises(RuntimeError, match="expected a manager not launched yet"):
         manager.launch()
+    with pytest.raises(AssertionError, match="expected a manager not launched yet"):
+        manager.launch()  # DI-engine asserts
+    # reset may name any env, not only ready ones (the message said 'ready envs').
+    with pytest.raises(ValueError, match=r"reset_param: expected env ids \[0, 1\], got env id 5"):
+        manager.reset({5: {}})
     manager.close()
     with pytest.raises(RuntimeError, match="expected a launched manager, got a closed one"):
         manager.step({0: 1})

@@ -318,3 +318,14 @@ def test_clone_builds_another_env_of_the_same_task():
     np.testing.assert_array_equal(env.reset(), twin.reset())
     from_id = DingEnvWrapper(cfg=dict(env_id="CartPole-v1")).clone()
     assert from_id.env.spec.id == "CartPole-v1"
+
+
+def test_a_lightzero_gym_env_clones_itself():
+    from lzero.envs import ENV_REGISTRY
+
+    env = ENV_REGISTRY.build("cartpole_lightzero", {"env_name": "CartPole-v1"})
+    twin = env.clone()
+    assert type(twin) is type(env) and twin._cfg.env_id == "CartPole-v1"
+    for e in (env, twin):
+        e.seed(1, dynamic_seed=False)
+    np.testing.assert_array_equal(env.reset()["observation"], twin.reset()["observation"])

@@ -32,6 +32,23 @@ BaseEnvTimestep = namedtuple("BaseEnvTimestep", ["obs", "reward", "done", "info"
 
 #: Keys of LightZero's ``main_config.env`` that configure the env manager, collector or
 #: evaluator rather than one env. An env accepts and drops them, so configs port unchanged.
+ENV_MANAGER_KEYS = frozenset(
+    {
+        "type",
+        "import_names",
+        "collector_env_num",
+        "evaluator_env_num",
+        "n_evaluator_episode",
+        "stop_value",
+        "manager",
+        # (str) Not a manager key: LightZero's ``default_config()`` stamps the class name on
+        # every config it returns (``'TicTacToeEnvDict'``), so a config read back from it
+        # carries the key; no effect here.
+        "cfg_type",
+    }
+)
+
+
 def _space(name: str, what: str) -> property:
     """A settable space property; reading one never set raises AttributeError (so that
     ``hasattr`` and ``check_env`` see it missing), but ``reward_space`` has a default."""
@@ -56,23 +73,6 @@ def _space(name: str, what: str) -> property:
     return property(get, set, doc=f"The gymnasium space of {what}.")
 
 
-ENV_MANAGER_KEYS = frozenset(
-    {
-        "type",
-        "import_names",
-        "collector_env_num",
-        "evaluator_env_num",
-        "n_evaluator_episode",
-        "stop_value",
-        "manager",
-        # (str) Not a manager key: LightZero's ``default_config()`` stamps the class name on
-        # every config it returns (``'TicTacToeEnvDict'``), so a config read back from it
-        # carries the key; no effect here.
-        "cfg_type",
-    }
-)
-
-
 class BaseEnv(ABC):
     """Abstract environment: subclasses implement ``reset``, ``step``, ``close`` and spaces.
 
@@ -80,8 +80,9 @@ class BaseEnv(ABC):
     one ``# (type) meaning`` comment per key) and call ``super().__init__(cfg)``, which
     merges the user's dict over them and rejects unknown keys (a subclass that declares no
     ``config``, as DI-engine's envs, gets its dict as it is). The spaces are properties or
-    class attributes, or are set in ``__init__``; ``reward_space`` defaults to a `[1]` Box. In ``reset`` they call
-    :meth:`_start_episode` to get the episode's seed and a fresh ``self.np_random``.
+    class attributes, or are set in ``__init__``; ``reward_space`` defaults to a `[1]` Box.
+    In ``reset`` they call :meth:`_start_episode` to get the episode's seed and a fresh
+    ``self.np_random``.
     """
 
     config: dict = {}

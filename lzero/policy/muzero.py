@@ -94,6 +94,12 @@ def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return -(target * torch.log_softmax(logits, dim=-1)).sum(-1)
 
 
+def _negative_entropy(logits: torch.Tensor) -> torch.Tensor:
+    """``sum p log p`` of the policy ``softmax(logits)`` `[B]` (LightZero's entropy loss)."""
+    log_p = torch.log_softmax(logits, dim=-1)
+    return (log_p.exp() * log_p).sum(-1)
+
+
 class MuZeroPolicy:
     """MuZero learner and actor.
 
@@ -285,12 +291,21 @@ class MuZeroPolicy:
             target_value = t["value_prefix"] + coef * boot_v
             value_support = scalar_to_support(target_value, s)
             reward_support = scalar_to_support(t["target_reward"], s)
+        target_policy = t["target_policy"]
+        if cfg.policy_label_smoothing:  # LightZero's: towards uniform over every action
+            eps = cfg.policy_label_smoothing
+            target_policy = target_policy * (1.0 - eps) + eps / target_policy.shape[-1]
         self.model.train()
         out = self.model.initial_inference(t["obs"])
         value_loss = _cross_entropy(out.value_logits, value_support[:, 0])
         policy_loss = (
-            _cross_entropy(out.policy_logits, t["target_policy"][:, 0]) * t["policy_mask"][:, 0]
+            _cross_entropy(out.policy_logits, target_policy[:, 0]) * t["policy_mask"][:, 0]
         )
+        # LightZero's policy_entropy_weight: a bonus for the predicted policies' entropy
+        with_entropy = cfg.policy_entropy_weight > 0
+        entropy_loss = torch.zeros_like(value_loss)
+        if with_entropy:
+            entropy_loss = _negative_entropy(out.policy_logits) * t["policy_mask"][:, 0]
         reward_loss = torch.zeros_like(value_loss)
         latent = out.latent_state
         unrolled = []
@@ -303,10 +318,12 @@ class MuZeroPolicy:
             value_loss = value_loss + w * _cross_entropy(o.value_logits, value_support[:, k])
             policy_loss = (
                 policy_loss
-                + w
-                * _cross_entropy(o.policy_logits, t["target_policy"][:, k])
-                * t["policy_mask"][:, k]
+                + w * _cross_entropy(o.policy_logits, target_policy[:, k]) * t["policy_mask"][:, k]
             )
+            if with_entropy:
+                entropy_loss = (
+                    entropy_loss + w * _negative_entropy(o.policy_logits) * t["policy_mask"][:, k]
+                )
             reward_loss = reward_loss + w * _cross_entropy(
                 o.reward_logits, reward_support[:, k - 1]
             )
@@ -315,6 +332,8 @@ class MuZeroPolicy:
             + cfg.reward_loss_weight * reward_loss
             + cfg.policy_loss_weight * policy_loss
         )
+        if with_entropy:
+            total = total + cfg.policy_entropy_weight * entropy_loss
         consistency = None
         if with_consistency:
             consistency = self._consistency_loss(unrolled, t["target_obs"], t["policy_mask"])

@@ -88,6 +88,10 @@ MUZERO_POLICY_CONFIG = dict(
     value_loss_weight=0.25,  # (float) weight of the value loss (paper: 0.25)
     reward_loss_weight=1.0,  # (float) weight of the reward loss
     policy_loss_weight=1.0,  # (float) weight of the policy loss
+    policy_entropy_weight=0.0,  # (float) LightZero's: weight of a bonus for the predicted
+    # policies' entropy (its default is 5e-3; ours 0, the loss our configs were tuned with)
+    policy_label_smoothing=0.0,  # (float) LightZero's: policy targets mixed with the uniform
+    # distribution over every action by this share, in [0, 1)
     target_update_freq=100,  # (int) train iterations between target-network copies
     game_segment_length=50,  # (int) sampleable steps per stored game segment
     replay_buffer_size=int(1e6),  # (int) replay capacity in transitions
@@ -154,13 +158,11 @@ MUZERO_POLICY_CONFIG = dict(
     use_priority=False,  # (bool) must be False: the replay samples uniformly
     priority_prob_alpha=0.6,  # (float) prioritised replay's; no effect without use_priority
     priority_prob_beta=0.4,  # (float) prioritised replay's; no effect without use_priority
-    use_max_priority_for_new_data=True,  # (bool) prioritised replay's; no effect without it
+    use_max_priority_for_new_data=False,  # (bool) prioritised replay's; no effect without it
     ignore_done=False,  # (bool) must be False: an episode's end is its end
     random_collect_episode_num=0,  # (int) must be 0: every collected episode is searched
     sampled_algo=False,  # (bool) must be False: Sampled MuZero is not implemented
     gumbel_algo=False,  # (bool) must be False: Gumbel MuZero is not implemented
-    policy_entropy_weight=0.0,  # (float) must be 0: no entropy bonus in MuZero's loss here
-    policy_label_smoothing=0.0,  # (float) must be 0: the policy targets are the visit counts
 )
 
 #: Keys accepted only at one value, with the reason (LightZero's switches of features not
@@ -173,8 +175,6 @@ _FIXED = (
     ("random_collect_episode_num", 0, "random collection before training is not built"),
     ("sampled_algo", False, "Sampled MuZero is not implemented"),
     ("gumbel_algo", False, "Gumbel MuZero is not implemented"),
-    ("policy_entropy_weight", 0, "MuZero's loss here has no entropy bonus"),
-    ("policy_label_smoothing", 0, "the policy targets are the search's visit counts"),
 )
 
 
@@ -404,7 +404,8 @@ def policy_config(user: dict | None) -> EasyDict:
                 f"policy config: expected {key} to be a positive int or None, got {value!r}"
             )
     for key, lowest in (
-        ("replay_ratio", None), ("learning_rate", None), ("weight_decay", 0.0), ("momentum", 0.0)
+        ("replay_ratio", None), ("learning_rate", None), ("weight_decay", 0.0), ("momentum", 0.0),
+        ("policy_entropy_weight", 0.0),
     ):  # fmt: skip
         value = cfg[key]
         if value is None and key == "replay_ratio":
@@ -413,6 +414,11 @@ def policy_config(user: dict | None) -> EasyDict:
         if not ok:
             kind = "a positive" if lowest is None else "a non-negative"
             raise ConfigError(f"policy config: expected {key} to be {kind} number, got {value!r}")
+    smoothing = cfg.policy_label_smoothing
+    if not (_is_number(smoothing, (int, float)) and 0 <= smoothing < 1):
+        raise ConfigError(
+            f"policy config: expected policy_label_smoothing in [0, 1), got {smoothing!r}"
+        )
     _check_eps(cfg.eps)
     if not (_is_number(cfg.ssl_loss_weight, (int, float)) and cfg.ssl_loss_weight >= 0):
         raise ConfigError(

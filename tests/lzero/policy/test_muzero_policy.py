@@ -93,6 +93,31 @@ def test_sgd_and_lightzeros_piecewise_learning_rate():
     assert plain.optimizer.param_groups[0]["lr"] == SMALL.get("learning_rate", 3e-3)
 
 
+def _policy_entropy(policy, batch):
+    with torch.no_grad():
+        logits = policy.model.initial_inference(torch.as_tensor(batch["obs"])).policy_logits
+        p = torch.softmax(logits, -1)
+        return float(-(p * p.log()).sum(-1).mean())
+
+
+@pytest.mark.parametrize(
+    "key, value", [("policy_entropy_weight", 2.0), ("policy_label_smoothing", 0.9)]
+)
+def test_lightzeros_entropy_bonus_and_label_smoothing_widen_the_policy(key, value):
+    # LightZero's MuZero loss terms (refused as unknown before). The buffer's targets put 0.8
+    # on action 1; either term pulls the learnt policy towards uniform (entropy log 2).
+    batch = filled_buffer().sample(32)
+    entropies = {}
+    for v in (0.0, value):
+        torch.manual_seed(0)
+        policy = MuZeroPolicy(dict(SMALL, **{key: v}))
+        for _ in range(60):
+            policy.learn(batch)
+        entropies[v] = _policy_entropy(policy, batch)
+    assert entropies[value] > entropies[0.0] + 0.05, entropies
+    assert entropies[value] <= np.log(2) + 1e-6
+
+
 def test_lightzeros_reanalysis_and_off_switch_keys_are_accepted():
     # ReZero's configs (policy type muzero) and LightZero's MuZero default_config set these;
     # at values that leave off what is not built here, they compile (with no effect).
@@ -101,7 +126,6 @@ def test_lightzeros_reanalysis_and_off_switch_keys_are_accepted():
         buffer_reanalyze_freq=1, multi_gpu=False, use_priority=False, priority_prob_alpha=0.6,
         priority_prob_beta=0.4, use_max_priority_for_new_data=True, ignore_done=False,
         random_collect_episode_num=0, sampled_algo=False, gumbel_algo=False,
-        policy_entropy_weight=0.0, policy_label_smoothing=0,
     )  # fmt: skip
     cfg = policy_config(dict(SMALL, **keys))
     assert {k: cfg[k] for k in keys} == keys
@@ -215,7 +239,8 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ({"collect_with_pure_policy": True}, r"expected collect_with_pure_policy=False \(co"),
         ({"gumbel_algo": True}, r"expected gumbel_algo=False \(Gumbel MuZero is not impl"),
         ({"random_collect_episode_num": 5}, r"expected random_collect_episode_num=0 \(rand"),
-        ({"policy_entropy_weight": 0.1}, r"expected policy_entropy_weight=0 \(MuZero's loss"),
+        ({"policy_entropy_weight": -0.1}, "expected policy_entropy_weight to be a non-negative"),
+        ({"policy_label_smoothing": 1}, r"expected policy_label_smoothing in \[0, 1\), got 1"),
         ({"ignore_done": 0}, r"expected ignore_done=False \(an episode's end is its end"),
         (
             {"piecewise_decay_lr_scheduler": False, "lr_piecewise_constant_decay": True},

@@ -58,6 +58,9 @@ BOARD_TRAINER_CONFIG = dict(
     # 'ray', self_play_actors=True runs self-play in Ray actors (SELF_PLAY_MANAGER_CONFIG)
 )
 
+#: ``main_config.env.manager`` keys that the trainer reads; the rest configure the manager.
+TRAINER_MANAGER_KEYS = ("type", "self_play_actors", "weight_sync_freq")
+
 CREATE_CONFIG = dict(
     env=dict(type=None, import_names=[]),  # (dict) env registry entry (unused for gym envs)
     env_manager=dict(type="base"),  # (dict) 'base' (in-process), 'subprocess' or 'ray' (Ray
@@ -151,10 +154,6 @@ def _with_self_play(main: EasyDict) -> EasyDict:
             "main_config.env.manager",
         )
     return main
-
-
-#: ``main_config.env.manager`` keys that the trainer reads; the rest configure the manager.
-TRAINER_MANAGER_KEYS = ("type", "self_play_actors", "weight_sync_freq")
 
 
 def _env_checked_elsewhere(create: Mapping) -> tuple[str, ...]:

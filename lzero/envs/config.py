@@ -192,15 +192,20 @@ def check_cuda(cfg: Mapping, *, where: str) -> None:
 
 def check_fixed(cfg: Mapping, fixed: Sequence[tuple[str, object, str]], *, where: str) -> None:
     """Each ``(key, value, why)`` of ``fixed``: ``cfg[key]`` must be ``value`` (a bool that
-    bool, a number that number), LightZero's setting that leaves off a feature not built here.
+    bool, a number that number, a string that string), LightZero's setting that leaves off a
+    feature not built here. A dotted key (``model.downsample``) names a nested section's key.
 
     Raises:
         ConfigError: another value, naming the key, the value allowed and ``why``.
     """
     for key, value, why in fixed:
-        got = cfg[key]
+        got = cfg
+        for part in key.split("."):
+            got = got[part]
         if isinstance(value, bool):
             ok = got is value
+        elif isinstance(value, str):
+            ok = got == value
         else:
             ok = isinstance(got, (int, float)) and not isinstance(got, bool) and got == value
         if not ok:

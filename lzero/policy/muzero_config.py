@@ -175,6 +175,13 @@ _FIXED = (
     ("random_collect_episode_num", 0, "random collection before training is not built"),
     ("sampled_algo", False, "Sampled MuZero is not implemented"),
     ("gumbel_algo", False, "Gumbel MuZero is not implemented"),
+    ("use_augmentation", False, "image augmentation is not built"),
+    ("use_wandb", False, "runs log to TensorBoard and progress.csv, not wandb"),
+    ("model.discrete_action_encoding_type", "one_hot", "actions are encoded one-hot"),
+    ("model.frame_stack_num", 1, "an observation is one frame"),
+    ("model.downsample", False, "the conv model keeps the board's size"),
+    ("model.representation_network_type", "conv_res_blocks", "the one conv encoder built"),
+    ("model.norm_type", "BN", "the conv model uses batch norm"),
 )
 
 
@@ -187,17 +194,10 @@ _CHOICES = (
     ("env_type", ("not_board_games", "board_games")),
     ("optim_type", OPTIM_TYPES),
     ("unvisited_value", ("zero", "mean_q")),
-    ("use_augmentation", (False,)),
     ("symmetry_augmentation", (False, True)),
     ("piecewise_decay_lr_scheduler", (None, False, True)),  # before the key it sets: its name
     ("lr_piecewise_constant_decay", (False, True)),
-    ("use_wandb", (False,)),
-    ("model.discrete_action_encoding_type", ("one_hot",)),
     ("model.self_supervised_learning_loss", (False, True)),
-    ("model.frame_stack_num", (1,)),
-    ("model.downsample", (False,)),
-    ("model.representation_network_type", ("conv_res_blocks",)),
-    ("model.norm_type", ("BN",)),
 )
 
 

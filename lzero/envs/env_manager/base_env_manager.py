@@ -351,10 +351,8 @@ class BaseEnvManager(EnvAttributeForwarding):
 
     def _space(self, name: str) -> Any:
         if self.launched:
-            handle = self._handles[0]
-            handle.send("getattr", name)
             try:
-                return handle.recv(self._deadline("step_timeout"))
+                return self._ask_env(0, "getattr", name)
             except (EnvFailure, EnvRejected) as err:
                 raise AttributeError(f"env 0 has no attribute {name!r} ({err})") from None
         if self._reference_spaces is None:

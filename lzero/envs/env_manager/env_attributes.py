@@ -78,12 +78,20 @@ class EnvAttributeForwarding:
             or not 0 <= env_id < self.env_num
         ):
             raise ValueError(f"{name}: expected an env id in [0, {self.env_num}), got {env_id!r}")
-        handle = self._handles[env_id]
-        handle.send("call", (name, args, {}))
         try:
-            return handle.recv(self._deadline("step_timeout"))
+            return self._ask_env(env_id, "call", (name, args, {}))
         except EnvFailure as err:
             raise RuntimeError(f"{name}: env {env_id} failed: {err}") from None
+
+    def _ask_env(self, env_id: int, cmd: str, arg: Any) -> Any:
+        """Sends ``cmd`` to env ``env_id`` and returns its answer (within the step timeout).
+
+        Raises:
+            EnvFailure: the env raised; EnvRejected: it refused the command.
+        """
+        handle = self._handles[env_id]
+        handle.send(cmd, arg)
+        return handle.recv(self._deadline("step_timeout"))
 
     def __getattr__(self, key: str) -> Any:
         if key.startswith("_"):  # the manager's own state (also while __init__ runs)

@@ -184,9 +184,13 @@ class EnvPool:
         if need == self._last_sent.shape[0] == self._n_in_flight:
             ids = self._last_sent  # one send in flight, all of it done
         else:
-            ids = np.flatnonzero(self._finished)
-            ids = ids[np.argsort(self._seq[ids], kind="stable")[:need]]
+            ids = self._oldest_finished(need)
         return self._format(ids, self._take(ids), bool(reset))
+
+    def _oldest_finished(self, need: int) -> np.ndarray:
+        """The ids of the ``need`` finished envs sent longest ago (envpool's async order)."""
+        ids = np.flatnonzero(self._finished)
+        return ids[np.argsort(self._seq[ids], kind="stable")[:need]]
 
     @staticmethod
     def _info(ids: np.ndarray, batch: tuple) -> dict:
@@ -241,8 +245,7 @@ class EnvPool:
         self._submit(ids, np.ones(ids.shape[0], np.bool_), None)
         if env_id is None and self.is_async:
             self._wait(lambda: self._n_finished >= self.batch_size)
-            done = np.flatnonzero(self._finished)
-            ids = done[np.argsort(self._seq[done], kind="stable")[: self.batch_size]]
+            ids = self._oldest_finished(self.batch_size)
         else:
             self._wait(lambda: self._finished[ids].all())
         return self._format(ids, self._take(ids), True)

@@ -50,6 +50,8 @@ main_config.policy.collect_fpu_reduction = 0.2
 # won 0.88/0.93/0.87 (README, "AlphaZero on the board games").
 # Not used: policy.value_weight=2; seeds 12-14 won 0.93/0.92/0.93 and seeds 6-8 0.94/0.88/0.89
 # (README, "AlphaZero on the board games").
+# Not used: mcts.root_dirichlet_alpha=0.15 (0.3 here); seeds 12-14 won 0.92/0.92/0.92 (README,
+# "AlphaZero on the board games").
 
 if __name__ == "__main__":
     from lzero.cli_train import run_as_main

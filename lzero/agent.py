@@ -406,8 +406,8 @@ def _muzero_agent(state: dict, path: str | Path, num_simulations: int | None) ->
     cfg = compile_config(muzero_setup.recorded_input_config(state, path))
     if not muzero_setup.is_board(cfg):
         raise ConfigError(
-            f"{str(path)!r}: a MuZero checkpoint of the gym task {state['env']!r}: expected one "
-            "of a board game (lzero eval --ckpt PATH evaluates it on its task)"
+            f"{str(path)!r}: expected a checkpoint of a board game, got a MuZero checkpoint of "
+            f"the gym task {state['env']!r} (lzero eval --ckpt PATH evaluates it on its task)"
         )
     if num_simulations:
         cfg.policy.num_simulations = int(num_simulations)

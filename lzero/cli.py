@@ -23,7 +23,7 @@ from lzero.utils.replay_io import check_gif_target, gif_folder, place_replay
 
 COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
 #: Interactive subcommands, for which Ctrl-C is a normal way to leave (exit code 0).
-INTERACTIVE_COMMANDS = ("play", "arena")
+INTERACTIVE_COMMANDS = ("play",)
 #: Subcommands of the library itself, as "module:function" adders.
 BUILTIN_COMMANDS = ("lzero.cli_train:add_train_subcommand", "lzero.cli_train:add_eval_subcommand")
 
@@ -139,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code.
 
     Errors the project raises on purpose (and unknown registry names) print one line and
-    exit 2; Ctrl-C exits without a traceback, with 0 in interactive commands and 130 elsewhere
+    exit 2; Ctrl-C exits without a traceback, with 0 in ``lzero play`` (it leaves the game, as
+    ``quit`` does) and 130 elsewhere
     (SIGTERM during ``lzero train`` stops the run as Ctrl-C does, and exits 143);
     a closed stdout (piping into ``head``) exits 1 quietly.
     """

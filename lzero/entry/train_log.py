@@ -220,7 +220,7 @@ class TrainLog:
                 a1.fill_between(*zip(*band), alpha=0.2, label=f"{label} +- std")
         if self.stop_value is not None and abs(self.stop_value) < 1e9:  # 1e10: no stop value
             a1.axhline(self.stop_value, linestyle="--", color="grey", label="stop value")
-        if len(self.curves) > 1 or a1.get_legend_handles_labels()[0]:
+        if a1.get_legend_handles_labels()[0]:  # none before the first evaluation
             a1.legend(fontsize=7)
         a1.set(xlabel="env steps", ylabel=self.ylabel, title="evaluation")
         if self.title:

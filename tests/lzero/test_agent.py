@@ -101,7 +101,9 @@ def test_the_raw_network_is_the_eager_model_on_the_envs_planes(tmp_path):
         assert agent.act(obs) == int(np.argmax(np.where(legal, want, -1.0)))
 
 
-def test_a_trained_self_play_run_is_an_agent_on_the_command_line(tmp_path, capsys, tiny_muzero):
+def test_a_trained_self_play_run_is_an_agent_on_the_command_line(
+    tmp_path, capsys, tiny_muzero, monkeypatch
+):
     from lzero.entry import train_muzero
 
     train_muzero(list(tiny_muzero(tmp_path / "exp", sp)), seed=0, max_env_step=60)
@@ -110,6 +112,11 @@ def test_a_trained_self_play_run_is_an_agent_on_the_command_line(tmp_path, capsy
     assert lzero_main(arena) == 0
     out = capsys.readouterr().out
     assert "tictactoe: 2 games" in out and f"bot1 agent:{ckpt}" in out
+    # The shell leaves '~' after 'agent:' as it is; the command expands it.
+    monkeypatch.setenv("HOME", str(tmp_path))
+    home = ["arena", "tictactoe", "--bot1", "agent:~/exp/ckpt/ckpt_last.pth.tar", "--games", "1"]
+    assert lzero_main([*home, "--bot2", "random"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
     assert lzero_main([*arena, "--agent-simulations", "0"]) == 0
     capsys.readouterr()
     # Its config's options are AlphaZero's search settings: refused, named.

@@ -65,6 +65,7 @@ def test_ctrl_c_while_starting_exits_without_traceback(monkeypatch, capsys):
 
     monkeypatch.setattr(cli, "build_parser", interrupted)
     assert main(["play", "connect4"]) == 0
+    assert main(["arena", "connect4"]) == 130  # a series cut short, not a game left
     assert main(["train", "x"]) == 130
     assert "Traceback" not in capsys.readouterr().err
 
@@ -87,7 +88,8 @@ def test_ctrl_c_caught_and_wrapped_by_a_library_still_exits_cleanly(monkeypatch,
 
     for kind in ("cause", "context"):
         monkeypatch.setattr(cli, "build_parser", wrapped(kind))
-        assert main(["arena", "connect4"]) == 0
+        assert main(["play", "connect4"]) == 0
+        assert main(["arena", "connect4"]) == 130
         assert main(["train", "x"]) == 130
         assert "Traceback" not in capsys.readouterr().err
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 import warnings
 
@@ -96,7 +97,7 @@ def _check_bot(
         from lzero.agent import load_agent
 
         agent = load_agent(
-            bot[len(AGENT_PREFIX) :], args.agent_simulations, inference_dtype=args.agent_dtype,
+            os.path.expanduser(bot[len(AGENT_PREFIX) :]), args.agent_simulations, inference_dtype=args.agent_dtype,
             fpu_reduction=agent_fpu_reduction(args.agent_fpu_reduction),
             reuse_tree=args.agent_reuse_tree,
         )  # fmt: skip
@@ -172,7 +173,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     """Runs ``lzero arena``: two bots, alternating colours; prints each bot's record.
 
-    Ctrl-C stops the series and prints the record of the games finished so far (exit code 0).
+    Ctrl-C stops the series and prints the record of the games finished so far; returns 130
+    (a series cut short, as a script reading the exit code must be told).
     If ``--gif`` could not be written, the series is played all the same, then the error is
     printed; returns 1.
     """
@@ -193,14 +195,19 @@ def cmd_arena(args: argparse.Namespace) -> int:
         _play_series(env, args, record, problems, agents)
     except KeyboardInterrupt:
         print(f"\nInterrupted after {sum(record[1])} of {args.games} games.")
+        interrupted = True
+    else:
+        interrupted = False
     played = sum(record[1])
     if env is not None:
         env.close()
     print(f"{args.game}: {played} games, colours alternate")
+    width = max(10, len(args.bot1), len(args.bot2))  # agent:PATH names are long
     for bot, name in ((1, args.bot1), (2, args.bot2)):
         w, d, loss = record[bot]
-        print(f"bot{bot} {name:>10}: wins {w}  draws {d}  losses {loss}")
-    return gif_failed(problems[0] if problems else None)
+        print(f"bot{bot} {name:>{width}}: wins {w}  draws {d}  losses {loss}")
+    failed = gif_failed(problems[0] if problems else None)
+    return 130 if interrupted else failed
 
 
 def _play_series(

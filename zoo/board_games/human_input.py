@@ -117,6 +117,8 @@ def ask_move(
     """
     hint = short_hint(style, height, width)
     while True:
+        if sys.stdin is None:  # started with stdin closed (``<&-``): as the end of input
+            raise EOFError("stdin is closed")
         text = input(f"Player {player} ({symbol}), enter {hint}, or quit: ")
         if not sys.stdin.isatty():  # piped input is echoed, control characters escaped
             echo = text if len(text) <= 2 * ECHO_LIMIT else text[: 2 * ECHO_LIMIT] + "..."

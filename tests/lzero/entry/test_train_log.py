@@ -51,3 +51,16 @@ def test_a_held_interrupt_goes_to_the_handler_in_force_once_the_block_ends(signu
     finally:
         signal.signal(signum, previous)
     assert signal.getsignal(signum) is previous
+
+
+def test_a_plot_before_the_first_evaluation_warns_nothing(tmp_path):
+    # Two curves and no evaluation yet: matplotlib warned "No artists with labels found".
+    import warnings
+
+    log = TrainLog(tmp_path / "run", curves=(("a_mean", "a"), ("b_mean", "b")))
+    log.write(train_iter=1, env_step=10, total_loss=1.5, value_loss=0.5, policy_loss=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        log.plot()
+    log.close()
+    assert (tmp_path / "run" / "learning_curve.png").stat().st_size > 0

@@ -96,8 +96,9 @@ def _check_bot(
             raise ValueError("agent bots need torch: pip install -e '.[train]'")
         from lzero.agent import load_agent
 
+        path = os.path.expanduser(bot[len(AGENT_PREFIX) :])  # the shell leaves agent:~/x as is
         agent = load_agent(
-            os.path.expanduser(bot[len(AGENT_PREFIX) :]), args.agent_simulations, inference_dtype=args.agent_dtype,
+            path, args.agent_simulations, inference_dtype=args.agent_dtype,
             fpu_reduction=agent_fpu_reduction(args.agent_fpu_reduction),
             reuse_tree=args.agent_reuse_tree,
         )  # fmt: skip

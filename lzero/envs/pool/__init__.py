@@ -204,19 +204,19 @@ def _envpool_options(env_kwargs: dict, env_type: str) -> dict:
                 f"{key}: expected None (frames come at the task's own size and camera, as "
                 f"gymnasium renders them; resize them yourself), got {value!r}"
             )
-    legacy = env_type == "gym_legacy"
+    with_info = env_type != "gym_legacy"  # reset -> (obs, info)
     if options["gym_reset_return_info"] is None:
-        options["gym_reset_return_info"] = not legacy
-    if options["gym_reset_return_info"] is not (not legacy):
+        options["gym_reset_return_info"] = with_info
+    if options["gym_reset_return_info"] is not with_info:
+        why = (
+            "reset returns (obs, info), as in envpool 1.2, which refuses False; "
+            "env_type='gym_legacy' returns obs alone"
+            if with_info
+            else "reset returns obs; env_type='gym' or 'gymnasium' returns (obs, info)"
+        )
         raise ValueError(
-            f"gym_reset_return_info: expected {not legacy} for env_type={env_type!r} ("
-            + (
-                "reset returns obs; env_type='gym' or 'gymnasium' returns (obs, info)"
-                if legacy
-                else "reset returns (obs, info), as in envpool 1.2, which refuses False; "
-                "env_type='gym_legacy' returns obs alone"
-            )
-            + f"), got {options['gym_reset_return_info']!r}"
+            f"gym_reset_return_info: expected {with_info} for env_type={env_type!r} ({why}), "
+            f"got {options['gym_reset_return_info']!r}"
         )
     offset = options["thread_affinity_offset"]
     if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):

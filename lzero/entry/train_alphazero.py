@@ -203,6 +203,12 @@ def train_alphazero(
             save("ckpt_best.pth.tar")
         return results[bots[0]]["score"] >= stop_value
 
+    if last_eval is None:  # said first: Connect4's 40 games at 200 simulations take a minute
+        which = "resumed" if resumed else "untrained"
+        progress.line(
+            f"evaluating the {which} network first: {cfg.trainer.n_evaluator_episode} games "
+            f"against each of {', '.join(bots)}"
+        )
     reason = "max_train_iter"
     try:
         while True:

@@ -69,6 +69,10 @@ def test_last_line_says_why_training_stopped(tmp_path, capsys):
     main["exp_name"] = str(tmp_path / "run")
     train_muzero_with_gym_env([main, copy.deepcopy(TINY_CREATE)], seed=0, max_env_step=30)
     out = capsys.readouterr().out.strip().splitlines()
+    assert (
+        out[0]
+        == f"evaluating the untrained network first: {main['env']['n_evaluator_episode']} episodes"
+    )
     assert out[-1].startswith("stopped (max_env_step spent) after ")
     assert "best eval return" in out[-1] and "ckpt_best.pth.tar" in out[-1]
     main["env"]["stop_value"] = 1.0  # reached by the first evaluation

@@ -120,8 +120,10 @@ def test_cli_resume_goes_on_in_the_run_directory(tmp_path, capsys):
     args = parser.parse_args(
         ["train", str(path), "--max-env-step", "40", "--resume", str(tmp_path / "run")]
     )
+    capsys.readouterr()
     assert args.func(args) == 0
     assert int(rows(tmp_path / "run")[-1]["env_step"]) >= 40
+    assert capsys.readouterr().out.startswith("evaluating the resumed network first: ")
     az = "zoo.board_games.tictactoe.config.tictactoe_alphazero_sp_mode_config"
     args = parser.parse_args(["train", az, "--resume", str(tmp_path / "run")])
     # An AlphaZero config resuming a MuZero run: the checkpoint's kind is checked.

@@ -626,7 +626,12 @@ def test_stop_value_ends_training_at_the_first_evaluation_reaching_it(tmp_path, 
     main.env.stop_value = -1  # any score reaches it
     policy = train_alphazero([main, CREATE], seed=0, max_env_step=10_000)
     assert policy.train_iter == 0
-    assert "stopped (stop_value -1.0 reached against rule)" in capsys.readouterr().out
+    out = capsys.readouterr().out.splitlines()
+    assert "stopped (stop_value -1.0 reached against rule)" in out[-1]
+    # Said before it starts, so that a run is not silent through the first evaluation.
+    bots = ", ".join(main.policy.eval_bots)
+    n = main.env.n_evaluator_episode
+    assert out[0] == f"evaluating the untrained network first: {n} games against each of {bots}"
 
 
 def test_random_openings_pair_the_colours_and_vary_the_games():

@@ -19,7 +19,12 @@ from importlib.metadata import entry_points
 from lzero import __version__
 from lzero.envs import ENV_REGISTRY, check_env
 from lzero.errors import LZeroError
-from lzero.utils.replay_io import check_gif_target, gif_folder, place_replay
+from lzero.utils.replay_io import (
+    check_gif_target,
+    gif_folder,
+    place_replay,
+    removing_unused_folders,
+)
 
 COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
 #: Interactive subcommands, for which Ctrl-C is a normal way to leave (exit code 0).
@@ -151,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return int(args.func(args) or 0)
+        with removing_unused_folders(getattr(args, "gif", None)):
+            return int(args.func(args) or 0)
     except (LZeroError, KeyError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         print(f"lzero {argv[0] if argv else ''}: error: {message}", file=sys.stderr)

@@ -5,11 +5,13 @@ Shared by the gym adapters' recorder and the board games' renderer.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import sys
 import tempfile
 import traceback
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -155,3 +157,27 @@ def place_replay(path: str, gif: str, target: str | None = None) -> tuple[str, s
     except OSError as err:  # e.g. ``gif`` became a directory meanwhile
         return path, f"not saved as {target} ({err.strerror}), but as {path}"
     return target, None
+
+
+@contextlib.contextmanager
+def removing_unused_folders(gif: str | None) -> Iterator[None]:
+    """Removes, on leaving, the folders that ``--gif`` made (its folder and any missing above
+    it) if they are still empty: a game abandoned, or an error after the folder was checked.
+
+    The folder is made before the game, to refuse one that cannot be written; a folder that
+    existed before, or holds anything, is left alone.
+    """
+    made = []  # deepest first
+    if gif is not None:
+        path = os.path.abspath(gif_folder(gif))
+        while not os.path.lexists(path) and os.path.dirname(path) != path:
+            made.append(path)
+            path = os.path.dirname(path)
+    try:
+        yield
+    finally:
+        for path in made:
+            try:
+                os.rmdir(path)
+            except OSError:  # not empty (a game saved), or never made
+                break

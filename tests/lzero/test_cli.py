@@ -34,9 +34,13 @@ def test_bad_argument_fails():
     assert proc.returncode == 2 and "invalid int value: 'x'" in proc.stderr
 
 
-def test_unknown_env_is_an_error_with_the_closest_name(capsys):
+def test_unknown_env_is_an_error_with_the_closest_name(capsys, tmp_path):
     assert main(["demo", "conect4"]) == 2
     assert "close matches: ['connect4']" in capsys.readouterr().err
+    # The folder --gif made before the env was looked up is not left behind.
+    assert main(["demo", "conect4", "--gif", str(tmp_path / "new" / "x.gif")]) == 2
+    assert "close matches: ['connect4']" in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []
 
 
 def test_envs_lists_registered(capsys):

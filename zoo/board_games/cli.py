@@ -16,6 +16,7 @@ import warnings
 from lzero.cli import DefaultsHelp, quiet_on_closed_stdout
 from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg, non_negative_int
 from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
+from lzero.utils.replay_io import removing_unused_folders
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
 from zoo.board_games.env_support import bot_move
 from zoo.board_games.solve_cli import add_solve_subcommand
@@ -333,7 +334,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def run() -> int:
         args = parser.parse_args(argv)
-        return int(args.func(args) or 0)
+        with removing_unused_folders(getattr(args, "gif", None)):  # solve has none
+            return int(args.func(args) or 0)
 
     return quiet_on_closed_stdout(run)
 

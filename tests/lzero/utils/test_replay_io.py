@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from lzero.errors import ConfigError
-from lzero.utils.replay_io import check_replay_dir, write_frames_atomic
+from lzero.utils.replay_io import check_gif_target, check_replay_dir, write_frames_atomic
 
 
 def test_writes_every_frame_and_leaves_no_temporary(tmp_path):
@@ -41,3 +41,23 @@ def test_a_directory_that_refuses_new_files_is_a_config_error_even_for_root():
 
 def test_the_write_check_leaves_nothing_behind(tmp_path):
     assert check_replay_dir(tmp_path) == str(tmp_path) and os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("gif", ["a/b/game.gif", "a/b"])
+def test_only_the_folders_a_gif_made_and_left_empty_are_removed(tmp_path, gif):
+    from lzero.utils.replay_io import removing_unused_folders
+
+    target = tmp_path / gif
+    with removing_unused_folders(str(target)):
+        check_gif_target(str(target))
+        assert (tmp_path / "a" / "b").is_dir()
+    assert os.listdir(tmp_path) == []  # "a" too, which the check made above "b"
+    (tmp_path / "a").mkdir()
+    with removing_unused_folders(str(target)):  # "a" was there before: it stays
+        check_gif_target(str(target))
+    assert os.listdir(tmp_path) == ["a"] and os.listdir(tmp_path / "a") == []
+    with removing_unused_folders(str(target)), pytest.raises(RuntimeError):
+        check_gif_target(str(target))
+        (tmp_path / "a" / "b" / "saved.gif").write_bytes(b"GIF89a")
+        raise RuntimeError  # an error after a game was saved: the folder and the game stay
+    assert os.listdir(tmp_path / "a" / "b") == ["saved.gif"]

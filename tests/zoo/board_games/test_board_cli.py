@@ -91,6 +91,14 @@ def test_an_abandoned_game_says_no_gif_was_saved(tmp_path):
     proc = run(["play", "connect4", "--gif", str(gif)], "4\n")
     assert proc.returncode == 0 and "Game abandoned: no GIF saved" in proc.stdout
     assert not gif.exists()
+    # Folders made for the GIF are removed with it (only those: tmp_path stays).
+    for gif in (tmp_path / "new" / "sub" / "game.gif", tmp_path / "new" / "sub"):
+        proc = run(["play", "connect4", "--gif", str(gif)], "4\n")
+        assert proc.returncode == 0 and "Game abandoned: no GIF saved" in proc.stdout
+        assert os.listdir(tmp_path) == [], proc.stdout
+        proc = run(["play", "connect4", "--bot", "alpha_beta", "--gif", str(gif)])  # tictactoe's
+        assert proc.returncode == 2 and "alpha_beta" in proc.stderr
+        assert os.listdir(tmp_path) == []
 
 
 def test_ctrl_c_exits_cleanly():

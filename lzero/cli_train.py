@@ -332,7 +332,7 @@ def add_eval_subcommand(subparsers) -> None:
     )
     p.add_argument(
         "--episodes",
-        type=_positive_int,
+        type=positive_int,
         default=20,
         help="games per bot on a board game, episodes on a gym task (default 20)",
     )
@@ -427,7 +427,7 @@ def agent_fpu_reduction(value: float | str | None) -> float | str | None:
     return FROM_CONFIG if value is None else None if value == "off" else value
 
 
-_positive_int = _int_in(1, None, "a positive int")
+positive_int = _int_in(1, None, "a positive int")
 non_negative_int = _int_in(0, None, "a non-negative int")
 _seed = _int_in(0, 2**32, "an int in [0, 2**32)")
 
@@ -448,14 +448,14 @@ def add_train_subcommand(subparsers) -> None:
     )
     p.add_argument(
         "--max-env-step",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         help="env-step budget: MuZero stops within one step of the envs past it, AlphaZero (which "
         "collects n_episode whole games) within one collect phase (default: the config "
         "module's max_env_step)",
     )
     p.add_argument(
-        "--max-train-iter", type=_positive_int, default=int(1e10), help="gradient-step budget"
+        "--max-train-iter", type=positive_int, default=int(1e10), help="gradient-step budget"
     )
     p.add_argument(
         "--exp-name",

@@ -14,7 +14,7 @@ import sys
 import warnings
 
 from lzero.cli import DefaultsHelp, quiet_on_closed_stdout
-from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg, non_negative_int
+from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg, non_negative_int, positive_int
 from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
 from lzero.utils.replay_io import removing_unused_folders
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
@@ -41,7 +41,7 @@ def make_env(args: argparse.Namespace):
     module, name = GAMES[game]
     cfg: dict = {
         "battle_mode": "self_play_mode",
-        "mcts_bot_num_simulations": args.mcts_simulations,
+        "mcts_bot_num_simulations": args.mcts_simulations or MCTS_SIMULATIONS,
     }
     if board_size is not None:
         if game != "gomoku":
@@ -65,8 +65,9 @@ def bot_spec(text: str) -> str:
     )
 
 
-def _check_agent_options(args: argparse.Namespace, bots: tuple[str, ...]) -> None:
-    """Refuses ``--agent-*`` options when no bot is ``agent:PATH`` (they would be ignored)."""
+def _check_bot_options(args: argparse.Namespace, bots: tuple[str, ...]) -> None:
+    """Refuses ``--agent-*`` options when no bot is ``agent:PATH``, and ``--mcts-simulations``
+    when none is ``mcts`` (they would be ignored)."""
     given = [
         f"--agent-{name.replace('_', '-')}"
         for name in ("simulations", "reuse_tree", "fpu_reduction", "dtype")
@@ -76,6 +77,11 @@ def _check_agent_options(args: argparse.Namespace, bots: tuple[str, ...]) -> Non
         raise ValueError(
             f"{', '.join(given)}: expected an agent:PATH bot (the options set a checkpoint's "
             f"player), got {', '.join(bots)}"
+        )
+    if args.mcts_simulations is not None and "mcts" not in bots:
+        raise ValueError(
+            f"--mcts-simulations: expected an mcts bot (the option sets its strength), got "
+            f"{', '.join(bots)}"
         )
 
 
@@ -135,7 +141,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """
     env = None
     try:
-        _check_agent_options(args, (args.bot,))
+        _check_bot_options(args, (args.bot,))
         env = make_env(args)
         agents: dict = {}
         _check_bot(env, args.bot, agents, args)
@@ -188,7 +194,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     problems: list[str] = []  # a failed --gif, reported at the end
     env = None
     try:
-        _check_agent_options(args, (args.bot1, args.bot2))
+        _check_bot_options(args, (args.bot1, args.bot2))
         env = make_env(args)
         agents: dict = {}
         for option, bot in (("--bot1", args.bot1), ("--bot2", args.bot2)):
@@ -266,9 +272,9 @@ def add_play_subcommands(subparsers) -> None:
     common.add_argument("--seed", type=int, default=0, help="seed of the bots")
     common.add_argument(
         "--mcts-simulations",
-        type=int,
-        default=MCTS_SIMULATIONS,
-        help="simulations per move of mcts bots",
+        type=positive_int,
+        default=None,
+        help=f"simulations per move of mcts bots (default: {MCTS_SIMULATIONS})",
     )
     common.add_argument(
         "--gif", default=None, help="save the game as a GIF: a .gif file, or a folder"

@@ -125,9 +125,11 @@ def test_bad_options_are_clear_errors():
     proc = run(["play", "connect4", "--bot", "alpha_beta"])
     assert proc.returncode == 2 and "--bot: expected one of" in proc.stderr
     proc = run(["arena", "connect4", "--bot1", "mcts", "--mcts-simulations", "0"])
-    assert (
-        proc.returncode == 2 and "mcts_bot_num_simulations: expected a positive int" in proc.stderr
-    )
+    assert proc.returncode == 2 and "--mcts-simulations: expected a positive int" in proc.stderr
+    proc = run(["arena", "connect4", "--bot1", "rule", "--mcts-simulations", "500"])
+    assert proc.returncode == 2 and "Playing" not in proc.stdout
+    expected = "--mcts-simulations: expected an mcts bot (the option sets its strength), got"
+    assert f"{expected} rule, random" in proc.stderr
     proc = run(["arena", "gomoku", "--bot1", "alpha_beta"])
     assert proc.returncode == 2 and "--bot1: expected one of" in proc.stderr
     proc = run(["arena", "tictactoe", "--games", "0"])

@@ -180,12 +180,38 @@ def layout(shape: tuple[int, int], style: BoardStyle) -> Layout:
 
 
 def _fit(font, line: str, width: int) -> str:
-    """``line`` cut to ``width`` pixels, the cut marked with ``...``."""
+    """``line`` cut to ``width`` pixels. Each of its ``", "``-separated parts (``X: name`` and
+    ``O: name`` on the players' line) keeps its start and its end: the longest part loses
+    characters from its middle, marked ``...``, until the line fits, so that two long
+    ``agent:PATH`` names both stay readable. A line still too wide is cut at its end."""
+    if font.size(line)[0] <= width:
+        return line
+    parts = line.split(", ")
+    keep = [len(p) for p in parts]  # characters each part keeps, "..." included
+
+    def joined() -> str:
+        return ", ".join(p if k == len(p) else _cut_middle(p, k) for p, k in zip(parts, keep))
+
+    while font.size(joined())[0] > width:
+        i = max(range(len(parts)), key=keep.__getitem__)
+        if keep[i] <= _MIN_KEEP:
+            break
+        keep[i] -= 1
+    line = joined()
     if font.size(line)[0] <= width:
         return line
     while line and font.size(line + "...")[0] > width:
         line = line[:-1]
     return line + "..."
+
+
+_MIN_KEEP = 7  # a part cut in its middle keeps 2 characters on each side of "..."
+
+
+def _cut_middle(text: str, n: int) -> str:
+    """``text`` as ``n`` characters: its start and end around ``...``."""
+    head = (n - 3 + 1) // 2
+    return text[:head] + "..." + text[len(text) - (n - 3 - head) :]
 
 
 def draw_board(

@@ -3,6 +3,8 @@ winning line highlighted and the result in the caption, checked on the pixels of
 
 from __future__ import annotations
 
+import string
+
 import imageio.v3 as iio
 import numpy as np
 import pytest
@@ -199,3 +201,28 @@ def test_frames_survive_pygame_quit_between_renders():
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
     )
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
+
+
+NAME = st.text(string.ascii_letters + string.digits + "/_-:~", min_size=1, max_size=80)
+
+
+@given(x=NAME, o=NAME)
+@settings(max_examples=60, deadline=None)
+def test_a_players_caption_too_wide_keeps_both_names_ends(x, o):
+    """Long ``agent:PATH`` names were cut at the end of the line, so O's name was lost: each
+    name now loses characters from its middle, and keeps its start and its end."""
+    font = drawing._font(20)
+    width = font.size(drawing._WIDE_CAPTION)[0]
+    line = f"X: bot1 {x}, O: bot2 {o}"
+    fitted = drawing._fit(font, line, width)
+    assert font.size(fitted)[0] <= width
+    if font.size(line)[0] <= width:
+        assert fitted == line
+        return
+    x_part, o_part = fitted.split(", O: ")  # both players still named, in order
+    for part, name in ((x_part, f"X: bot1 {x}"), (o_part, f"bot2 {o}")):
+        if "..." in part and part != name:
+            head, tail = part.split("...", 1)
+            assert name.startswith(head) and name.endswith(tail) and min(len(head), len(tail)) >= 2
+        else:
+            assert part == name

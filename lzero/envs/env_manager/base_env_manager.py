@@ -72,8 +72,12 @@ def _close_all(handles: list) -> None:
     handles.clear()
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 def _seed_value(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+    if not _is_int(seed) or seed < 0:
         raise ValueError(f"seed: expected non-negative int seeds, got {seed!r}")
     return int(seed)
 
@@ -225,14 +229,12 @@ class BaseEnvManager(EnvAttributeForwarding):
                     "seed: expected a seed of every env (an int or a list) before a dict of "
                     "some, as DI-engine requires"
                 )
-            bad = [k for k in seed if not (isinstance(k, int) and 0 <= k < self.env_num)]
-            if bad:
-                raise ValueError(f"seed: expected env ids in [0, {self.env_num}), got {bad}")
+            self._check_ids(seed, range(self.env_num), "seed")
             seeds = list(self._seeds)
             for env_id, s in seed.items():
                 seeds[env_id] = _seed_value(s)
             pending = list(seed)
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+        elif _is_int(seed) and seed >= 0:
             seeds, pending = [int(seed) + i for i in range(self.env_num)], range(self.env_num)
         elif isinstance(seed, (list, tuple)) and len(seed) == self.env_num:
             seeds, pending = [_seed_value(s) for s in seed], range(self.env_num)
@@ -500,8 +502,8 @@ class BaseEnvManager(EnvAttributeForwarding):
         if not isinstance(given, Mapping):
             raise ValueError(f"{what}: expected a dict env_id -> value, got {type(given).__name__}")
         kind = "env ids" if isinstance(valid, range) else "ids of ready envs"
-        for env_id in given:
-            if env_id not in valid:
+        for env_id in given:  # an int: 1.0 and True are in range(2) too
+            if not _is_int(env_id) or env_id not in valid:
                 raise ValueError(f"{what}: expected {kind} {sorted(valid)}, got env id {env_id!r}")
 
     def _restart(self, env_id: int) -> None:

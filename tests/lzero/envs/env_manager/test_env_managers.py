@@ -316,7 +316,13 @@ def test_dynamic_seed_none_is_the_envs_default_and_a_dict_reseeds_some_envs():
     other = BaseEnvManager(_factories(2, length=1))
     other.seed([5, 5], dynamic_seed=False)
     assert _first_obs_of_episodes(manager, 1) == _first_obs_of_episodes(other, 1)
-    with pytest.raises(ValueError, match=r"expected env ids in \[0, 2\), got \[2\]"):
-        manager.seed({2: 1})
+    for bad in (2, -1, 1.0, True):  # the same check as reset_param's and step's
+        with pytest.raises(ValueError, match=rf"seed: expected env ids \[0, 1\], got env id {bad}"):
+            manager.seed({bad: 1})
+    other = BaseEnvManager(_factories(2, length=1))
+    other.launch()
+    with pytest.raises(ValueError, match=r"reset_param: expected env ids \[0, 1\], got env id 1.0"):
+        other.reset({1.0: {}})
+    other.close()
     with pytest.raises(ValueError, match="expected non-negative int seeds, got -1"):
         manager.seed([1, -1])

@@ -297,7 +297,7 @@ def test_di_engines_act_scale_and_rew_clip():
         DingEnvWrapper(gymnasium.make("CartPole-v1"), cfg=dict(act_scale=True))
 
 
-def test_rew_clip_raises_rewards_below_minus_ten(counter_env_cls):
+def test_rew_clip_raises_rewards_below_minus_ten():
     class Costly(gymnasium.Wrapper):
         def step(self, action):
             obs, reward, term, trunc, info = self.env.step(action)

@@ -303,7 +303,6 @@ class MuZeroPolicy:
         )
         # LightZero's policy_entropy_weight: a bonus for the predicted policies' entropy
         with_entropy = cfg.policy_entropy_weight > 0
-        entropy_loss = torch.zeros_like(value_loss)
         if with_entropy:
             entropy_loss = _negative_entropy(out.policy_logits) * t["policy_mask"][:, 0]
         reward_loss = torch.zeros_like(value_loss)

@@ -28,6 +28,7 @@ from lzero.envs.wrappers.replay import (
     ReplayRecorder,
     check_replay_dir,
     check_replay_format,
+    check_replay_fps,
     quiet_offscreen_rendering,
 )
 from lzero.errors import ConfigError, GameOverError, ReplayWriteWarning
@@ -126,6 +127,7 @@ class DingEnvWrapper(BaseEnv):
         self._seed_api, self._caller = bool(seed_api), caller
         self._wrappers()  # checks env_wrapper: a preset, factories or DI-engine wrapper dicts
         check_replay_format(self._cfg.replay_format)
+        check_replay_fps(self._cfg.replay_fps)
         if env is None:
             if not self._cfg.env_id:
                 raise ConfigError(

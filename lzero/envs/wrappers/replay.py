@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import math
 import os
 from typing import Any
 
@@ -17,6 +18,7 @@ __all__ = [
     "ReplayRecorder",
     "check_replay_dir",
     "check_replay_format",
+    "check_replay_fps",
     "quiet_offscreen_rendering",
 ]
 
@@ -47,6 +49,15 @@ def check_replay_format(fmt: str) -> None:
         )
 
 
+def check_replay_fps(fps: Any) -> None:
+    """Raises ConfigError unless ``fps`` is a positive, finite number of frames per second."""
+    number = isinstance(fps, (int, float, np.integer, np.floating)) and not isinstance(fps, bool)
+    if not (number and math.isfinite(fps) and fps > 0):
+        raise ConfigError(
+            f"replay_fps: expected a positive number of frames per second, got {fps!r}"
+        )
+
+
 class ReplayRecorder:
     """Keeps the frames of the current episode and writes one file per finished episode.
 
@@ -64,11 +75,13 @@ class ReplayRecorder:
         fps: frames per second of the written file.
 
     Raises:
-        ConfigError: an unknown format, or ``path`` is not a writable directory.
+        ConfigError: an unknown format, an fps that is not a positive number, or ``path`` is
+            not a writable directory.
     """
 
     def __init__(self, path: str, name: str, *, fmt: str = "gif", fps: int = 30) -> None:
         check_replay_format(fmt)
+        check_replay_fps(fps)
         check_replay_dir(path)
         self.path, self.name, self.fmt, self.fps = path, name.replace("/", "_"), fmt, fps
         self.frames: list[np.ndarray] = []

@@ -205,6 +205,11 @@ def test_config_errors(counter_env_cls):
         ConfigError, match=r"replay_format: expected one of \['gif', 'mp4'\], got 'avi'"
     ):
         DingEnvWrapper(counter_env_cls(), cfg={"replay_format": "avi"})
+    # Refused when built: it failed when the first replay was written, out of the episode's
+    # last step (ZeroDivisionError for 0), losing that step's result.
+    for fps in (0, -5, "fast", float("nan"), True):
+        with pytest.raises(ConfigError, match="replay_fps: expected a positive number of frames"):
+            DingEnvWrapper(counter_env_cls(), cfg={"replay_fps": fps})
 
 
 def test_array_rewards_of_one_element_are_accepted(counter_env_cls):

@@ -127,6 +127,7 @@ class BaseEnvManager(EnvAttributeForwarding):
         where = f"{type(self).__name__} config"
         self.check_config(cfg, where)
         self._cfg = merge_config(self.default_config(), cfg, where=where)
+        self._check_values(self._cfg, where)
         self._env_fn = list(env_fn)
         self.env_num = len(env_fn)
         self._handles: list = []
@@ -152,6 +153,39 @@ class BaseEnvManager(EnvAttributeForwarding):
         cls._refuse_di_engine_only_keys(cfg, where)
         if isinstance(cfg, Mapping):
             raise_unknown_keys(unknown_keys(cls.config, cfg, where))
+
+    @staticmethod
+    def _check_values(cfg: Mapping, where: str) -> None:
+        """Checks the values of :attr:`config`'s keys, before any env is built: a negative
+        ``max_retry`` crashed ``launch``, a negative timeout made every step a failure, and a
+        string ``auto_reset`` or ``shared_memory`` read as True.
+
+        Raises:
+            ConfigError: the first value of a wrong type or out of range, and what is allowed.
+        """
+
+        def refuse(key: str, allowed: str) -> None:
+            raise ConfigError(f"{where}: expected {key} to be {allowed}, got {cfg[key]!r}")
+
+        for key in ("auto_reset", "shared_memory"):
+            if not isinstance(cfg[key], (bool, np.bool_)):
+                refuse(key, "True or False")
+        for key, lowest in (("max_retry", 0), ("max_consecutive_failures", 1)):
+            if not _is_int(cfg[key]) or cfg[key] < lowest:
+                refuse(key, f"an int >= {lowest}")
+        n = cfg.episode_num
+        if not (_is_int(n) and n >= 1) and n != float("inf"):
+            refuse("episode_num", "an int >= 1 or float('inf') (no limit)")
+        for key in ("step_timeout", "reset_timeout", "connect_timeout"):
+            t = cfg[key]
+            number = isinstance(t, (int, float, np.integer, np.floating)) and not isinstance(
+                t, bool
+            )
+            if t is not None and not (number and 0 < t < float("inf")):
+                refuse(key, "a positive number of seconds, or None (no limit)")
+        methods = mp.get_all_start_methods()
+        if cfg.context not in methods:
+            refuse("context", f"one of {methods} (a multiprocessing start method)")
 
     @classmethod
     def _refuse_di_engine_only_keys(cls, cfg: Mapping | None, where: str) -> None:

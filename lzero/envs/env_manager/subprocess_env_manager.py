@@ -11,8 +11,6 @@ after a ``KeyboardInterrupt`` and the death of the manager's process all leave n
 
 from __future__ import annotations
 
-import multiprocessing as mp
-
 from lzero.envs.env_manager.base_env_manager import BaseEnvManager
 from lzero.envs.env_manager.env_handle import WorkerProcess
 
@@ -30,10 +28,7 @@ class SubprocessEnvManager(BaseEnvManager):
     _handle_cls = WorkerProcess
 
     def __init__(self, env_fn, cfg=None) -> None:
-        super().__init__(env_fn, cfg)
-        methods = mp.get_all_start_methods()
-        if self._cfg.context not in methods:
-            raise ValueError(f"context: expected one of {methods}, got {self._cfg.context!r}")
+        super().__init__(env_fn, cfg)  # checks context among the start methods too
 
     def _deadline(self, key: str) -> float | None:
         # DI-engine's subprocess managers wait at most connect_timeout for a worker's answer

@@ -262,8 +262,48 @@ def test_bad_construction_is_rejected():
         BaseEnvManager(_factories(1), dict(auto_rest=False))
     with pytest.raises(ValueError, match="expected a non-empty list of env factories"):
         BaseEnvManager([])
-    with pytest.raises(ValueError, match=r"expected one of .*, got 'thread'"):
+    with pytest.raises(ValueError, match=r"expected context to be one of .*, got 'thread'"):
         SubprocessEnvManager(_factories(1), dict(context="thread"))
+
+
+@pytest.mark.parametrize("cls", [BaseEnvManager, SubprocessEnvManager])
+@pytest.mark.parametrize(
+    ("key", "bad", "allowed"),
+    [
+        ("max_retry", -1, "an int >= 0"),  # crashed launch() with an UnboundLocalError
+        ("max_retry", "3", "an int >= 0"),
+        ("max_consecutive_failures", 0, "an int >= 1"),
+        ("episode_num", 0, r"an int >= 1 or float\('inf'\)"),
+        ("episode_num", 2.5, r"an int >= 1 or float\('inf'\)"),
+        ("step_timeout", -1, "a positive number of seconds, or None"),  # every step 'hung'
+        ("reset_timeout", float("nan"), "a positive number of seconds, or None"),
+        ("connect_timeout", "60", "a positive number of seconds, or None"),
+        ("auto_reset", "no", "True or False"),  # read as True
+        ("shared_memory", "yes", "True or False"),
+        ("context", "bogus", "one of"),  # BaseEnvManager took it; one config serves both
+    ],
+)
+def test_bad_config_values_are_refused_before_any_env_is_built(cls, key, bad, allowed):
+    built = []
+
+    def factory():
+        built.append(1)
+        return CounterEnv()
+
+    with pytest.raises(
+        ConfigError, match=rf"{cls.__name__} config: expected {key} to be {allowed}"
+    ):
+        cls([factory], {key: bad})
+    assert not built
+    good = {"context": "spawn", "auto_reset": False, "shared_memory": False}.get(key, 1)
+    with cls([factory], {key: None if "timeout" in key else good}):
+        pass  # a good value of the same key passes
+
+
+def test_good_config_values_of_other_types_pass():
+    cfg = dict(episode_num=np.int64(2), max_retry=np.int32(0), step_timeout=np.float32(2.5),
+               auto_reset=np.bool_(False))  # fmt: skip
+    BaseEnvManager(_factories(1), cfg).close()
     with pytest.raises(ValueError, match="expected a non-negative int or a list of 2 ints"):
         BaseEnvManager(_factories(2)).seed([1])
 

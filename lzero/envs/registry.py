@@ -142,7 +142,9 @@ def create_env(create_cfg: Mapping, env_cfg: Mapping | None = None) -> Any:
     Args:
         create_cfg: either the whole ``create_config`` (with an ``env`` entry) or its ``env``
             part, e.g. ``dict(type='connect4', import_names=['zoo.board_games...'])``.
-        env_cfg: the env's config (``main_config.env``), or None for its defaults.
+        env_cfg: the env's config (``main_config.env``), or None for its defaults. Keys of
+            ``create_cfg``'s env part other than ``type`` and ``import_names`` are added below
+            it, as DI-engine's ``compile_config`` does (unknown keys are an error either way).
 
     Returns:
         The env instance.
@@ -155,7 +157,10 @@ def create_env(create_cfg: Mapping, env_cfg: Mapping | None = None) -> Any:
     if "type" not in spec:
         raise ConfigError(f"create_config.env: expected a 'type' key, got keys {sorted(spec)}")
     import_module_names(spec.get("import_names", ()))
-    return ENV_REGISTRY.build(spec["type"], dict(env_cfg or {}))
+    # DI-engine's compile_config merges create_config.env's other keys into the env config,
+    # below main_config.env's; they were ignored here (a misspelt key too).
+    extra = {k: v for k, v in spec.items() if k not in ("type", "import_names")}
+    return ENV_REGISTRY.build(spec["type"], {**extra, **dict(env_cfg or {})})
 
 
 def get_env_cls(cfg: Mapping) -> type:

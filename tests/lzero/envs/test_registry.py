@@ -68,6 +68,14 @@ def test_create_env_imports_import_names(tmp_path, monkeypatch):
     create_cfg = dict(env=dict(type="my_walk_for_test", import_names=["my_walk_env"]))
     env = create_env(create_cfg, {"size": 7, "collector_env_num": 2})
     assert type(env).__name__ == "MyEnv" and env._cfg.size == 7
+    # create_config.env's other keys go below the env config, as DI-engine's compile_config
+    # merges them (they were ignored); an unknown one is an error as in the env config.
+    create_cfg["env"]["size"] = 5
+    assert create_env(create_cfg)._cfg.size == 5
+    assert create_env(create_cfg, {"size": 7})._cfg.size == 7
+    create_cfg["env"]["sise"] = 5
+    with pytest.raises(ConfigError, match="did you mean 'size'"):
+        create_env(create_cfg)
 
 
 def test_create_env_errors():

@@ -8,8 +8,9 @@ observation is the env's dict (``observation``, ``action_mask``, ``board``,
 ``current_player_index``, ``to_play``) in a ``Dict`` space; a continuous task's
 ``action_mask`` (None) is left out.
 
-``reset(seed=...)`` reseeds the env's episode stream from gymnasium's ``np_random``, so the
-same seed gives the same episodes, and ``reset()`` goes on from it. ``step`` returns
+``reset(seed=s)`` reseeds the env's episode stream with ``s`` (as the vectorised pool seeds its
+env ``i`` with ``s + i``), so the same seed gives the same episodes, and ``reset()`` goes on
+from it; a first ``reset()`` without a seed draws one from gymnasium's ``np_random``. ``step`` returns
 ``(obs, reward: float, terminated, truncated, info)``; a time limit's cut is a truncation.
 """
 
@@ -84,7 +85,10 @@ class GymnasiumEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         if seed is not None or not self._seeded:
-            self.env.seed(int(self.np_random.integers(2**31 - 1)), dynamic_seed=True)
+            # The seed itself, as the pool seeds env i with s + i: make(id).reset(seed=s + i)
+            # is env i of make_vec(id).reset(seed=s), as in gymnasium's vector envs.
+            stream = int(seed) if seed is not None else int(self.np_random.integers(2**31 - 1))
+            self.env.seed(stream, dynamic_seed=True)
             self._seeded = True
         obs = _present(self.env.reset())
         if self.render_mode == "human":

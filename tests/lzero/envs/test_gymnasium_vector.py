@@ -156,3 +156,30 @@ def test_reset_mask_resets_those_envs_alone_and_returns_the_whole_batch():
     else:
         raise AssertionError("a seed with a mask was accepted")
     vec.close()
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kw"),
+    [("lzero/Connect4-v0", dict(bot_action_type="random")), ("lzero/CartPoleLightZero-v0", {})],
+)
+def test_row_i_of_make_vec_seeded_s_is_make_seeded_s_plus_i(env_id, kw):
+    """As in gymnasium's sync and async vector envs: ``make_vec(id).reset(seed=s)``'s env ``i``
+    plays as ``make(id).reset(seed=s + i)`` (the single env seeded its zoo env from a number
+    drawn from ``np_random`` instead, so the two differed)."""
+    vec = make_vec(env_id, 2, **kw)
+    obs, _ = vec.reset(seed=10)
+    singles = [gymnasium.make(env_id, **kw) for _ in range(2)]
+    firsts = [env.reset(seed=10 + i)[0] for i, env in enumerate(singles)]
+    done = np.zeros(2, bool)
+    for _ in range(12):
+        for i, single_obs in enumerate(firsts):
+            if not done[i]:
+                for key, value in single_obs.items():
+                    np.testing.assert_array_equal(obs[key][i], value, err_msg=f"env {i} {key}")
+        actions = first_legal(obs["action_mask"]) if "action_mask" in obs else np.zeros(2, int)
+        obs, _, term, trunc, _ = vec.step(actions)
+        for i, env in enumerate(singles):
+            if not done[i]:
+                firsts[i], _, t, u, _ = env.step(int(actions[i]))
+        done |= term | trunc
+    vec.close()

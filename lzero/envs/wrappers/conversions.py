@@ -94,12 +94,16 @@ def to_gym_action(space: spaces.Space, action: Any) -> Any:
 
     Discrete: an int, NumPy integer, or integer array with one element, returned as an int.
     Box: an array-like of the space's shape (a scalar is accepted for shape `[1]`),
-    returned as a fresh array of the space's dtype. Values outside ``low..high`` are passed
-    on unchanged: clipping is the env's decision. Other spaces pass through.
+    returned as a fresh array of the space's dtype (whole numbers for an integer Box). Values
+    outside ``low..high`` are passed on unchanged: clipping is the env's decision.
+    MultiDiscrete and MultiBinary: integers of the space's shape within its range, returned
+    as a fresh array. Dict and Tuple: each part checked against its subspace. Other spaces
+    (Text, ...): passed through if the space contains the action.
 
     Raises:
-        IllegalActionError: a discrete index out of range or not an integer, or a
-            continuous action of the wrong shape, not made of numbers, or not finite.
+        IllegalActionError: a discrete index out of range or not an integer, a continuous
+            action of the wrong shape, not made of numbers, or not finite, or an action
+            another space does not contain.
     """
     if isinstance(space, spaces.Discrete):
         arr = np.asarray(action)
@@ -121,6 +125,10 @@ def to_gym_action(space: spaces.Space, action: Any) -> Any:
             raise IllegalActionError(
                 f"action: expected an array of shape {space.shape} of numbers, got {action!r}"
             )
+        if raw.dtype.kind == "f" and space.dtype.kind in "iu" and not _whole(raw):
+            raise IllegalActionError(  # the cast would truncate 1.7 to 1
+                f"action: expected whole numbers for an integer Box ({space.dtype}), got {action!r}"
+            )
         arr = np.array(raw, dtype=space.dtype, copy=True)
         if arr.dtype.kind == "f" and not np.isfinite(arr).all():
             raise IllegalActionError(
@@ -134,4 +142,50 @@ def to_gym_action(space: spaces.Space, action: Any) -> Any:
                 f"action: expected an array of shape {space.shape}, got shape {arr.shape}"
             )
         return arr
+    if isinstance(space, (spaces.MultiDiscrete, spaces.MultiBinary)):
+        return _multi_action(space, action)
+    if isinstance(space, spaces.Dict):
+        if not isinstance(action, Mapping) or set(action) != set(space.spaces):
+            raise IllegalActionError(
+                f"action: expected a dict with the keys {sorted(space.spaces)}, got {action!r:.200}"
+            )
+        return {k: to_gym_action(sub, action[k]) for k, sub in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        if not isinstance(action, (tuple, list)) or len(action) != len(space.spaces):
+            raise IllegalActionError(
+                f"action: expected a tuple of {len(space.spaces)} actions, got {action!r:.200}"
+            )
+        return tuple(to_gym_action(sub, a) for sub, a in zip(space.spaces, action))
+    if not space.contains(action):  # Text, Sequence, ...: the space's own test
+        raise IllegalActionError(f"action: expected an element of {space}, got {action!r:.200}")
     return action
+
+
+def _whole(arr: np.ndarray) -> bool:
+    return bool(np.isfinite(arr).all() and (arr == np.round(arr)).all())
+
+
+def _multi_action(space: spaces.MultiDiscrete | spaces.MultiBinary, action: Any) -> np.ndarray:
+    """A MultiDiscrete or MultiBinary action as a fresh array of the space's dtype.
+
+    Raises:
+        IllegalActionError: not integers (or booleans) of the space's shape, or a value out of
+            its range (``start .. start + nvec - 1``; 0 or 1).
+    """
+    if isinstance(space, spaces.MultiDiscrete):
+        low, high = space.start, space.start + space.nvec - 1
+        allowed = f"ints in [start, start + nvec) = [{low.tolist()}, {high.tolist()}]"
+    else:
+        low, high, allowed = 0, 1, "0s and 1s"
+    raw = np.asarray(action) if not isinstance(action, str) else None
+    if raw is None or raw.dtype.kind not in "biu":
+        raise IllegalActionError(
+            f"action: expected an array of shape {space.shape} of {allowed}, got {action!r:.200}"
+        )
+    if raw.shape != space.shape:
+        raise IllegalActionError(
+            f"action: expected an array of shape {space.shape}, got shape {raw.shape}"
+        )
+    if ((raw < low) | (raw > high)).any():
+        raise IllegalActionError(f"action: expected {allowed}, got {raw.tolist()}")
+    return np.array(raw, dtype=space.dtype, copy=True)

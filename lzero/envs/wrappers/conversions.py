@@ -60,6 +60,8 @@ def contract_space(space: spaces.Space) -> spaces.Space:
     """Returns the observation space of ``space`` after :func:`to_contract_obs` conversion."""
     if isinstance(space, spaces.Dict):
         return spaces.Dict({k: contract_space(s) for k, s in space.spaces.items()})
+    if isinstance(space, spaces.Tuple):
+        return spaces.Tuple([contract_space(s) for s in space.spaces])
     if isinstance(space, spaces.Box):
         dtype = contract_dtype(space.dtype)
         if dtype == space.dtype:
@@ -71,7 +73,8 @@ def contract_space(space: spaces.Space) -> spaces.Space:
 def to_contract_obs(obs: Any, space: spaces.Space | None = None) -> Any:
     """Converts an observation to fresh NumPy arrays of the contract's dtypes.
 
-    Dicts keep their keys; ``None`` stays ``None`` (a continuous env's ``action_mask``);
+    Dicts keep their keys and a Tuple ``space``'s observations stay tuples, each part converted;
+    ``None`` stays ``None`` (a continuous env's ``action_mask``);
     Python ints under :data:`SCALAR_KEYS` stay ints. A Box ``space`` fixes the dtype of its
     values, so observations always lie in :func:`contract_space` of it.
     """
@@ -84,6 +87,8 @@ def to_contract_obs(obs: Any, space: spaces.Space | None = None) -> Any:
             else:
                 out[key] = to_contract_obs(value, subspaces.get(key))
         return out
+    if isinstance(space, spaces.Tuple):  # part by part: np.asarray fails on mixed parts
+        return tuple(to_contract_obs(o, sub) for o, sub in zip(obs, space.spaces, strict=True))
     array = np.asarray(obs)
     dtype = contract_dtype(space.dtype if isinstance(space, spaces.Box) else array.dtype)
     return np.array(array, dtype=dtype, copy=True)

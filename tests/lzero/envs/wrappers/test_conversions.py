@@ -96,3 +96,29 @@ def test_the_wrapper_refuses_them_before_the_env_steps():
     assert inner.seen == []
     env.step([1, 0, 6])
     assert inner.seen[0].tolist() == [1, 0, 6]
+
+
+class _TupleObsEnv(_MultiEnv):
+    observation_space = spaces.Tuple([spaces.Discrete(2), spaces.Box(0, 1, (2,), np.float64)])
+    action_space = spaces.Discrete(2)
+
+    def reset(self, *, seed=None, options=None):
+        return (1, np.array([0.25, 0.5])), {}
+
+    def step(self, action):
+        return (0, np.array([0.5, 1.0])), 0.0, True, False, {}
+
+
+@pytest.mark.parametrize("make", [_TupleObsEnv, lambda: gymnasium.make("Blackjack-v1")])
+def test_tuple_observations_stay_tuples_in_the_declared_space(make):
+    # A mixed tuple failed in np.asarray; Blackjack's became one array outside its space.
+    env = DingEnvWrapper(make())
+    env.seed(0)
+    obs = env.reset()
+    assert isinstance(obs, tuple) and env.observation_space.contains(obs)
+    obs = env.step(0).obs
+    assert isinstance(obs, tuple) and env.observation_space.contains(obs)
+    # Each part in the contract's dtypes: float64 as float32, ints as int64.
+    assert [part.dtype for part in obs] == [
+        np.float32 if isinstance(sub, spaces.Box) else np.int64 for sub in env.observation_space
+    ]

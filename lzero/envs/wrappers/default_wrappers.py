@@ -9,6 +9,7 @@ need DI-engine's own wrappers and are refused with a pointer to gymnasium's equi
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -37,22 +38,60 @@ def _sign_reward(env: gymnasium.Env) -> gymnasium.Env:
     return TransformReward(env, lambda r: float(np.sign(r)))
 
 
+def _positive_int(kind: str, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ConfigError(
+            f"env_wrapper {kind!r}: expected {key} to be a positive int, got {value!r}"
+        )
+    return int(value)
+
+
+def _time_limit(env: gymnasium.Env, max_limit: int) -> gymnasium.Env:
+    return TimeLimit(env, _positive_int("time_limit", "max_limit", max_limit))
+
+
+def _frame_stack(env: gymnasium.Env, n_frames: int = 4) -> gymnasium.Env:
+    return FrameStackObservation(env, _positive_int("frame_stack", "n_frames", n_frames))
+
+
+def _reward_clip(env: gymnasium.Env, low: float = -1.0, high: float = 1.0) -> gymnasium.Env:
+    numbers = all(
+        isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+        for x in (low, high)
+    )
+    if not (numbers and low <= high):
+        raise ConfigError(
+            f"env_wrapper 'reward_clip': expected numbers low <= high, got low={low!r}, "
+            f"high={high!r}"
+        )
+    return ClipReward(env, low, high)
+
+
 #: Wrapper dict types: ``type -> (factory(env, **kwargs), applies to the evaluator too)``.
 WRAPPER_TYPES: dict[str, tuple[Callable[..., gymnasium.Env], bool]] = {
     "eval_episode_return": (lambda env: env, True),  # DingEnvWrapper sums the return itself
     "clip_reward": (_sign_reward, False),  # DI-engine's: the reward's sign, collectors only
-    "reward_clip": (lambda env, low=-1.0, high=1.0: ClipReward(env, low, high), False),
-    "frame_stack": (lambda env, n_frames=4: FrameStackObservation(env, n_frames), True),
-    "time_limit": (lambda env, max_limit: TimeLimit(env, int(max_limit)), True),
+    "reward_clip": (_reward_clip, False),
+    "frame_stack": (_frame_stack, True),
+    "time_limit": (_time_limit, True),
 }
 
 
+def _check_caller(caller: str) -> None:
+    if caller not in ("collector", "evaluator"):
+        raise ConfigError(f"caller: expected 'collector' or 'evaluator', got {caller!r}")
+
+
 def wrapper_from_dict(spec: dict, caller: str = "collector") -> Wrap:
-    """The factory of one DI-engine wrapper dict ``{'type': ..., 'kwargs': {...}}``.
+    """The factory of one DI-engine wrapper dict ``{'type': ..., 'kwargs': {...}}``. Its
+    arguments are checked here, also when ``caller`` is the evaluator, which skips the
+    collector-only wrappers.
 
     Raises:
-        ConfigError: an unknown type (naming the closest) or a malformed dict.
+        ConfigError: an unknown type (naming the closest), a malformed dict, or arguments the
+            wrapper does not take (naming those it takes) or values it cannot use.
     """
+    _check_caller(caller)
     kind = spec.get("type")
     if kind not in WRAPPER_TYPES:
         raise ConfigError(unknown_name_message("env_wrapper type", kind, list(WRAPPER_TYPES)))
@@ -63,9 +102,29 @@ def wrapper_from_dict(spec: dict, caller: str = "collector") -> Wrap:
         )
     make, for_evaluator = WRAPPER_TYPES[kind]
     kwargs = dict(spec.get("kwargs") or {})
+    params = list(inspect.signature(make).parameters.values())[1:]  # after env
+    try:
+        inspect.signature(make).bind(None, **kwargs)
+    except TypeError as err:
+        takes = [p.name + ("" if p.default is p.empty else f"={p.default!r}") for p in params]
+        raise ConfigError(
+            f"env_wrapper {kind!r}: expected kwargs {takes or 'none'}, got {sorted(kwargs)} ({err})"
+        ) from None
+    _check_values(make, kwargs)
     if caller != "collector" and not for_evaluator:
         return lambda env: env
     return lambda env: make(env, **kwargs)
+
+
+class _Probe(gymnasium.Env):
+    """A stand-in env on which a wrapper's arguments are checked before any env is built."""
+
+    observation_space = gymnasium.spaces.Box(0, 1, (1,))
+    action_space = gymnasium.spaces.Discrete(1)
+
+
+def _check_values(make: Callable[..., gymnasium.Env], kwargs: dict) -> None:
+    make(_Probe(), **kwargs)  # raises ConfigError on a value the wrapper cannot use
 
 
 def get_default_wrappers(
@@ -77,8 +136,7 @@ def get_default_wrappers(
         ConfigError: an unknown preset (naming the closest), or one needing DI-engine's own
             wrappers (naming gymnasium's equivalent).
     """
-    if caller not in ("collector", "evaluator"):
-        raise ConfigError(f"caller: expected 'collector' or 'evaluator', got {caller!r}")
+    _check_caller(caller)
     if env_wrapper_name in _REFUSED:
         raise ConfigError(
             f"env_wrapper {env_wrapper_name!r}: expected a preset offered here "
@@ -96,6 +154,7 @@ def resolve_wrappers(given: Any, env_id: str | None, caller: str) -> list[Wrap]:
     Raises:
         ConfigError: anything else, naming what was given.
     """
+    _check_caller(caller)
     if isinstance(given, str):
         given = get_default_wrappers(given, env_id, caller)
     if not isinstance(given, (list, tuple)):

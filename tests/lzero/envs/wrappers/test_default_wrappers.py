@@ -82,3 +82,31 @@ def test_unknown_and_refused_presets():
         DingEnvWrapper(cfg={"env_id": "CartPole-v1", "env_wrapper": [{"type": "frame_stak"}]})
     with pytest.raises(ConfigError, match=r"expected callables env -> env or wrapper dicts, got 3"):
         DingEnvWrapper(cfg={"env_id": "CartPole-v1", "env_wrapper": [3]})
+
+
+@pytest.mark.parametrize("caller", ["collector", "evaluator"])
+@pytest.mark.parametrize(
+    ("wrapper", "match"),
+    [
+        # A misspelt argument was a TypeError from a lambda, naming neither wrapper nor keys.
+        ({"type": "time_limit", "kwargs": {"max_limt": 10}}, r"'time_limit': expected kwargs \['max_limit'\], got \['max_limt'\]"),
+        ({"type": "time_limit"}, r"'time_limit': expected kwargs \['max_limit'\], got \[\]"),
+        ({"type": "time_limit", "kwargs": {"max_limit": 2.7}}, "expected max_limit to be a positive int, got 2.7"),
+        ({"type": "frame_stack", "kwargs": {"n_frames": 0}}, "expected n_frames to be a positive int"),
+        # Collector-only: its arguments were not checked at all for the evaluator.
+        ({"type": "reward_clip", "kwargs": {"lo": -1}}, r"expected kwargs \['low=-1.0', 'high=1.0'\], got \['lo'\]"),
+        ({"type": "reward_clip", "kwargs": {"low": 1, "high": -1}}, "expected numbers low <= high"),
+    ],
+)  # fmt: skip
+def test_wrapper_dict_arguments_are_checked_for_either_caller(wrapper, match, caller):
+    cfg = {"env_id": "CartPole-v1", "env_wrapper": [wrapper]}
+    with pytest.raises(ConfigError, match=match):
+        DingEnvWrapper(cfg=cfg, caller=caller)
+
+
+def test_an_unknown_caller_is_refused():
+    # It was taken as the evaluator.
+    with pytest.raises(
+        ConfigError, match="caller: expected 'collector' or 'evaluator', got 'bogus'"
+    ):
+        DingEnvWrapper(cfg={"env_id": "CartPole-v1"}, caller="bogus")

@@ -39,6 +39,9 @@ setup(
         "numba>=0.59",
         "pygame>=2.5",
         "imageio>=2.31",
+        # Env factories reach 'spawn' workers as DI-engine's CloudpickleWrapper sends them
+        # (lambdas too); gymnasium depends on it already.
+        "cloudpickle>=1.2",
     ],
     extras_require={
         # The CPU wheel of torch 2.13.0 is what we test on; an unpinned torch would pull

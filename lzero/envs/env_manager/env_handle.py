@@ -167,18 +167,42 @@ def _worker_main(conn: Any, parent_end: Any, env_fn: Callable[[], Any]) -> None:
             slots.close()
 
 
+class CloudpickledFactory:
+    """An env factory pickled with cloudpickle, as DI-engine's ``CloudpickleWrapper``: a lambda
+    or a closure reaches a 'spawn' or 'forkserver' worker (plain pickle refuses them)."""
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+
+    def __getstate__(self) -> bytes:
+        import cloudpickle
+
+        return cloudpickle.dumps(self.fn)
+
+    def __setstate__(self, data: bytes) -> None:
+        import pickle
+
+        self.fn = pickle.loads(data)
+
+    def __call__(self) -> Any:
+        return self.fn()
+
+
 class WorkerProcess:
     """Runs the env in a worker process; array observations come back through shared memory.
 
     Args:
-        env_fn: builds the env (picklable for the 'spawn' and 'forkserver' start methods).
+        env_fn: builds the env (sent with cloudpickle to 'spawn' and 'forkserver' workers,
+            so a lambda works too).
         env_id: the env's id in the manager, for messages.
         cfg: the manager config (``context``, ``shared_memory``).
     """
 
     def __init__(self, env_fn: Callable[[], Any], env_id: int, cfg: Any) -> None:
-        self._env_fn, self.env_id = env_fn, env_id
         self._ctx = mp.get_context(cfg.context)
+        fork = self._ctx.get_start_method() == "fork"  # a forked worker needs no pickling
+        self._env_fn = env_fn if fork else CloudpickledFactory(env_fn)
+        self.env_id = env_id
         self._use_shm = bool(cfg.shared_memory)
         self._slots: ShmSlots | None = None
         self._cmd: str | None = None

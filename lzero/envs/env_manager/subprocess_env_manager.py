@@ -19,7 +19,8 @@ class SubprocessEnvManager(BaseEnvManager):
     """Steps a list of envs in parallel worker processes, one env per worker.
 
     Args:
-        env_fn: one factory per env; picklable when ``context`` is 'spawn' or 'forkserver'.
+        env_fn: one factory per env; a lambda too with 'spawn' or 'forkserver' (sent with
+            cloudpickle, as DI-engine's CloudpickleWrapper).
         cfg: overrides of :attr:`BaseEnvManager.config` (``step_timeout``, ``reset_timeout``,
             ``connect_timeout``, ``context`` and ``shared_memory`` apply here); unknown keys
             raise ``ConfigError``.

@@ -188,9 +188,12 @@ def test_close_leaves_no_process():
     manager.close()  # twice is fine
 
 
-def test_spawn_workers_with_picklable_factories():
+@pytest.mark.parametrize("kind", ["partial", "lambda"])
+def test_spawn_workers_take_partials_and_lambdas(kind):
+    # A lambda failed with pickle's PicklingError; DI-engine sends factories with cloudpickle.
+    factories = _factories(2) if kind == "partial" else [lambda: CounterEnv({}) for _ in range(2)]
     ref = Reference(2, seed=5)
-    with SubprocessEnvManager(_factories(2), dict(context="spawn")) as manager:
+    with SubprocessEnvManager(factories, dict(context="spawn")) as manager:
         manager.seed(5)
         manager.launch()
         assert all(_same(manager.ready_obs[i], ref.obs[i]) for i in range(2))

@@ -308,8 +308,13 @@ class DingEnvWrapper(BaseEnv):
         )
 
     def _name(self) -> str:
-        spec = getattr(self._env, "spec", None)
-        return spec.id if spec is not None else type(self._env.unwrapped).__name__
+        """The replays' name: the env's gymnasium id, else its class (a legacy env's own, not
+        our adapter's)."""
+        inner = self._env.unwrapped
+        if isinstance(inner, LegacyGymAdapter):
+            inner = getattr(inner.env, "unwrapped", inner.env)
+        spec = getattr(self._env, "spec", None) or getattr(inner, "spec", None)
+        return spec.id if getattr(spec, "id", None) else type(inner).__name__
 
     @property
     def env(self) -> gymnasium.Env:

@@ -1,5 +1,7 @@
 """Legacy gym-style envs (seed(), reset() -> obs, 4-value step) work through DingEnvWrapper."""
 
+import os
+
 import numpy as np
 import pytest
 from gymnasium import spaces
@@ -86,6 +88,8 @@ def test_replay_uses_legacy_render_mode(tmp_path, legacy_env_cls):
     import imageio.v3 as iio
 
     assert iio.imread(ts.info["replay_path"], index=None).shape == (5, 4, 4, 3)
+    # Named after the legacy env, not after our adapter (LegacyGymAdapter_seed2_...).
+    assert os.path.basename(ts.info["replay_path"]).startswith(f"{legacy_env_cls.__name__}_seed2_")
 
 
 class NoSeedEnv:

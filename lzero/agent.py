@@ -369,9 +369,13 @@ def load_agent(
             ``reuse_tree`` as :class:`Agent` says.
     """
     if num_simulations is not None and (
-        isinstance(num_simulations, bool) or int(num_simulations) < 0
+        isinstance(num_simulations, bool)
+        or not isinstance(num_simulations, (int, np.integer))  # 0.5 was the raw network
+        or num_simulations < 0
     ):
-        raise ValueError(f"expected num_simulations >= 0 or None, got {num_simulations!r}")
+        raise ValueError(
+            f"expected num_simulations to be an int >= 0 or None, got {num_simulations!r}"
+        )
     if state is None:
         state = load_checkpoint_file(path, "an AlphaZero or MuZero checkpoint")
     if is_muzero_checkpoint(state):

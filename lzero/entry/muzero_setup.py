@@ -4,10 +4,12 @@ of a config against its env, and checkpoints."""
 from __future__ import annotations
 
 import copy
+import math
 import random
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -158,6 +160,26 @@ def check_seed(seed: int) -> None:
     """Raises ConfigError unless ``seed`` is an int NumPy can seed with, in ``[0, 2**32)``."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**32:
         raise ConfigError(f"seed: expected an int in [0, 2**32), got {seed!r}")
+
+
+def check_budgets(max_env_step: Any, max_train_iter: Any, max_time_s: Any) -> None:
+    """Raises ConfigError unless the budgets of a training entry are what ``lzero train``'s
+    options allow: ``max_env_step`` and ``max_train_iter`` positive whole numbers (a float
+    such as 1e6 or inf too), ``max_time_s`` None or a number >= 0.
+
+    (A negative ``max_env_step`` ran the first evaluation and stopped, and 300.7 passed.)
+    """
+
+    def number(x: Any) -> bool:
+        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+
+    for key, value in (("max_env_step", max_env_step), ("max_train_iter", max_train_iter)):
+        if not (number(value) and value >= 1 and (math.isinf(value) or value == int(value))):
+            raise ConfigError(f"{key}: expected a positive int, got {value!r}")
+    if max_time_s is not None and not (number(max_time_s) and max_time_s >= 0):
+        raise ConfigError(
+            f"max_time_s: expected None or a number of seconds >= 0, got {max_time_s!r}"
+        )
 
 
 def seed_everything(seed: int) -> None:

@@ -20,7 +20,7 @@ import torch
 
 from lzero.agent import FROM_CONFIG, Agent, load_policy, read_checkpoint, save_checkpoint
 from lzero.entry.config import check_board_eval_env
-from lzero.entry.muzero_setup import check_seed, run_seed, seed_everything
+from lzero.entry.muzero_setup import check_budgets, check_seed, run_seed, seed_everything
 from lzero.entry.train_log import Progress, TrainLog, check_fresh_exp, last_checkpoint
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
@@ -101,6 +101,7 @@ def train_alphazero(
     cfg = compile_alphazero_config(input_cfg)
     if seed is not None:
         check_seed(seed)
+    check_budgets(max_env_step, max_train_iter, max_time_s)
     if model is not None:
         raise ConfigError(
             "model: expected None (the network is the config's policy.model), got a "

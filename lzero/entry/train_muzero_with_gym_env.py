@@ -28,6 +28,7 @@ from lzero.entry.config import compile_config, episode_replay_dir
 from lzero.entry.muzero_setup import (
     apply_checkpoint,
     board_symmetries,
+    check_budgets,
     check_env_config,
     check_seed,
     is_board,
@@ -46,6 +47,7 @@ from lzero.errors import ConfigError
 from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
 from lzero.policy.muzero_config import consistency_loss_on
+from lzero.utils.checkpoint_file import check_checkpoint_exists
 from lzero.worker import MuZeroEvaluator
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
@@ -88,7 +90,12 @@ def train_muzero_with_gym_env(
     """
     if seed is not None:
         check_seed(seed)
+    check_budgets(max_env_step, max_train_iter, max_time_s)
     cfg = compile_config(input_cfg)
+    if model_path is None:
+        model_path = cfg.policy.model_path  # LightZero's config key; None: from scratch
+    if model_path is not None:  # before check_env_config builds an env
+        check_checkpoint_exists(model_path, "a MuZero checkpoint (model_path)")
     check_env_config(cfg)
     replay = None if is_board(cfg) else episode_replay_dir(cfg)
     if replay:
@@ -109,8 +116,6 @@ def train_muzero_with_gym_env(
     seed = run_seed(seed, None if last is None else last.get("seed"))
     seed_everything(seed)
     policy = make_policy(cfg, model)
-    if model_path is None:
-        model_path = cfg.policy.model_path  # LightZero's config key; None: from scratch
     if model_path is not None:
         load_checkpoint(policy, model_path, cfg)
     resumed = None if last is None else resume_state(policy, last_path, last)

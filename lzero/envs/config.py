@@ -127,12 +127,13 @@ def unknown_keys(default: Mapping, user: Mapping, where: str, open_keys: tuple =
 
 
 def check_positive_ints(cfg: Mapping, keys: tuple[str, ...], *, where: str) -> None:
-    """Raises ConfigError unless every ``cfg[key]`` for ``key`` in ``keys`` is an int >= 1.
+    """Raises ConfigError unless every ``cfg[key]`` for ``key`` in ``keys`` is an int >= 1
+    (not a bool: ``True`` passed as 1, and crashed the replay's sampling mid-run).
 
     The message reads ``"<where>: expected <key> to be a positive int, got <value>"``.
     """
     for key in keys:
-        if not isinstance(cfg[key], int) or cfg[key] < 1:
+        if isinstance(cfg[key], bool) or not isinstance(cfg[key], int) or cfg[key] < 1:
             raise ConfigError(f"{where}: expected {key} to be a positive int, got {cfg[key]!r}")
 
 

@@ -10,6 +10,17 @@ import torch
 from lzero.errors import ConfigError
 
 
+def check_checkpoint_exists(path: str | Path, what: str) -> Path:
+    """``path`` as a Path, or ConfigError if it is missing or a directory (checked before
+    an entry builds anything; ``what`` as in :func:`load_checkpoint_file`)."""
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"expected {what} file, got {str(path)!r}, which is a directory")
+    if not path.is_file():
+        raise ConfigError(f"expected {what} file, got {str(path)!r} (not found)")
+    return path
+
+
 def load_checkpoint_file(path: str | Path, what: str) -> Any:
     """``torch.load(path, weights_only=True)`` on the CPU.
 
@@ -22,11 +33,7 @@ def load_checkpoint_file(path: str | Path, what: str) -> Any:
             that the safe loader reads (the message says which, not torch's advice to load it
             unsafely).
     """
-    path = Path(path)
-    if path.is_dir():
-        raise ConfigError(f"expected {what} file, got {str(path)!r}, which is a directory")
-    if not path.is_file():
-        raise ConfigError(f"expected {what} file, got {str(path)!r} (not found)")
+    path = check_checkpoint_exists(path, what)
     if path.stat().st_size == 0:
         raise ConfigError(f"expected {what}, got {str(path)!r}, which is empty")
     with open(path, "rb") as f:

@@ -188,6 +188,10 @@ def test_checkpoints_that_cannot_play_a_board_game_are_refused(tmp_path, capsys)
     missing = r"expected an AlphaZero or MuZero checkpoint file, got .*missing.pth.tar' \(not found"
     with pytest.raises(ConfigError, match=missing):
         load_agent(tmp_path / "missing.pth.tar")
+    # 0.5 was truncated to 0, the raw network, without a word; -0.5 passed too.
+    for bad in (0.5, 2.5, -0.5, "7", True, -1):
+        with pytest.raises(ValueError, match="expected num_simulations to be an int >= 0 or None"):
+            load_agent(board, num_simulations=bad)
 
 
 def plain_winner(board, k):

@@ -469,3 +469,53 @@ def test_a_new_run_refuses_a_directory_holding_a_run(tmp_path):
     with pytest.raises(ConfigError, match=r"holds .*--resume .*--exp-name"):
         train_muzero_with_gym_env(tiny(tmp_path, name="kept"), seed=1, max_env_step=10)
     assert (tmp_path / "kept" / "progress.csv").read_text() == rows
+
+
+@pytest.mark.parametrize(
+    ("budget", "match"),
+    [
+        # A negative max_env_step ran the first evaluation, then stopped; 300.7 passed.
+        (dict(max_env_step=-5), "max_env_step: expected a positive int, got -5"),
+        (dict(max_env_step=300.7), "max_env_step: expected a positive int, got 300.7"),
+        (dict(max_train_iter=0), "max_train_iter: expected a positive int, got 0"),
+        (dict(max_env_step=True), "max_env_step: expected a positive int, got True"),
+        (dict(max_time_s=-1), "max_time_s: expected None or a number of seconds >= 0"),
+    ],
+)
+def test_budgets_are_checked_as_lzero_trains_options_are(tmp_path, budget, match):
+    from lzero.entry import train_alphazero
+    from zoo.board_games.tictactoe.config.tictactoe_alphazero_sp_mode_config import (
+        create_config,
+        main_config,
+    )
+
+    main = copy.deepcopy(TINY_MAIN)
+    main["exp_name"] = str(tmp_path / "mz")
+    with pytest.raises(ConfigError, match=match):
+        train_muzero_with_gym_env([main, copy.deepcopy(TINY_CREATE)], seed=0, **budget)
+    az = copy.deepcopy(main_config)
+    az.exp_name = str(tmp_path / "az")
+    with pytest.raises(ConfigError, match=match):
+        train_alphazero([az, copy.deepcopy(create_config)], seed=0, **budget)
+    assert list(tmp_path.iterdir()) == []  # refused before any run directory was made
+    # Whole-number floats are budgets too (LightZero's configs write int(1e6), some 1e6).
+    from lzero.entry.muzero_setup import check_budgets
+
+    check_budgets(1e6, float("inf"), 0)
+
+
+def test_a_missing_model_path_is_refused_before_any_env_is_built(tmp_path, monkeypatch):
+    import importlib
+
+    entry = importlib.import_module("lzero.entry.train_muzero_with_gym_env")  # the module
+
+    def no_env(cfg):
+        raise AssertionError("an env was built before model_path was checked")
+
+    monkeypatch.setattr(entry, "check_env_config", no_env)
+    main = copy.deepcopy(TINY_MAIN)
+    main["exp_name"] = str(tmp_path / "run")
+    with pytest.raises(ConfigError, match=r"expected a MuZero checkpoint \(model_path\) file"):
+        train_muzero_with_gym_env(
+            [main, copy.deepcopy(TINY_CREATE)], seed=0, model_path=str(tmp_path / "no.pth")
+        )

@@ -73,7 +73,7 @@ def test_message_without_a_close_match_still_reads_as_sentences():
         merge_config({"alpha": 1}, {"zzz": 2})
 
 
-@pytest.mark.parametrize("bad", [0, -3, 2.0, "4", None])
+@pytest.mark.parametrize("bad", [0, -3, 2.0, "4", None, True])
 def test_check_positive_ints_names_the_key_and_value(bad):
     from lzero.envs.config import check_positive_ints
 

@@ -350,6 +350,11 @@ def test_wrong_checkpoints_are_refused_clearly(tiny_run, tmp_path):
             "eval_bots: expected bots of tictactoe",
         ),
         (lambda m, c: m.env.update(battle_mod="x"), "battle_mod"),
+        # True passed as 1, then crashed the replay's sampling after the first collect.
+        (
+            lambda m, c: m.policy.update(batch_size=True),
+            "expected batch_size to be a positive int, got True",
+        ),
         (lambda m, c: m.policy.update(sampled_algo=True), "sampled_algo=False"),
         (lambda m, c: c.env.update(type=None), "expected a board env type"),
         (

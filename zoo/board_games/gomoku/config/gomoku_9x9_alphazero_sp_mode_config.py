@@ -52,6 +52,8 @@ main_config.policy.collect_fpu_reduction = 0.2
 # (README, "AlphaZero on the board games").
 # Not used: mcts.root_dirichlet_alpha=0.15 (0.3 here); seeds 12-14 won 0.92/0.92/0.92 (README,
 # "AlphaZero on the board games").
+# Not used: mcts.root_noise_weight=0.15 (0.25 here); seeds 12-14 won 0.91/0.91/0.92 (README,
+# "AlphaZero on the board games").
 
 if __name__ == "__main__":
     from lzero.cli_train import run_as_main

@@ -240,6 +240,28 @@ def checkpoint_env(cfg: Mapping) -> dict:
     return {"env": str(name), "observation_shape": [int(x) for x in shape]}
 
 
+def _check_battle_mode(state: dict, cfg: Mapping, path: str | Path, what: str) -> None:
+    """Refuses a board game's checkpoint whose recorded battle mode searches another tree than
+    the config's: ``self_play_mode`` a two-player tree, the bot modes a one-player tree with
+    the bot's reply inside the dynamics, so the network means something else in the other
+    (resuming, evaluating or starting from it went on without a word)."""
+    recorded = ((state.get("config") or {}).get("env") or {}).get("battle_mode")
+    if not is_board(cfg) or recorded is None:
+        return
+    given = cfg.env.get("battle_mode", "self_play_mode")
+    if (recorded == "self_play_mode") != (given == "self_play_mode"):
+
+        def tree(mode: str) -> str:
+            return "two-player" if mode == "self_play_mode" else "one-player, the bot inside"
+
+        raise ConfigError(
+            f"{what}: expected a checkpoint trained in the config's battle_mode {given!r} "
+            f"({tree(given)} tree), got {str(path)!r}, trained in {recorded!r} "
+            f"({tree(recorded)}): use the run's own config (lzero eval --ckpt PATH without a "
+            "config reads it from the checkpoint)"
+        )
+
+
 def save_checkpoint(policy: MuZeroPolicy, path: Path, cfg: Mapping, **extra) -> None:
     """Writes the policy state, its env (:func:`checkpoint_env`), the compiled config it ran
     with (``config``: what ``lzero.agent.load_agent`` rebuilds a board-game player from) and
@@ -267,6 +289,7 @@ def read_checkpoint(path: str | Path, cfg: Mapping, what: str = "model_path") ->
             f"{what}: expected a MuZero checkpoint (a dict of tensors), got {str(path)!r} "
             f"holding a {type(state).__name__}"
         )
+    _check_battle_mode(state, cfg, path, what)
     want = checkpoint_env(cfg)
     got = {k: state[k] for k in want if k in state}
     if got and got != {k: want[k] for k in got}:

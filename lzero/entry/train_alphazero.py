@@ -143,6 +143,14 @@ def train_alphazero(
             raise ConfigError(
                 f"resume: expected a run of {game.name}, got one of {resumed['game']['name']}"
             )
+        mode = (resumed["game"].get("env_config") or {}).get("battle_mode")
+        if mode is not None and mode != cfg.env.battle_mode:  # the run goes on as it was
+            raise ConfigError(
+                f"resume: expected the run's battle_mode {mode!r}, got {cfg.env.battle_mode!r} "
+                "in the config (resume with the run's own config; to train on from its "
+                "checkpoint in another mode, start a new run with policy.model_path)"
+            )
+        cfg.exp_name = str(exp)  # config.json records where the run is
         try:
             policy.load_state_dict(resumed)
         except RuntimeError as err:

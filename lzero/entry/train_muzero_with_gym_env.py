@@ -113,6 +113,7 @@ def train_muzero_with_gym_env(
     else:
         last_path = last_checkpoint(exp)
         last = read_checkpoint(last_path, cfg, "resume")
+        cfg.exp_name = str(exp)  # config.json records where the run is
     seed = run_seed(seed, None if last is None else last.get("seed"))
     seed_everything(seed)
     policy = make_policy(cfg, model)

@@ -64,6 +64,23 @@ def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path, tiny):
     events = list((exp / "tensorboard").glob("events.out.tfevents.*"))
     assert events and events[0].stat().st_size > 100
     assert {"eval_return_mean", "rule_win", "total_loss"} <= event_tags(events[0])
+    # Its checkpoints search a two-player tree: resuming, evaluating or starting from one
+    # with a bot-mode config (a one-player tree, the bot inside) is refused; it went on.
+    from lzero.entry import eval_muzero
+
+    bot_mode, _ = tiny(tmp_path)
+    bot_mode.env.battle_mode = "play_with_bot_mode"
+    config = (exp / "config.json").read_text()
+    refused = r"expected a checkpoint trained in the config's battle_mode 'play_with_bot_mode'"
+    with pytest.raises(ConfigError, match=f"resume: {refused}"):
+        train_muzero([bot_mode, create], max_env_step=240, resume=exp)
+    assert (exp / "config.json").read_text() == config
+    with pytest.raises(ConfigError, match=f"model_path: {refused}"):
+        eval_muzero([bot_mode, create], seed=0, model_path=str(exp / "ckpt" / "ckpt_best.pth.tar"))
+    # Resumed with its own config, config.json records where the run is.
+    main.exp_name = str(tmp_path / "elsewhere")
+    train_muzero([main, create], max_env_step=160, resume=exp)
+    assert json.loads((exp / "config.json").read_text())["exp_name"] == str(exp)
 
 
 def test_a_board_type_with_a_gym_env_id_is_refused(tmp_path, tiny):

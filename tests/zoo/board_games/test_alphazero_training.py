@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import json
 from pathlib import Path
 
 import numpy as np
@@ -709,6 +710,16 @@ def test_resume_continues_counters_and_appends_the_csv(tmp_path):
     with pytest.raises(ConfigError, match="the resumed run's own seed 4 .or none., got 0"):
         train_alphazero([tiny_main(exp), CREATE], seed=0, max_env_step=120, resume=exp)
     assert read_rows(exp / "progress.csv") == before
+    # So is another battle mode: the run went on in it and config.json said so, silently.
+    config = (exp / "config.json").read_text()
+    bot_mode = tiny_main(exp)
+    bot_mode.env.battle_mode = "play_with_bot_mode"
+    with pytest.raises(
+        ConfigError,
+        match="resume: expected the run's battle_mode 'self_play_mode', got 'play_with_bot_mode'",
+    ):
+        train_alphazero([bot_mode, CREATE], max_env_step=120, resume=exp)
+    assert read_rows(exp / "progress.csv") == before and (exp / "config.json").read_text() == config
     # No seed given: the run goes on with its own.
     second = train_alphazero(
         [tiny_main(tmp_path / "elsewhere"), CREATE], max_env_step=120, resume=exp
@@ -716,6 +727,8 @@ def test_resume_continues_counters_and_appends_the_csv(tmp_path):
     assert torch.load(exp / "ckpt" / "ckpt_last.pth.tar", weights_only=True)["seed"] == 4
     after = read_rows(exp / "progress.csv")
     assert not (tmp_path / "elsewhere").exists()
+    # config.json records where the run is, not the resuming config's exp_name.
+    assert json.loads((exp / "config.json").read_text())["exp_name"] == str(exp)
     assert after[: len(before)] == before and len(after) > len(before)
     assert int(after[len(before)]["env_step"]) >= last["env_step"]
     assert second.train_iter > first.train_iter >= 1

@@ -47,6 +47,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
         # widths of its hidden layers (LightZero's configs give a list: [32])
         policy_head_hidden_channels=[],  # (list) widths of the policy head's hidden layers
         # (LightZero's key; ours default to none: a 1x1 convolution, then the logits)
+        fc_value_layers=None,  # (list|None) LightZero's older name of value_head_hidden_channels
+        fc_policy_layers=None,  # (list|None) LightZero's older name of policy_head_hidden_channels
         line_features=0,  # (int) ours: k > 0 adds 6 input planes counting k-cell line windows
         line_directions=False,  # (bool) ours, with line_features: 4 more planes, in how many
         # lines through a cell a side has a window of k - 2 or k - 3 stones (double threats)
@@ -244,7 +246,8 @@ CREATE_CONFIG = dict(
     env_manager=dict(type="base"),  # (dict) 'ray' runs self-play in Ray actors (as
     # main_config.env.manager.type); 'base' or 'subprocess': in this process on the pool
     policy=dict(type="alphazero", import_names=["lzero.policy.alphazero"]),  # (dict)
-    collector=dict(type="episode_alphazero", import_names=[]),  # (dict) LightZero's; no effect
+    # (dict) LightZero's; no effect (get_train_sample: its older configs' collector key)
+    collector=dict(type="episode_alphazero", import_names=[], get_train_sample=False),
     evaluator=dict(type="alphazero", import_names=[]),  # (dict) LightZero's; no effect
 )
 
@@ -316,6 +319,12 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     take_renamed(
         policy_user, policy, "replay_ratio", "model_update_ratio", where="main_config.policy"
     )
+    model_user = dict(policy_user.get("model") or {})
+    for older, key in (
+        ("fc_value_layers", "value_head_hidden_channels"),
+        ("fc_policy_layers", "policy_head_hidden_channels"),
+    ):
+        take_renamed(model_user, policy.model, older, key, where="main_config.policy.model")
     if policy.type != "alphazero":
         raise ConfigError(f"main_config.policy: expected type 'alphazero', got {policy.type!r}")
     check_fixed(policy, _MUST, where="main_config.policy")

@@ -95,6 +95,26 @@ def test_lightzeros_replay_ratio_sets_the_update_ratio():
         compile_with(dict(policy, replay_ratio=0.25, model_update_ratio=0.5))
 
 
+def test_lightzeros_older_head_names_and_collector_key_are_taken():
+    # LightZero's AlphaZero configs before the rename (opendilab/LightZero at f5faac8) name the
+    # heads fc_value_layers and fc_policy_layers, some with collector.get_train_sample: they
+    # were refused as unknown keys.
+    model = dict(LIGHTZERO_TICTACTOE_POLICY["model"])
+    del model["value_head_hidden_channels"], model["policy_head_hidden_channels"]
+    policy = dict(LIGHTZERO_TICTACTOE_POLICY, cuda=False)
+    older = dict(policy, model=dict(model, fc_value_layers=[8], fc_policy_layers=[8]))
+    create = dict(LIGHTZERO_TICTACTOE_CREATE)
+    create["collector"] = dict(create["collector"], get_train_sample=False)
+    m = compile_alphazero_config([dict(policy=older), create]).policy.model
+    current = compile_with(policy).policy.model
+    assert (m.value_head_hidden_channels, m.policy_head_hidden_channels) == ([8], [8])
+    assert (current.value_head_hidden_channels, current.policy_head_hidden_channels) == ([8], [8])
+    with pytest.raises(ConfigError, match="expected one of fc_value_layers .LightZero's other"):
+        compile_with(
+            dict(policy, model=dict(model, fc_value_layers=[8], value_head_hidden_channels=[4]))
+        )
+
+
 def test_manager_key_typos_are_named_with_the_managers_keys():
     # shared_memory (a manager key, no effect on the pool) was left out of the hint.
     policy = dict(LIGHTZERO_TICTACTOE_POLICY, cuda=False)

@@ -65,23 +65,30 @@ def save_checkpoint(
     )
 
 
-def read_checkpoint(path: str | Path) -> dict:
-    """The checkpoint at ``path``, checked to be an AlphaZero checkpoint of this project.
+def read_checkpoint(path: str | Path, what: str = "") -> dict:
+    """The checkpoint at ``path``, checked to be an AlphaZero checkpoint of this project
+    (``what``: the setting or option that named it, for the messages).
 
     Raises:
         ConfigError: ``path`` is not a file, not a torch checkpoint, or another kind of one.
     """
-    return check_alphazero_state(load_checkpoint_file(path, "an AlphaZero checkpoint"), path)
+    state = load_checkpoint_file(path, "an AlphaZero checkpoint")
+    return check_alphazero_state(state, path, what)
 
 
-def check_alphazero_state(state: Any, path: str | Path) -> dict:
+def check_alphazero_state(state: Any, path: str | Path, what: str = "") -> dict:
     """``state``, a checkpoint read from ``path``, if it is an AlphaZero checkpoint of this
-    project; else a ConfigError saying what kind it is."""
+    project; else a ConfigError saying what kind it is (``what``: the setting or option that
+    named it, as the message's label)."""
     if not isinstance(state, dict) or state.get("kind") != CHECKPOINT_KIND:
-        kind = state.get("kind") if isinstance(state, dict) else type(state).__name__
+        if is_muzero_checkpoint(state):
+            got = f"a MuZero checkpoint of {state['env']!r}"
+        else:
+            kind = state.get("kind") if isinstance(state, dict) else type(state).__name__
+            got = f"a checkpoint of kind {kind!r}, not this project's"
         raise ConfigError(
-            f"expected an AlphaZero checkpoint written by train_alphazero (kind {CHECKPOINT_KIND!r}), "
-            f"got {str(path)!r} of kind {kind!r} (a MuZero or other checkpoint?)"
+            f"{what + ': ' if what else ''}expected an AlphaZero checkpoint written by "
+            f"train_alphazero (kind {CHECKPOINT_KIND!r}), got {str(path)!r}, {got}"
         )
     return state
 

@@ -280,9 +280,13 @@ def read_checkpoint(path: str | Path, cfg: Mapping, what: str = "model_path") ->
     """
     state = load_checkpoint_file(path, f"a MuZero checkpoint ({what})")
     if isinstance(state, dict) and state.get("kind") == ALPHAZERO_KIND:
+        advice = (
+            "resume it with its AlphaZero config"
+            if what == "resume"
+            else "it records its game, so evaluate it without a config (lzero eval --ckpt PATH)"
+        )
         raise ConfigError(
-            f"{what}: expected a MuZero checkpoint, got {str(path)!r}, an AlphaZero one: "
-            "it records its game, so evaluate it without a config (lzero eval --ckpt PATH)"
+            f"{what}: expected a MuZero checkpoint, got {str(path)!r}, an AlphaZero one: {advice}"
         )
     if not isinstance(state, dict):
         raise ConfigError(

@@ -113,7 +113,7 @@ def train_alphazero(
     if resume is None:
         check_fresh_exp(exp)
     else:
-        resumed = read_checkpoint(last_checkpoint(exp))
+        resumed = read_checkpoint(last_checkpoint(exp), "resume")
     seed = run_seed(seed, None if resumed is None else resumed.get("seed"))
     seed_everything(seed)
     torch.set_num_threads(cfg.policy.torch_num_threads)

@@ -127,7 +127,7 @@ def test_cli_resume_goes_on_in_the_run_directory(tmp_path, capsys):
     az = "zoo.board_games.tictactoe.config.tictactoe_alphazero_sp_mode_config"
     args = parser.parse_args(["train", az, "--resume", str(tmp_path / "run")])
     # An AlphaZero config resuming a MuZero run: the checkpoint's kind is checked.
-    with pytest.raises(ConfigError, match="expected an AlphaZero checkpoint written by"):
+    with pytest.raises(ConfigError, match="resume: expected an AlphaZero checkpoint .*, a MuZero"):
         args.func(args)
 
 

@@ -63,3 +63,26 @@ def test_an_alphazero_checkpoint_given_to_muzero_names_what_it_is(tmp_path):
     torch.save({"kind": CHECKPOINT_KIND, "model": {}}, path)
     with pytest.raises(ConfigError, match="an AlphaZero one.*lzero eval --ckpt PATH"):
         read_checkpoint(path, None)
+    # Resuming, the advice is to resume it with its own config, not to evaluate it.
+    with pytest.raises(
+        ConfigError, match="resume: .*an AlphaZero one: resume it with its AlphaZero config$"
+    ):
+        read_checkpoint(path, None, "resume")
+
+
+def test_a_muzero_checkpoint_given_to_alphazero_names_what_it_is(tmp_path):
+    from lzero.agent import read_checkpoint
+
+    path = tmp_path / "mz.pth.tar"
+    torch.save({"env": "CartPole-v0", "model": {}}, path)
+    with pytest.raises(
+        ConfigError,
+        match=r"resume: expected an AlphaZero checkpoint .*, a MuZero checkpoint of 'CartPole-v0'$",
+    ):
+        read_checkpoint(path, "resume")
+    torch.save({"kind": "other"}, path)
+    with pytest.raises(
+        ConfigError,
+        match=r"^expected an AlphaZero .*, a checkpoint of kind 'other', not this project's$",
+    ):
+        read_checkpoint(path)

@@ -108,8 +108,8 @@ def _evaluate(
         )
     if opening_moves and not muzero_setup.is_board(cfg):
         raise ConfigError(
-            f"opening_moves: expected 0 for a gym task ({cfg.env.env_id}), got {opening_moves} "
-            "(random openings are for board games)"
+            f"opening_moves (lzero eval --openings): expected 0 for a gym task "
+            f"({cfg.env.env_id}), got {opening_moves} (random openings are for board games)"
         )
     replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
     if save_replay_gif:

@@ -218,18 +218,18 @@ def train_alphazero(
             f"evaluating the {which} network first: {cfg.trainer.n_evaluator_episode} games "
             f"against each of {', '.join(bots)}"
         )
-    reason = "max_train_iter"
+    reason = "max_train_iter spent"  # worded as the MuZero entry's stop lines
     try:
         while True:
             if last_eval is None or policy.train_iter - last_eval >= pcfg.eval_freq:
                 if evaluate():
-                    reason = f"stop_value {stop_value} reached against {bots[0]}"
+                    reason = f"stop value {stop_value} reached against {bots[0]}"
                     break
             if env_step >= max_env_step:
-                reason = "max_env_step"
+                reason = "max_env_step spent"
                 break
             if max_time_s is not None and time.perf_counter() - start >= max_time_s:
-                reason = "max_time_s"
+                reason = f"max_time_s {max_time_s:g} spent"
                 break
             if policy.train_iter >= max_train_iter:
                 break
@@ -256,11 +256,7 @@ def train_alphazero(
                 search_share=round(1 - policy.forward_seconds / collect_seconds, 3), **losses,
             )  # fmt: skip
             progress.status(env_step, policy.train_iter, losses.get("total_loss"))
-        if last_eval != policy.train_iter and reason in (
-            "max_env_step",
-            "max_train_iter",
-            "max_time_s",
-        ):
+        if last_eval != policy.train_iter and reason.endswith(" spent"):
             evaluate()
     except KeyboardInterrupt:
         reason = "interrupted"

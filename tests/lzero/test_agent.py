@@ -157,7 +157,9 @@ def test_recorded_openings_replay_the_evaluators_games(tmp_path):
         policy, cfg.create_env, cfg.env, bots=cfg.policy.eval_bots, seed=5, opening_moves=2
     )
     assert evaluator.eval(4).tolist() == returns
-    with pytest.raises(ConfigError, match="opening_moves: expected 0 for a gym task"):
+    with pytest.raises(
+        ConfigError, match=r"opening_moves \(lzero eval --openings\): expected 0 for a gym task"
+    ):
         eval_muzero_with_gym_env(copy.deepcopy([cartpole.main_config, cartpole.create_config]),
                                  num_episodes=1, opening_moves=2)  # fmt: skip
     with pytest.raises(ConfigError, match="expected opening_moves to be an int >= 0, got -1"):

@@ -452,7 +452,7 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys):
         == 0
     )
     ckpt = tmp_path / "cli_run" / "ckpt" / "ckpt_last.pth.tar"
-    assert "stopped (max_env_step)" in capsys.readouterr().out and ckpt.is_file()
+    assert "stopped (max_env_step spent)" in capsys.readouterr().out and ckpt.is_file()
     assert (
         lzero_main(["eval", "--ckpt", str(ckpt), "--episodes", "2", "--bots", "rule,alpha_beta"])
         == 0
@@ -633,7 +633,7 @@ def test_stop_value_ends_training_at_the_first_evaluation_reaching_it(tmp_path, 
     policy = train_alphazero([main, CREATE], seed=0, max_env_step=10_000)
     assert policy.train_iter == 0
     out = capsys.readouterr().out.splitlines()
-    assert "stopped (stop_value -1.0 reached against rule)" in out[-1]
+    assert "stopped (stop value -1.0 reached against rule)" in out[-1]
     # Said before it starts, so that a run is not silent through the first evaluation.
     bots = ", ".join(main.policy.eval_bots)
     n = main.env.n_evaluator_episode

@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from easydict import EasyDict
 
+from lzero.envs.config import is_int
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 from lzero.mcts.batched_search import check_fpu_reduction, root_legal
@@ -375,11 +376,7 @@ def load_agent(
         ValueError: ``num_simulations`` is negative, or ``contempt``, ``fpu_reduction`` or
             ``reuse_tree`` as :class:`Agent` says.
     """
-    if num_simulations is not None and (
-        isinstance(num_simulations, bool)
-        or not isinstance(num_simulations, (int, np.integer))  # 0.5 was the raw network
-        or num_simulations < 0
-    ):
+    if num_simulations is not None and (not is_int(num_simulations) or num_simulations < 0):
         raise ValueError(
             f"expected num_simulations to be an int >= 0 or None, got {num_simulations!r}"
         )

@@ -17,6 +17,7 @@ import torch
 from lzero.agent import CHECKPOINT_KIND as ALPHAZERO_KIND
 from lzero.agent import plain
 from lzero.entry.config import TRAINER_MANAGER_KEYS
+from lzero.envs.config import is_number
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.utils.checkpoint_file import load_checkpoint_file
@@ -169,14 +170,10 @@ def check_budgets(max_env_step: Any, max_train_iter: Any, max_time_s: Any) -> No
 
     (A negative ``max_env_step`` ran the first evaluation and stopped, and 300.7 passed.)
     """
-
-    def number(x: Any) -> bool:
-        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
-
     for key, value in (("max_env_step", max_env_step), ("max_train_iter", max_train_iter)):
-        if not (number(value) and value >= 1 and (math.isinf(value) or value == int(value))):
+        if not (is_number(value) and value >= 1 and (math.isinf(value) or value == int(value))):
             raise ConfigError(f"{key}: expected a positive int, got {value!r}")
-    if max_time_s is not None and not (number(max_time_s) and max_time_s >= 0):
+    if max_time_s is not None and not (is_number(max_time_s) and max_time_s >= 0):
         raise ConfigError(
             f"max_time_s: expected None or a number of seconds >= 0, got {max_time_s!r}"
         )

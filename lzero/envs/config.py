@@ -6,7 +6,9 @@ import copy
 import difflib
 import warnings
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from typing import Any
 
+import numpy as np
 from easydict import EasyDict
 
 from lzero.errors import ConfigError
@@ -124,6 +126,16 @@ def unknown_keys(default: Mapping, user: Mapping, where: str, open_keys: tuple =
         if key not in open_keys and isinstance(sub, Mapping) and sub and isinstance(value, Mapping):
             problems += unknown_keys(sub, value, f"{where}.{key}", ())
     return problems
+
+
+def is_int(value: Any) -> bool:
+    """An int or NumPy integer, not a bool (``True`` is an int to Python)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def is_number(value: Any) -> bool:
+    """An int or float, Python's or NumPy's, not a bool."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
 def check_positive_ints(cfg: Mapping, keys: tuple[str, ...], *, where: str) -> None:

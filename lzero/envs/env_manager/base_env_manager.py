@@ -32,7 +32,13 @@ import numpy as np
 from easydict import EasyDict
 
 from lzero.envs.base_env import BaseEnvTimestep
-from lzero.envs.config import merge_config, raise_unknown_keys, unknown_keys
+from lzero.envs.config import (
+    is_int,
+    is_number,
+    merge_config,
+    raise_unknown_keys,
+    unknown_keys,
+)
 from lzero.envs.env_manager.env_attributes import EnvAttributeForwarding
 from lzero.envs.env_manager.env_handle import REJECTIONS, EnvFailure, EnvRejected, InProcessEnv
 from lzero.errors import ConfigError, EnvFailureWarning, IllegalActionError, ManagerStateError
@@ -72,12 +78,8 @@ def _close_all(handles: list) -> None:
     handles.clear()
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
 def _seed_value(seed: object) -> int:
-    if not _is_int(seed) or seed < 0:
+    if not is_int(seed) or seed < 0:
         raise ValueError(f"seed: expected non-negative int seeds, got {seed!r}")
     return int(seed)
 
@@ -171,17 +173,14 @@ class BaseEnvManager(EnvAttributeForwarding):
             if not isinstance(cfg[key], (bool, np.bool_)):
                 refuse(key, "True or False")
         for key, lowest in (("max_retry", 0), ("max_consecutive_failures", 1)):
-            if not _is_int(cfg[key]) or cfg[key] < lowest:
+            if not is_int(cfg[key]) or cfg[key] < lowest:
                 refuse(key, f"an int >= {lowest}")
         n = cfg.episode_num
-        if not (_is_int(n) and n >= 1) and n != float("inf"):
+        if not (is_int(n) and n >= 1) and n != float("inf"):
             refuse("episode_num", "an int >= 1 or float('inf') (no limit)")
         for key in ("step_timeout", "reset_timeout", "connect_timeout"):
             t = cfg[key]
-            number = isinstance(t, (int, float, np.integer, np.floating)) and not isinstance(
-                t, bool
-            )
-            if t is not None and not (number and 0 < t < float("inf")):
+            if t is not None and not (is_number(t) and 0 < t < float("inf")):
                 refuse(key, "a positive number of seconds, or None (no limit)")
         methods = mp.get_all_start_methods()
         if cfg.context not in methods:
@@ -268,7 +267,7 @@ class BaseEnvManager(EnvAttributeForwarding):
             for env_id, s in seed.items():
                 seeds[env_id] = _seed_value(s)
             pending = list(seed)
-        elif _is_int(seed) and seed >= 0:
+        elif is_int(seed) and seed >= 0:
             seeds, pending = [int(seed) + i for i in range(self.env_num)], range(self.env_num)
         elif isinstance(seed, (list, tuple)) and len(seed) == self.env_num:
             seeds, pending = [_seed_value(s) for s in seed], range(self.env_num)
@@ -537,7 +536,7 @@ class BaseEnvManager(EnvAttributeForwarding):
             raise ValueError(f"{what}: expected a dict env_id -> value, got {type(given).__name__}")
         kind = "env ids" if isinstance(valid, range) else "ids of ready envs"
         for env_id in given:  # an int: 1.0 and True are in range(2) too
-            if not _is_int(env_id) or env_id not in valid:
+            if not is_int(env_id) or env_id not in valid:
                 raise ValueError(f"{what}: expected {kind} {sorted(valid)}, got env id {env_id!r}")
 
     def _restart(self, env_id: int) -> None:

@@ -17,7 +17,7 @@ import gymnasium
 import numpy as np
 from gymnasium.wrappers import ClipReward, FrameStackObservation, TimeLimit, TransformReward
 
-from lzero.envs.config import unknown_name_message
+from lzero.envs.config import is_int, is_number, unknown_name_message
 from lzero.errors import ConfigError
 
 Wrap = Callable[[gymnasium.Env], gymnasium.Env]
@@ -39,7 +39,7 @@ def _sign_reward(env: gymnasium.Env) -> gymnasium.Env:
 
 
 def _positive_int(kind: str, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+    if not is_int(value) or value < 1:
         raise ConfigError(
             f"env_wrapper {kind!r}: expected {key} to be a positive int, got {value!r}"
         )
@@ -55,11 +55,7 @@ def _frame_stack(env: gymnasium.Env, n_frames: int = 4) -> gymnasium.Env:
 
 
 def _reward_clip(env: gymnasium.Env, low: float = -1.0, high: float = 1.0) -> gymnasium.Env:
-    numbers = all(
-        isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
-        for x in (low, high)
-    )
-    if not (numbers and low <= high):
+    if not (is_number(low) and is_number(high) and low <= high):
         raise ConfigError(
             f"env_wrapper 'reward_clip': expected numbers low <= high, got low={low!r}, "
             f"high={high!r}"

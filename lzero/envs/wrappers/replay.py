@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from lzero.envs.config import is_number
 from lzero.errors import ConfigError
 from lzero.utils.replay_io import check_replay_dir, write_frames_atomic
 
@@ -51,8 +52,7 @@ def check_replay_format(fmt: str) -> None:
 
 def check_replay_fps(fps: Any) -> None:
     """Raises ConfigError unless ``fps`` is a positive, finite number of frames per second."""
-    number = isinstance(fps, (int, float, np.integer, np.floating)) and not isinstance(fps, bool)
-    if not (number and math.isfinite(fps) and fps > 0):
+    if not (is_number(fps) and math.isfinite(fps) and fps > 0):
         raise ConfigError(
             f"replay_fps: expected a positive number of frames per second, got {fps!r}"
         )

@@ -98,10 +98,11 @@ def wrapper_from_dict(spec: dict, caller: str = "collector") -> Wrap:
         )
     make, for_evaluator = WRAPPER_TYPES[kind]
     kwargs = dict(spec.get("kwargs") or {})
-    params = list(inspect.signature(make).parameters.values())[1:]  # after env
+    signature = inspect.signature(make)
     try:
-        inspect.signature(make).bind(None, **kwargs)
+        signature.bind(None, **kwargs)  # None for the env
     except TypeError as err:
+        params = list(signature.parameters.values())[1:]  # after env
         takes = [p.name + ("" if p.default is p.empty else f"={p.default!r}") for p in params]
         raise ConfigError(
             f"env_wrapper {kind!r}: expected kwargs {takes or 'none'}, got {sorted(kwargs)} ({err})"

@@ -203,6 +203,14 @@ def check_cuda(cfg: Mapping, *, where: str) -> None:
         )
 
 
+def dotted(cfg: Mapping, key: str) -> Any:
+    """``cfg``'s value at ``key``, a dotted key naming a nested section's key
+    (``model.downsample``) or a plain one."""
+    for part in key.split("."):
+        cfg = cfg[part]
+    return cfg
+
+
 def check_fixed(cfg: Mapping, fixed: Sequence[tuple[str, object, str]], *, where: str) -> None:
     """Each ``(key, value, why)`` of ``fixed``: ``cfg[key]`` must be ``value`` (a bool that
     bool, a number that number, a string that string), LightZero's setting that leaves off a
@@ -212,9 +220,7 @@ def check_fixed(cfg: Mapping, fixed: Sequence[tuple[str, object, str]], *, where
         ConfigError: another value, naming the key, the value allowed and ``why``.
     """
     for key, value, why in fixed:
-        got = cfg
-        for part in key.split("."):
-            got = got[part]
+        got = dotted(cfg, key)
         if isinstance(value, bool):
             ok = got is value
         elif isinstance(value, str):

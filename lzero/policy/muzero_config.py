@@ -14,6 +14,7 @@ from lzero.envs.config import (
     check_model_path,
     check_nonnegative_int,
     check_positive_ints,
+    dotted,
     merge_config,
     take_renamed,
 )
@@ -203,8 +204,7 @@ _CHOICES = (
 
 def _check_choices(cfg: EasyDict) -> None:
     for key, allowed in _CHOICES:
-        section, _, name = key.rpartition(".")
-        value = (cfg.model if section else cfg)[name]
+        value = dotted(cfg, key)
         # a switch takes True or False, not 1 or 0 (as AlphaZero's bool keys)
         if not any(value is a if a is None or isinstance(a, bool) else value == a for a in allowed):
             raise ConfigError(f"policy config: expected {key} in {list(allowed)}, got {value!r}")

@@ -212,11 +212,10 @@ def train_alphazero(
             save("ckpt_best.pth.tar")
         return results[bots[0]]["score"] >= stop_value
 
-    if last_eval is None:  # said first: Connect4's 40 games at 200 simulations take a minute
-        which = "resumed" if resumed else "untrained"
-        progress.line(
-            f"evaluating the {which} network first: {cfg.trainer.n_evaluator_episode} games "
-            f"against each of {', '.join(bots)}"
+    if last_eval is None:
+        games = cfg.trainer.n_evaluator_episode
+        progress.evaluating_first(
+            resumed is not None, f"{games} games against each of {', '.join(bots)}"
         )
     reason = "max_train_iter spent"  # worded as the MuZero entry's stop lines
     try:

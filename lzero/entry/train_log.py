@@ -118,6 +118,12 @@ class Progress:
     def line(self, text: str) -> None:
         print(("\r" if self.tty else "") + text, flush=True)
 
+    def evaluating_first(self, resumed: bool, what: str) -> None:
+        """Says that the run evaluates before its first collect (``what``: the games or
+        episodes), so that a run is not silent through it: Connect4's 40 games at 200
+        simulations take a minute."""
+        self.line(f"evaluating the {'resumed' if resumed else 'untrained'} network first: {what}")
+
 
 class TrainLog:
     """Appends rows to ``<exp>/progress.csv`` and draws ``<exp>/learning_curve.png``.

@@ -246,11 +246,8 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
                 log.plot()
             row.clear()
 
-    if last_eval is None:  # said first: against a board game's bots it can take a minute
-        which = "resumed" if resumed else "untrained"
-        progress.line(
-            f"evaluating the {which} network first: {cfg.env.n_evaluator_episode} episodes"
-        )
+    if last_eval is None:
+        progress.evaluating_first(resumed is not None, f"{cfg.env.n_evaluator_episode} episodes")
     reason = "max_train_iter"
     try:
         while True:

@@ -21,7 +21,7 @@ from types import ModuleType
 
 from easydict import EasyDict
 
-from lzero.envs.config import closest_key
+from lzero.envs.config import INFERENCE_DTYPES, closest_key
 from lzero.errors import ConfigError, LZeroError
 
 
@@ -370,6 +370,7 @@ def add_eval_subcommand(subparsers) -> None:
     p.add_argument(
         "--dtype",
         default=None,
+        choices=INFERENCE_DTYPES,
         help="AlphaZero: the forward passes' dtype, float32, bfloat16 or auto (default: the "
         "checkpoint's inference_dtype)",
     )

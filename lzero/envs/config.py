@@ -13,6 +13,10 @@ from easydict import EasyDict
 
 from lzero.errors import ConfigError
 
+#: The values of AlphaZero's ``inference_dtype`` and ``learn_dtype`` (ours), here without torch
+#: so that the command line can check ``--dtype`` before a checkpoint loads.
+INFERENCE_DTYPES = ("float32", "bfloat16", "auto")
+
 
 def deep_merge_dicts(default: Mapping, user: Mapping | None) -> EasyDict:
     """Returns ``default`` updated by ``user``: the user wins, nested dicts merge.

@@ -29,8 +29,7 @@ from typing import Any
 
 import torch
 
-#: The values of AlphaZero's ``inference_dtype`` and ``learn_dtype`` (ours).
-INFERENCE_DTYPES = ("float32", "bfloat16", "auto")
+from lzero.envs.config import INFERENCE_DTYPES
 
 
 class _Cast(torch.nn.Module):

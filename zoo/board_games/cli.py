@@ -15,6 +15,7 @@ import warnings
 
 from lzero.cli import DefaultsHelp, quiet_on_closed_stdout
 from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg, non_negative_int, positive_int
+from lzero.envs.config import INFERENCE_DTYPES
 from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
 from lzero.utils.replay_io import removing_unused_folders
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
@@ -300,6 +301,7 @@ def add_play_subcommands(subparsers) -> None:
     common.add_argument(
         "--agent-dtype",
         default=None,
+        choices=INFERENCE_DTYPES,
         help="dtype of agent:PATH bots' forward passes: float32, bfloat16 or auto (default: the "
         "checkpoint's inference_dtype)",
     )

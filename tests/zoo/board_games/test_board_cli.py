@@ -410,6 +410,26 @@ def test_agent_options_without_an_agent_bot_are_refused():
         assert "expected an agent:PATH bot" in proc.stderr and "--agent-" in proc.stderr
 
 
+def test_an_unknown_dtype_is_refused_before_the_checkpoint_loads(tmp_path):
+    """``--agent-dtype`` and ``lzero eval --dtype`` name the allowed dtypes at once: the
+    checkpoint path here does not exist, so an error about it would mean it was read first."""
+    missing = tmp_path / "missing.pth.tar"
+    lzero = [sys.executable, "-m", "lzero.cli"]  # the console script: play and eval
+    for args, option in (
+        (
+            ["play", "tictactoe", "--bot", f"agent:{missing}", "--agent-dtype", "float16"],
+            "--agent-dtype",
+        ),
+        (["eval", "--ckpt", str(missing), "--dtype", "float16"], "--dtype"),
+    ):
+        proc = run(args, "5\n", cmd=lzero)
+        assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+        assert f"argument {option}: invalid choice: 'float16' (choose from 'float32', " in (
+            proc.stderr
+        )
+        assert "missing.pth.tar" not in proc.stderr
+
+
 def test_a_gif_folder_that_cannot_be_written_is_refused_before_the_game(tmp_path):
     """``--gif`` in a folder where no file can be made (a file in the way of the folder, or
     /proc) is refused before any move, saying why."""

@@ -11,6 +11,7 @@ from easydict import EasyDict
 
 from lzero.entry import muzero_setup
 from lzero.entry.config import check_board_eval_env, compile_config, episode_replay_dir
+from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.utils.replay_io import check_replay_dir
@@ -76,9 +77,12 @@ def _evaluate(
     replay_path: str | None = None,
     num_simulations: int | None = None,
     opening_moves: int = 0,
+    config_bot: bool = False,
 ) -> tuple[float, list[float]]:
     """:func:`eval_muzero_with_gym_env` on its compiled config ``cfg`` (changed in place), its
-    arguments checked but for the checkpoint and ``num_simulations``."""
+    arguments checked but for the checkpoint and ``num_simulations``; ``config_bot``: a board
+    game is played against the env's ``bot_action_type`` only, the agent first (LightZero's
+    ``eval_muzero``)."""
     if model_path is None:
         model_path = cfg.policy.model_path  # LightZero's config key; None: untrained
     if model_path is not None and not Path(model_path).is_file():
@@ -125,7 +129,9 @@ def _evaluate(
     if muzero_setup.is_board(cfg):
         gif_dir = replay_dir if save_replay_gif else None
         raw = num_simulations == 0
-        return _eval_board(cfg, policy, seed, num_episodes, gif_dir, opening_moves, raw, every_game)
+        return _eval_board(
+            cfg, policy, seed, num_episodes, gif_dir, opening_moves, raw, every_game, config_bot
+        )
     manager = muzero_setup.make_env_manager(
         cfg, min(cfg.env.evaluator_env_num, num_episodes), is_train=False
     )
@@ -151,16 +157,23 @@ def _evaluate(
 
 def _eval_board(
     cfg, policy, seed: int, num_games: int, replay_dir: Path | None, opening_moves: int,
-    raw_network: bool, every_game: Mapping | None,
+    raw_network: bool, every_game: Mapping | None, config_bot: bool = False,
 ):  # fmt: skip
     """The board-game evaluation; ``every_game``: the env settings that save every game
-    (``check_board_eval_env``), or None; ``replay_dir``: where one more game is saved."""
+    (``check_board_eval_env``), or None; ``replay_dir``: where one more game is saved;
+    ``config_bot``: against the env's ``bot_action_type`` only, the agent first, as
+    LightZero's eval_mode envs play (else ``policy.eval_bots``)."""
+    bots, agent_first_only = cfg.policy.eval_bots, None
+    if config_bot:
+        env = create_env(cfg.create_env, dict(cfg.env))
+        bots, agent_first_only = [env.bot_action_type], True
+        env.close()
     evaluator = MuZeroBoardEvaluator(
-        policy, cfg.create_env, cfg.env, bots=cfg.policy.eval_bots, seed=seed,
-        opening_moves=opening_moves, raw_network=raw_network, replay=every_game,
+        policy, cfg.create_env, cfg.env, bots=bots, seed=seed, opening_moves=opening_moves,
+        raw_network=raw_network, replay=every_game, agent_first_only=agent_first_only,
     )  # fmt: skip
     returns = evaluator.eval(num_games)
-    colours = "both colours" if evaluator.two_player else "the agent first"
+    colours = "the agent first" if evaluator.agent_first_only else "both colours"
     opening = f", {opening_moves}-move random openings" if opening_moves else ""
     print(f"eval over {num_games} games per bot, {colours}{opening}:")
     for bot, r in evaluator.results.items():
@@ -245,7 +258,9 @@ def eval_muzero(
     muzero_setup.check_seed(seed)
     cfg = compile_config(input_cfg)  # once: its warnings (cuda=True, ...) are printed once
     board = muzero_setup.is_board(cfg)
-    mean, returns = _evaluate(cfg, seed, model_path, rounds * cfg.env.n_evaluator_episode)
+    mean, returns = _evaluate(
+        cfg, seed, model_path, rounds * cfg.env.n_evaluator_episode, config_bot=True
+    )
     if print_seed_details:
         r = np.asarray(returns)
         print(f"In seed {seed}, returns: {returns}")

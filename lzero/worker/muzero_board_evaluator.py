@@ -53,6 +53,8 @@ class MuZeroBoardEvaluator:
         seed: seed of the games.
         raw_network: play the network's most probable legal move, without a search
             (``lzero.agent.MuZeroAgent``'s raw network).
+        agent_first_only: the agent plays first in every game; None: only if it was trained
+            against the bot (a self-play agent plays both colours).
     """
 
     def __init__(
@@ -66,12 +68,16 @@ class MuZeroBoardEvaluator:
         seed: int = 0,
         raw_network: bool = False,
         replay: Mapping | None = None,
+        agent_first_only: bool | None = None,
     ) -> None:
         env = create_env(create_cfg, dict(env_cfg))
         self.game = BoardGame.from_env(env)
         self.bots = list(bots) if bots else default_bots(env)
         env.close()
         self.two_player = dict(env_cfg).get("battle_mode", "self_play_mode") == "self_play_mode"
+        self.agent_first_only = (
+            not self.two_player if agent_first_only is None else agent_first_only
+        )
         self.policy, self.create_cfg, self.env_cfg = policy, create_cfg, dict(env_cfg)
         self.opening_moves, self.seed = int(opening_moves), int(seed)
         self.replay = replay
@@ -90,7 +96,7 @@ class MuZeroBoardEvaluator:
         """`[n_games]` results against ``bot`` from the agent's view (+1, 0, -1)."""
         return play_games(
             self.act, self.create_cfg, self.env_cfg, bot, n_games, self.seed,
-            self.opening_moves, agent_first_only=not self.two_player, replay=self.replay,
+            self.opening_moves, agent_first_only=self.agent_first_only, replay=self.replay,
         )  # fmt: skip
 
     def eval(self, n_episode: int) -> np.ndarray:

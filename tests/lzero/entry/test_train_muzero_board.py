@@ -38,7 +38,7 @@ def tiny(tiny_muzero):
     return lambda tmp_path, module=sp: tiny_muzero(tmp_path / "exp", module)
 
 
-def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path, tiny):
+def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path, tiny, capsys):
     assert train_muzero is train_muzero_with_gym_env
     main, create = tiny(tmp_path)
     policy = train_muzero([main, create], seed=0, max_env_step=120)
@@ -81,6 +81,18 @@ def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path, tiny):
     main.exp_name = str(tmp_path / "elsewhere")
     train_muzero([main, create], max_env_step=160, resume=exp)
     assert json.loads((exp / "config.json").read_text())["exp_name"] == str(exp)
+    # LightZero's eval_muzero plays the config's bot only, the agent first, as LightZero's
+    # eval_mode env does: the bot_action_type its eval scripts set is the one played.
+    main.env.bot_action_type = "alpha_beta_pruning"  # LightZero's name of the perfect bot
+    main.env.n_evaluator_episode = 3
+    capsys.readouterr()
+    _, returns = eval_muzero(
+        [main, create], seed=0, model_path=str(exp / "ckpt" / "ckpt_best.pth.tar")
+    )
+    out = capsys.readouterr().out
+    assert "eval over 3 games per bot, the agent first:\n  vs alpha_beta: " in out
+    assert "vs       rule" not in out and "vs       mcts" not in out
+    assert len(returns) == 3 and max(returns) <= 0  # the perfect bot is never beaten
 
 
 def test_a_board_type_with_a_gym_env_id_is_refused(tmp_path, tiny):

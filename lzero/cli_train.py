@@ -390,6 +390,34 @@ def run_as_main(config: str) -> None:
     sys.exit(main(["train", config, *sys.argv[1:]]))
 
 
+def run_eval_as_main(config: str) -> None:
+    """Runs ``lzero eval <this process's arguments>`` and exits with its code.
+
+    The zoo's scripts at LightZero's eval file names (for example
+    ``zoo/board_games/tictactoe/entry/tictactoe_alphazero_eval.py``) end with it. Without
+    ``--ckpt``, the checkpoint is the ``ckpt_best.pth.tar`` of the run that ``lzero train
+    <config>`` writes by default (seed 0); LightZero's scripts evaluate an untrained network
+    until ``model_path`` is edited in.
+    """
+    from lzero.cli import main
+
+    argv = sys.argv[1:]
+    asks_help = "-h" in argv or "--help" in argv
+    if not asks_help and not any(a == "--ckpt" or a.startswith("--ckpt=") for a in argv):
+        exp_name = load_config_module(config).main_config.exp_name
+        default = Path(re.sub(r"_seed\d+$", "_seed0", exp_name)) / "ckpt" / "ckpt_best.pth.tar"
+        if not default.is_file():
+            print(
+                f"lzero eval: error: --ckpt: expected a checkpoint, got none, and there is none "
+                f"at {default}, where lzero train {config} writes one (run from the folder it "
+                "ran in, or pass --ckpt PATH)",
+                file=sys.stderr,
+            )
+            sys.exit(2)
+        argv = ["--ckpt", str(default), *argv]
+    sys.exit(main(["eval", *argv]))
+
+
 def _int_in(lowest: int, end: int | None, what: str):
     """An argparse type: an int in ``[lowest, end)`` (no upper bound if ``end`` is None)."""
 

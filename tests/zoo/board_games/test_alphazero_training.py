@@ -74,6 +74,34 @@ def test_a_tiny_run_writes_checkpoints_csv_and_png(tiny_run):
         assert total == pytest.approx(1.0)
 
 
+def test_lightzero_eval_script_evaluates_the_default_run_or_ckpt(tiny_run, tmp_path):
+    """``python -m zoo.board_games.tictactoe.entry.tictactoe_alphazero_eval`` (LightZero's file
+    name) runs lzero eval on the checkpoint given, or on the one where ``lzero train`` puts it."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    exp, _ = tiny_run
+    ckpt = exp / "ckpt" / "ckpt_best.pth.tar"
+    script = "zoo.board_games.tictactoe.entry.tictactoe_alphazero_eval"
+    root = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "PYTHONPATH": str(root), "SDL_VIDEODRIVER": "dummy"}
+    default = tmp_path / "data_alphazero" / "tictactoe_alphazero_bot_mode_seed0" / "ckpt"
+    default.mkdir(parents=True)
+    shutil.copy(ckpt, default / "ckpt_best.pth.tar")
+    outputs = []
+    for args in ([], ["--ckpt", str(ckpt)]):
+        proc = subprocess.run(
+            [sys.executable, "-m", script, "--episodes", "2", "--bots", "rule", *args],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        assert "2 games per bot" in proc.stdout and "vs       rule: win" in proc.stdout
+        outputs.append(proc.stdout.split(":", 1)[1])  # after the checkpoint's path
+    assert outputs[0] == outputs[1]  # the same checkpoint, the same seed
+
+
 def test_same_seed_same_run(tiny_run, tmp_path):
     exp, policy = tiny_run
     again = train_alphazero([tiny_main(tmp_path / "again"), CREATE], seed=3, max_env_step=100)

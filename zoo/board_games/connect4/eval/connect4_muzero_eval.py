@@ -1,0 +1,10 @@
+"""Evaluates a Connect4 MuZero checkpoint against the env's bots: LightZero's eval script of this
+name, here ``lzero eval``. Run: ``python -m zoo.board_games.connect4.eval.connect4_muzero_eval
+[--ckpt PATH] [lzero eval's options]``; without ``--ckpt``, the ``ckpt_best.pth.tar`` that
+``lzero train zoo.board_games.connect4.config.connect4_muzero_bot_mode_config`` writes.
+"""
+
+if __name__ == "__main__":
+    from lzero.cli_train import run_eval_as_main
+
+    run_eval_as_main("zoo.board_games.connect4.config.connect4_muzero_bot_mode_config")

@@ -1,0 +1,11 @@
+"""Evaluates a TicTacToe MuZero checkpoint against the env's bots: LightZero's eval script of this
+name, here ``lzero eval``. Run: ``python -m
+zoo.board_games.tictactoe.entry.tictactoe_muzero_eval [--ckpt PATH] [lzero eval's options]``;
+without ``--ckpt``, the ``ckpt_best.pth.tar`` that ``lzero train
+zoo.board_games.tictactoe.config.tictactoe_muzero_bot_mode_config`` writes.
+"""
+
+if __name__ == "__main__":
+    from lzero.cli_train import run_eval_as_main
+
+    run_eval_as_main("zoo.board_games.tictactoe.config.tictactoe_muzero_bot_mode_config")

@@ -188,11 +188,9 @@ def python_ref(game: str):
 
 
 def openspiel(game: str):
-    try:
-        import pyspiel
-        from open_spiel.python.observation import make_observation
-    except ImportError:
-        return None
+    import pyspiel  # an ImportError is reported as the peer skipped, with its reason
+    from open_spiel.python.observation import make_observation
+
     name, params = GAMES[game][1]
     spiel_game = pyspiel.load_game(name, params)
     observation = make_observation(spiel_game)
@@ -216,10 +214,7 @@ def pettingzoo(game: str):
     name = GAMES[game][2]
     if name is None:
         return None
-    try:
-        module = importlib.import_module(f"pettingzoo.classic.{name}")
-    except ImportError:
-        return None
+    module = importlib.import_module(f"pettingzoo.classic.{name}")  # ImportError: skipped
     env = module.raw_env()  # its fastest: env() adds three checking wrappers
     env.reset(seed=0)
 
@@ -270,7 +265,7 @@ def sampler_costs(game: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--seconds", type=float, default=0.5, help="per contender and round")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
@@ -291,13 +286,21 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(f"{'game':10} " + " ".join(f"{c:>11}" for c in CONTENDERS) + "   ratios   load")
     for game in args.games:
-        steppers = {name: make(game) for name, make in CONTENDERS.items()}
+        steppers, skipped = {}, {}
+        for name, make in CONTENDERS.items():
+            try:
+                steppers[name] = make(game)
+            except ImportError as err:  # a peer not installed: said so, not left out quietly
+                skipped[name] = f"{type(err).__name__}: {err}"
         rates = {name: [] for name, step in steppers.items() if step is not None}
         for _ in range(args.rounds):
             for name in rates:
                 rates[name].append(_timed(steppers[name], args.seconds, clock))
         cells = " ".join(
-            f"{max(rates[c]):>11,.0f}" if c in rates else f"{'n/a':>11}" for c in CONTENDERS
+            f"{max(rates[c]):>11,.0f}"
+            if c in rates
+            else f"{'skipped' if c in skipped else 'no game':>11}"
+            for c in CONTENDERS
         )
         ratios = ", ".join(
             f"{np.median(np.divide(rates[mine], rates[c])):.2f}x {c}"
@@ -308,6 +311,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
         print(f"{game:10} {cells}   {ratios}   load {load}", flush=True)
+        for name, why in skipped.items():
+            print(f"{'':10} {name} skipped ({why})", flush=True)
         print(f"{'':10} sampler per pick: {sampler_costs(game)}", flush=True)
 
 

@@ -81,7 +81,7 @@ def game(rng: random.Random, kind: str, stones: int) -> tuple[np.ndarray, int, s
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--stones", type=int, nargs="+", default=[12, 13, 14, 15, 16])
     parser.add_argument("--per", type=int, default=8, help="positions per stone count and kind")
     parser.add_argument("--seed", type=int, default=0)

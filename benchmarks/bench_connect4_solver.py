@@ -201,7 +201,7 @@ class PonsSolver:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--per-category", type=int, default=20)
     parser.add_argument("--hard", type=int, default=3, help="positions of 'beginning hard'")
     parser.add_argument("--seed", type=int, default=0)
@@ -237,7 +237,8 @@ def main() -> None:
         + (
             f"; Pons' solver from {args.pons_src} (g++ -O3 -march=native, his table size)"
             if pons
-            else ""
+            else "; Pons' C++ solver not run (--pons-src DIR, a PascalPons/connect4 checkout, "
+            "adds it): his column is his published means only"
         )
     )
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
@@ -289,9 +290,11 @@ def main() -> None:
                     b_pons[i] = min(b_pons[i], seconds)
                     if his != built[i][1]:
                         raise SystemExit(f"{built[i][0]}: Pons {his}, label {built[i][1]}")
+        if not built:  # --hard 0: no time to divide, no ratio to print
+            print(f"{name:>17} {0:>3}  (no positions)  {published[name]}")
+            continue
         t_ours, t_in, t_bb = sum(b_ours), sum(b_in), sum(b_bb)
         t_pons = sum(b_pons) if pons is not None else 0.0
-        k = max(k, 1)
         row = (
             f"{name:>17} {len(sets[name]):>3} {_fmt(t_ours / k):>10} {_fmt(t_bb / k):>10} "
             f"{t_ours / max(t_bb, 1e-12):>7.2f} {_fmt(t_in / k):>10}"

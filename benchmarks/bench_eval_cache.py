@@ -67,7 +67,7 @@ def run(cfg, state, size: int, games: int, seed: int, **policy_keys) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--config", default=CONFIG)
     parser.add_argument(
         "--ckpt",

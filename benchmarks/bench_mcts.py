@@ -276,7 +276,7 @@ def compile_time() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--games", type=int, default=10, help="games per strength match-up")
     parser.add_argument(
         "--seconds", type=float, default=0.5, help="CPU time per contender and round"

@@ -25,7 +25,7 @@ BARS = {"tictactoe": (0.95, 10.0, 40_000), "connect4": (0.9, 60.0, 1_000_000)}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--game", choices=sorted(BARS), default="tictactoe")
     parser.add_argument("--mode", choices=["bot", "sp"], default="bot")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])

@@ -131,7 +131,7 @@ def cli(
 def main() -> None:
     cli(
         "zoo.classic_control.cartpole.config.cartpole_muzero_config",
-        description=__doc__.splitlines()[0],
+        description=" ".join(__doc__.split("\n\n")[0].split()),
         seeds=[0, 1, 2],
         max_env_step=30_000,
         target=195.0,

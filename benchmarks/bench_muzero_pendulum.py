@@ -18,7 +18,7 @@ from bench_muzero_cartpole import cli  # noqa: E402
 def main() -> None:
     cli(
         "zoo.classic_control.pendulum.config.pendulum_cont_disc_muzero_config",
-        description=__doc__.splitlines()[0],
+        description=" ".join(__doc__.split("\n\n")[0].split()),
         seeds=[0],
         max_env_step=100_000,
         target=-400.0,

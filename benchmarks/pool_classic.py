@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from functools import partial
 
+import gymnasium
 import numpy as np
 from pool_timing import faster, measure, ratio
 
@@ -145,7 +146,7 @@ def bench_classic(args) -> None:
         for n in args.sizes:
             print(f"{task_id}, {n} envs (random actions, pre-generated)")
             contenders = {"ours (numba pool)": partial(classic_ours, task_id, n)}
-            if task_id == "CartPole-v1":
+            if gymnasium.spec(task_id).vector_entry_point is not None:  # its fastest
                 contenders["gymnasium make_vec vector_entry_point"] = partial(
                     classic_gymnasium, task_id, n, "vector"
                 )
@@ -157,9 +158,10 @@ def bench_classic(args) -> None:
             if "envpool" not in args.skip:
                 for k in (1, 2):
                     contenders[f"envpool num_threads={k}"] = partial(classic_envpool, task_id, n, k)
-                contenders[f"envpool async (batch {n // 2}, num_threads=2)"] = partial(
-                    classic_envpool, task_id, n, 2, max(1, n // 2)
-                )
+                if n >= 2:  # with one env, a batch of one is the sync mode above
+                    contenders[f"envpool async (batch {n // 2}, num_threads=2)"] = partial(
+                        classic_envpool, task_id, n, 2, n // 2
+                    )
             if task_id == "CartPole-v1" and n <= 256:
                 half = max(1, n // 2)
                 contenders["ours workers sync (num_threads=2)"] = partial(

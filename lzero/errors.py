@@ -22,7 +22,8 @@ class IllegalActionError(LZeroError, ValueError):
 
 
 class GameOverError(LZeroError, RuntimeError):
-    """``step`` was called on an episode that has already ended."""
+    """``step`` (or a board env's move query) was called with no game running: the episode
+    has ended, or, on a board env, none was started yet (``reset`` starts one)."""
 
 
 class EnvCheckError(LZeroError, AssertionError):

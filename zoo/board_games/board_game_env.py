@@ -100,6 +100,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._outputs = OutputSets(self._obs_shape, self._board_shape, self._mask_shape)
         self._player, self._num_moves, self._result, self._last_cell = 1, 0, ONGOING, -1
         self._done, self._episode, self._replay_suffix = True, 0, None
+        self._started = False  # reset() (or a position set: board, reset_v2) starts a game
         self.start_player_index = 0  # LightZero's: the index in ``players`` of the opener
         # Two generator streams, views of one array: the env's own draws (bots, prob_*) and the
         # caller's random_action(), so replaying the same agent actions replays the same game.
@@ -170,7 +171,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             ValueError: wrong shape or values, or a floating stone (gravity).
         """
         board = check_board(value, self.rules, name="board")  # a copy, int8 and C-ordered
-        self._board, self._last_cell = board, -1
+        self._board, self._last_cell, self._started = board, -1, True
         self._num_moves = int(np.count_nonzero(board))
         self._result = board_result(board, self.rules.win_length)
         self._done = self._result != ONGOING
@@ -251,6 +252,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             self._static_seed, self._streams, out,
         )  # fmt: skip
         self._player, self._result, self._last_cell, self._done = player, 0, -1, False
+        self._started = True
         self.start_player_index = index  # LightZero's attribute
         self._episode += 1
         self._replay_suffix = replay_name_suffix
@@ -338,10 +340,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
     def _step_general(self, action) -> BaseEnvTimestep:
         """``step`` in the bot modes, in self-play with ``prob_random_agent`` or
         ``prob_expert_agent``, and for the actions the hot path above refused."""
-        if self._done:
-            raise GameOverError(
-                "step: expected a running game, got a finished one; call reset() first"
-            )
+        self._check_running("step")
         if self._plain_self_play:
             return self.step(self._check_action(action))  # legal now, so the hot path plays it
         if self._self_play:
@@ -389,6 +388,16 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
 
     def _check_action(self, action) -> int:
         return check_action(action, self._mask)
+
+    def _check_running(self, where: str) -> None:
+        """Raises ``GameOverError`` unless a game is running: none started yet (no reset),
+        or this one over."""
+        if not self._started:
+            raise GameOverError(f"{where}: expected a running game, got none; call reset() first")
+        if self._done:
+            raise GameOverError(
+                f"{where}: expected a running game, got a finished one; call reset() first"
+            )
 
     def _observe(self) -> dict:
         obs = _empty(self._obs_shape, _FLOAT32)

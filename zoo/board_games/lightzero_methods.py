@@ -66,12 +66,22 @@ class LightZeroBoardMethods:
         return self._random_fn(self._mask, rng_state)
 
     def bot_action(self) -> int:
-        """The configured bot's move for the player to move (``bot_action_type``)."""
+        """The configured bot's move for the player to move (``bot_action_type``).
+
+        Raises:
+            GameOverError: no game is running (not reset yet, or over).
+        """
+        self._check_running("bot_action")
         return bot_move(self, self.bot_action_type)
 
     def rule_bot_v0(self) -> int:
         """The rule bot's move for the player to move (LightZero's ``rule_bot_v0``; no
-        ``prob_random_action_in_bot``)."""
+        ``prob_random_action_in_bot``).
+
+        Raises:
+            GameOverError: no game is running (not reset yet, or over).
+        """
+        self._check_running("rule_bot_v0")
         return int(self.rule_bot(self.board, self._player, self._rng_state))
 
     rule_bot_v1 = rule_bot_v0  # LightZero Gomoku's name; one rule bot per game here
@@ -81,12 +91,14 @@ class LightZeroBoardMethods:
 
         Raises:
             ConfigError: the game has no alpha-beta bot; names the bots it has.
+            GameOverError: no game is running (not reset yet, or over).
         """
         if "alpha_beta" not in self.bot_types:
             raise ConfigError(
                 f"bot_action_alpha_beta_pruning: {self.rules.name} has no alpha-beta bot (an "
                 f"exhaustive search is out of reach on its board); its bots: {sorted(self.bot_types)}"
             )
+        self._check_running("bot_action_alpha_beta_pruning")
         return bot_move(self, "alpha_beta")
 
     def coord_to_action(self, row: int, col: int) -> int:
@@ -153,11 +165,23 @@ class LightZeroBoardMethods:
         )
 
     def get_done_winner(self) -> tuple[bool, int]:
-        """``(done, winner)``: winner 1 or 2, or -1 for a draw or a running game."""
+        """``(done, winner)``: winner 1 or 2, or -1 for a draw or a running game.
+
+        Raises:
+            GameOverError: no game was started (no reset yet): there is no result to give.
+        """
+        if not self._started:
+            raise GameOverError("get_done_winner: expected a game, got none; call reset() first")
         return self._done, self._result if self._result in (1, 2) else -1
 
     def get_done_reward(self) -> tuple[bool, float | None]:
-        """``(done, reward)``: reward from player 1's view when done (1, -1, 0), else None."""
+        """``(done, reward)``: reward from player 1's view when done (1, -1, 0), else None.
+
+        Raises:
+            GameOverError: no game was started (no reset yet): there is no result to give.
+        """
+        if not self._started:
+            raise GameOverError("get_done_reward: expected a game, got none; call reset() first")
         return self._done, self._player1_return(self._result) if self._done else None
 
     def current_state(self) -> tuple[np.ndarray, np.ndarray]:
@@ -169,8 +193,7 @@ class LightZeroBoardMethods:
     def simulate_action(self, action) -> LightZeroBoardMethods:
         """A copy of this env with ``action`` played (this env is unchanged; the copy does not
         render or record)."""
-        if self._done:
-            raise GameOverError("simulate_action: expected a running game, got a finished one")
+        self._check_running("simulate_action")
         action = self._check_action(action)
         new = self.clone()
         new._play(action)
@@ -183,7 +206,9 @@ class LightZeroBoardMethods:
         new._board, new._mask = self._board.copy(), self._mask.copy()
         new._streams, new._seed_state = self._streams.copy(), self._seed_state.copy()
         new._rng_state, new._agent_rng_state = new._streams[0:1], new._streams[1:2]
-        new.render_mode, new._bots = None, {}
+        # A bot holding state (MCTS: its search's random stream) is copied with it, as
+        # LightZero's deepcopy clone does: the copy's bot replies as the original's would.
+        new.render_mode, new._bots = None, copy.deepcopy(self._bots, {id(self): new})
         new._recorder = copy.copy(self._recorder)
         new._recorder.frames, new._recorder.window = [], None
         return new

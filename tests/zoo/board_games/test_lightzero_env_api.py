@@ -310,3 +310,70 @@ def test_clone_is_an_independent_copy():
     )
     env.step(26)
     assert twin.board.reshape(-1)[26] == 0
+
+
+@pytest.mark.parametrize(
+    ("make", "bots"),
+    [
+        (lambda: TicTacToeEnv(), ("bot_action", "rule_bot_v0", "bot_action_alpha_beta_pruning")),
+        (lambda: Connect4Env(dict(bot_action_type="perfect")), ("bot_action", "rule_bot_v0")),
+        (lambda: GomokuEnv(dict(board_size=6)), ("bot_action", "rule_bot_v0")),
+    ],
+)
+def test_no_game_running_is_refused_not_answered(make, bots):
+    """Before the first reset there is no game: the result queries, the bots and ``step``
+    say so, where they answered as for a finished draw (a move on an empty mask, (True, -1)).
+    Once a game is over the bots are refused as ``step`` is."""
+    from lzero.errors import GameOverError
+
+    env = make()
+    for call in (env.get_done_winner, env.get_done_reward, *(getattr(env, b) for b in bots)):
+        with pytest.raises(GameOverError, match="expected a .*game, got none; call reset"):
+            call()
+    with pytest.raises(GameOverError, match="step: expected a running game, got none"):
+        env.step(0)
+    env.seed(0)
+    env.reset()
+    assert env.get_done_winner() == (False, -1) and env.get_done_reward() == (False, None)
+    while not env.step(env.random_action()).done:
+        pass
+    board = env.board.copy()
+    for name in bots:
+        with pytest.raises(GameOverError, match=f"{name}: expected a running game, got a finished"):
+            getattr(env, name)()
+    assert np.array_equal(env.board, board) and env.get_done_winner()[0]
+
+
+def test_reset_v2_on_a_new_env_starts_a_game_for_the_queries():
+    """LightZero's alpha-beta bot sets positions with ``reset_v2`` on envs never reset."""
+    env = TicTacToeEnv()
+    env.reset_v2(0, X_WINS)
+    assert env.get_done_winner() == (True, 1)
+    env = TicTacToeEnv()
+    env.reset_v2(1)
+    assert env.get_done_winner() == (False, -1) and env.bot_action() in range(9)
+
+
+@pytest.mark.parametrize("cls", [Connect4Env, GomokuEnv])
+def test_a_clone_with_an_mcts_bot_replies_as_the_original(cls):
+    """``clone`` keeps the bot's state, as LightZero's deepcopy clone does: the same agent
+    moves on the original, its clone and its deepcopy give the same games."""
+    import copy
+
+    cfg = dict(battle_mode="play_with_bot_mode", bot_action_type="mcts")
+    cfg["mcts_bot_num_simulations"] = 20
+    if cls is GomokuEnv:
+        cfg["board_size"] = 6
+    env = cls(cfg)
+    env.seed(0)
+    env.reset()
+    env.step(env.legal_actions[len(env.legal_actions) // 2])  # the bot is built and has searched
+    twins = [env, env.clone(), copy.deepcopy(env)]
+    boards = []
+    for twin in twins:
+        agent = np.random.default_rng(5)
+        for _ in range(4):
+            if twin.step(int(agent.choice(twin.legal_actions))).done:
+                break
+        boards.append(twin.board.copy())
+    assert np.array_equal(boards[0], boards[1]) and np.array_equal(boards[0], boards[2])

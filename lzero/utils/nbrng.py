@@ -17,10 +17,35 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def _mix64(z: int) -> int:
+    """splitmix64's output function on a Python int below 2**64."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
 def make_rng_state(seed: int) -> np.ndarray:
-    """Returns a fresh generator state `[1]` uint64 for ``seed`` (any Python int)."""
-    mixed = (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
+    """Returns a fresh generator state `[1]` uint64 for ``seed`` (a non-negative int of any
+    size). Beyond 64 bits, each further 64-bit limb is folded in through splitmix64's output
+    function, so that ``2**64`` does not replay seed 0 (distinct seeds then collide with odds
+    of about 2**-64); seeds below 2**64 keep the one multiply they always had."""
+    seed = int(seed)
+    mixed = ((seed & _MASK64) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
+    high = seed >> 64
+    while high > 0:
+        mixed = _mix64(mixed ^ (high & _MASK64))
+        high >>= 64
     return np.array([mixed], dtype=np.uint64)
+
+
+def int63_seed(seed: int) -> int:
+    """``seed`` (a non-negative int) as a kernel's int64 seed: itself below 2**63, else 63
+    bits of :func:`make_rng_state`'s mixing, so that large seeds do not wrap onto small ones."""
+    seed = int(seed)
+    return seed if seed < 2**63 else int(make_rng_state(seed)[0]) >> 1
 
 
 @njit(cache=True)

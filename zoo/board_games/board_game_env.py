@@ -24,7 +24,7 @@ from gymnasium import spaces
 from lzero.envs import BaseEnv, BaseEnvTimestep
 from lzero.envs.board_step import episode_streams
 from lzero.errors import GameOverError
-from lzero.utils.nbrng import make_rng_state, uniform
+from lzero.utils.nbrng import int63_seed, make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
 from zoo.board_games import env_outputs, human_input, render
 from zoo.board_games.board_config import BOARD_GAME_CONFIG, apply_lightzero_keys
@@ -279,7 +279,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         """Fixes the seed of the following episodes (see ``BaseEnv.seed``); bots included."""
         super().seed(seed, dynamic_seed)
         self._seed_state = make_rng_state(self._seed)
-        self._static_seed = self._seed % 2**63  # the streams kernel takes an int64
+        self._static_seed = int63_seed(self._seed)  # the streams kernel takes an int64
 
     def step(self, action) -> BaseEnvTimestep:
         """Plays ``action`` (and, in the bot modes, the reply); see the module doc for rewards.

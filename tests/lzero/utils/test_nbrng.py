@@ -1,8 +1,8 @@
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lzero.utils.nbrng import make_rng_state, next_u64, randbelow, uniform
+from lzero.utils.nbrng import int63_seed, make_rng_state, next_u64, randbelow, uniform
 
 
 def _splitmix64(seed_state, n):
@@ -18,6 +18,7 @@ def _splitmix64(seed_state, n):
     return out
 
 
+@settings(deadline=None)  # the first example compiles next_u64 when numba's cache is cold
 @given(st.integers(0, 2**63))
 def test_matches_the_reference_and_the_seed_fixes_the_stream(seed):
     state = make_rng_state(seed)
@@ -40,3 +41,21 @@ def test_uniform_is_in_unit_interval_with_the_right_mean():
     state = make_rng_state(3)
     xs = np.array([uniform(state) for _ in range(20_000)])
     assert 0.0 <= xs.min() and xs.max() < 1.0 and abs(xs.mean() - 0.5) < 0.01
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(1, 2**128))
+def test_seeds_beyond_64_bits_do_not_replay_smaller_ones(low, high):
+    """Seeds are ints of any size: one that differs from another only above bit 64 (2**64
+    and 0) gets another stream, where the state kept only the low 64 bits; seeds below 2**64
+    keep their state (results recorded with them stay reproducible)."""
+    seed = low + (high << 64)
+    assert int(make_rng_state(seed)[0]) != int(make_rng_state(low)[0])
+    mask = (1 << 64) - 1
+    assert int(make_rng_state(low)[0]) == (low * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & mask
+
+
+@given(st.integers(0, 2**63 - 1), st.integers(1, 2**70))
+def test_static_seeds_beyond_63_bits_do_not_wrap_onto_small_ones(low, high):
+    seed = low + (high << 63)
+    assert int63_seed(low) == low and 0 <= int63_seed(seed) < 2**63
+    assert int63_seed(seed) != low

@@ -539,3 +539,19 @@ def test_the_pool_judges_by_the_games_own_result_after(env_cls):
     pool.action[:] = (0, 1)
     _, reward, terminated, _, _ = pool.step_all()
     assert terminated.tolist() == [True, False] and reward.tolist() == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("dynamic", [True, False])
+def test_a_seed_beyond_64_bits_plays_other_games_than_its_low_bits(dynamic):
+    """Seeds are ints of any size: 2**64 (and 2**63, static) kept only their low bits, so
+    they replayed seed 0's games."""
+    from zoo.board_games.connect4.envs.connect4_env import Connect4Env
+
+    def streams(seed):
+        env = Connect4Env(dict(battle_mode="play_with_bot_mode", bot_action_type="random"))
+        env.seed(seed, dynamic_seed=dynamic)
+        env.reset()
+        return env._streams.tolist(), env.step(3).obs["board"].tolist()
+
+    assert streams(0) == streams(0)
+    assert streams(2**64) != streams(0) and streams(2**63) != streams(0)

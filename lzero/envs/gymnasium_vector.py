@@ -31,20 +31,26 @@ class PoolVectorEnv(gymnasium.vector.VectorEnv):
     Args:
         name: the registry name (``'connect4'``, ``'cartpole_lightzero'``, ...).
         num_envs: envs in the vector.
-        seed: seed of env 0 (env ``i`` gets ``seed + i``) until ``reset(seed=...)``.
+        seed: seed of env 0 (env ``i`` gets ``seed + i``) until ``reset(seed=...)``; None (the
+            default, as gymnasium's vector envs): a seed drawn from the OS's entropy.
         **config: the env's config (board games default to ``play_with_bot_mode``).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, name: str, num_envs: int = 1, seed: int = 0, **config: Any) -> None:
+    def __init__(
+        self, name: str, num_envs: int = 1, seed: int | None = None, **config: Any
+    ) -> None:
         from lzero.envs import make
 
         if name in BOARD_GAMES:
             config.setdefault("battle_mode", "play_with_bot_mode")
         self._name, self._config, self._make = name, config, make
+        if seed is None:  # unseeded, as gymnasium's vector envs: other games in every process
+            seed = int(np.random.default_rng().integers(2**63))
+        # make() checks num_envs (a positive int: 2.5 and '2' are refused, not rounded).
+        self._pool = make(name, env_type="gymnasium", num_envs=num_envs, seed=seed, **config)
         self.num_envs = int(num_envs)
-        self._pool = make(name, env_type="gymnasium", num_envs=self.num_envs, seed=seed, **config)
         self.single_observation_space = self._pool.observation_space
         self.single_action_space = self._pool.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)

@@ -183,3 +183,29 @@ def test_row_i_of_make_vec_seeded_s_is_make_seeded_s_plus_i(env_id, kw):
                 firsts[i], _, t, u, _ = env.step(int(actions[i]))
         done |= term | trunc
     vec.close()
+
+
+def test_num_envs_is_checked_not_rounded():
+    """``make_vec``'s ``num_envs`` is checked as ``lzero.envs.make`` checks it."""
+    for bad in (2.5, "2", 0, True):
+        with pytest.raises(ValueError, match="num_envs: expected a positive int"):
+            make_vec("lzero/Connect4-v0", bad)
+
+
+def test_unseeded_vector_envs_play_other_games_as_gymnasiums_do():
+    """Without a seed, each vector env draws its own (gymnasium's vector envs take fresh
+    entropy); with one, they replay."""
+
+    def first_games(**kw):
+        vec = make_vec("lzero/TicTacToe-v0", 4, bot_action_type="random")
+        obs, _ = vec.reset(**kw)
+        boards = []
+        for _ in range(3):
+            obs, *_ = vec.step(np.array([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]]))
+            boards.append(obs["observation"].copy())
+        vec.close()
+        return np.stack(boards)
+
+    assert np.array_equal(first_games(seed=3), first_games(seed=3))
+    runs = [first_games() for _ in range(3)]
+    assert not (np.array_equal(runs[0], runs[1]) and np.array_equal(runs[1], runs[2]))

@@ -16,6 +16,7 @@ from it; a first ``reset()`` without a seed draws one from gymnasium's ``np_rand
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import gymnasium
@@ -83,6 +84,23 @@ class GymnasiumEnv(gymnasium.Env):
         self._seeded = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Resets the env; ``options`` are the keywords of its own ``reset`` (a board game's
+        ``start_player_index`` and ``init_state``; a gym task takes none).
+
+        Raises:
+            ValueError: an option the env's ``reset`` does not take (nothing is reset then).
+        """
+        options = dict(options or {})
+        allowed = [
+            name for name, p in inspect.signature(self.env.reset).parameters.items()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and name != "replay_name_suffix"
+        ]  # fmt: skip
+        unknown = sorted(k for k in options if k not in allowed)
+        if unknown:
+            raise ValueError(
+                f"reset: expected options among {allowed} (the keywords of the env's own "
+                f"reset), got {unknown}"
+            )
         super().reset(seed=seed)
         if seed is not None or not self._seeded:
             # The seed itself, as the pool seeds env i with s + i: make(id).reset(seed=s + i)
@@ -90,7 +108,7 @@ class GymnasiumEnv(gymnasium.Env):
             stream = int(seed) if seed is not None else int(self.np_random.integers(2**31 - 1))
             self.env.seed(stream, dynamic_seed=True)
             self._seeded = True
-        obs = _present(self.env.reset())
+        obs = _present(self.env.reset(**options))
         if self.render_mode == "human":
             self.render()  # gymnasium's human mode shows every step by itself
         return obs, {}

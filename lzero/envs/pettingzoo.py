@@ -81,10 +81,27 @@ class _Game:
         )
         self.act_space = spaces.Discrete(self.n_actions)
 
-    def reset(self, seed: int | None) -> None:
+    def reset(self, seed: int | None, options: dict | None = None) -> None:
+        """Starts a game; ``options`` may hold the board env's ``start_player_index`` (0:
+        ``player_0`` moves first, 1: ``player_1`` does). Other options are ignored with a
+        warning: PettingZoo's envs take any (its ``api_test`` passes ``{'options': 1}``).
+
+        Raises:
+            ValueError: a bad index (nothing is reset then).
+        """
+        options = dict(options or {})
+        unknown = sorted(k for k in options if k != "start_player_index")
+        if unknown:
+            warnings.warn(
+                f"reset: options {unknown} ignored (the only one taken is 'start_player_index')",
+                stacklevel=3,
+            )
+        start = options.get("start_player_index", 0)
+        if type(start) is not int or start not in (0, 1):
+            raise ValueError(f"reset: expected start_player_index 0 or 1, got {start!r}")
         if seed is not None:  # the env checks it: a non-negative int
             self.env.seed(seed, dynamic_seed=True)
-        obs = self.env.reset()
+        obs = self.env.reset(start_player_index=start)
         self._planes[:] = 0
         self._mask, self._done = obs["action_mask"], False
         self._mover = int(obs["current_player_index"])
@@ -160,7 +177,7 @@ class BoardGameAEC(AECEnv):
         return self._game.act_space
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._game.reset(seed)
+        self._game.reset(seed, options)
         self._reset_state()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -216,7 +233,7 @@ class BoardGameParallel(ParallelEnv):
         return self._game.act_space
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        self._game.reset(seed)
+        self._game.reset(seed, options)
         self.agents = list(AGENTS)
         return {a: self._game.observe(a) for a in AGENTS}, {a: {} for a in AGENTS}
 

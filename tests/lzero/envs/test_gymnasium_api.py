@@ -128,3 +128,18 @@ def test_the_package_has_its_installed_version():
     from importlib.metadata import version
 
     assert lzero.__version__ == version("lzero-suite")
+
+
+def test_reset_options_are_the_envs_reset_keywords_or_refused():
+    """``reset(options=...)`` passes a board env's ``start_player_index`` and ``init_state``
+    on; an option the env's reset does not take is refused (it was ignored without a word)."""
+    env = gymnasium.make("lzero/TicTacToe-v0", bot_action_type="rule")
+    obs, _ = env.reset(seed=0, options={"start_player_index": 1})
+    assert np.count_nonzero(obs["board"]) == 1  # the bot opened
+    start = np.array([[1, 2, 0], [0, 0, 0], [0, 0, 0]])
+    obs, _ = env.reset(options={"init_state": start})
+    assert np.array_equal(obs["board"], start)
+    with pytest.raises(ValueError, match=r"options among \['start_player_index', 'init_state'\]"):
+        env.reset(options={"bogus": 1})
+    with pytest.raises(ValueError, match=r"options among \[\]"):
+        gymnasium.make("lzero/CartPoleLightZero-v0").reset(options={"bogus": 1})

@@ -162,3 +162,24 @@ def test_a_draw_is_zero_for_both_and_reset_without_a_seed_goes_on_from_the_last_
     first, again = episode_openings(), episode_openings()
     assert all(np.array_equal(a, b) for a, b in zip(first, again))
     assert not all(np.array_equal(first[0], b) for b in first[1:])
+
+
+@pytest.mark.parametrize("make", [env, parallel_env])
+def test_reset_options_are_the_start_player_or_refused(make):
+    """``options={'start_player_index': 1}`` lets ``player_1`` open, as the board env's reset
+    does; a bad index is refused, and another option ignored with a warning (PettingZoo's
+    envs take any; it was ignored without a word)."""
+    game = make("tictactoe")
+    game.reset(seed=0, options={"start_player_index": 1})
+    if hasattr(game, "agent_selection"):
+        assert game.agent_selection == "player_1"
+        game.step(4)
+        planes = game.observe("player_0")["observation"]
+    else:
+        obs, *_ = game.step({"player_0": 0, "player_1": 4})
+        planes = obs["player_0"]["observation"]
+    assert planes[1, 1].tolist() == [0, 1]  # player_1's stone, seen by player_0
+    with pytest.raises(ValueError, match="start_player_index 0 or 1, got 2"):
+        game.reset(options={"start_player_index": 2})
+    with pytest.warns(UserWarning, match=r"options \['bogus'\] ignored"):
+        game.reset(options={"bogus": 1})

@@ -277,7 +277,8 @@ class EnvPool:
 
         Raises:
             RuntimeError: the pool was made without a render mode, or its task cannot render
-                (the board games' vectorised backend), or envs are in flight.
+                (the board games' vectorised backend), or envs are in flight, or have not been
+                reset yet.
         """
         self._check_open("render")
         mode = self.config.get("render_mode")
@@ -297,7 +298,15 @@ class EnvPool:
         default = np.array([self.config.get("render_env_id", 0)], np.int64)
         ids = default if env_ids is None else self._ids(env_ids, "render")
         frames = self._backend_call(self._backend.render, ids)
-        return None if mode == "human" else np.stack(frames)
+        if mode == "human":
+            return None
+        missing = [int(i) for i, f in zip(ids, frames) if f is None]
+        if missing:  # gymnasium's envs draw nothing before their first reset
+            raise RuntimeError(
+                f"render: expected frames, got none from envs {missing}, which have not been "
+                "reset yet; call reset() first"
+            )
+        return np.stack(frames)
 
     def close(self) -> None:
         """Stops the backend (and its workers); later calls raise. Closing twice is fine."""

@@ -181,6 +181,9 @@ def test_render_returns_each_envs_frame(num_threads):
     pool = make_gym(
         "CartPole-v1", num_envs=4, seed=1, render_mode="rgb_array", num_threads=num_threads
     )
+    # Before reset gymnasium's envs have no frame: said so (it returned array([None])).
+    with pytest.raises(RuntimeError, match=r"got none from envs \[0\], which have not been reset"):
+        pool.render()
     pool.reset()
     envs, _ = gymnasium_envs([1, 2, 3, 4], render_mode="rgb_array")
     frames = pool.render(np.array([0, 3]))

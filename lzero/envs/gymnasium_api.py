@@ -93,7 +93,8 @@ class GymnasiumEnv(gymnasium.Env):
         options = dict(options or {})
         allowed = [
             name for name, p in inspect.signature(self.env.reset).parameters.items()
-            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and name != "replay_name_suffix"
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+            and name != "replay_name_suffix" and not name.startswith("katago_")
         ]  # fmt: skip
         unknown = sorted(k for k in options if k not in allowed)
         if unknown:

@@ -220,7 +220,15 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         return self._reward_space
 
     # ------------------------------------------------------------------ episode
-    def reset(self, start_player_index: int = 0, init_state=None, replay_name_suffix=None) -> dict:
+    def reset(
+        self,
+        start_player_index: int = 0,
+        init_state=None,
+        replay_name_suffix=None,
+        *,
+        katago_policy_init: bool = False,
+        katago_game_state=None,
+    ) -> dict:
         """Starts a game and returns the first observation dict.
 
         Args:
@@ -229,6 +237,9 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             init_state: optional start position, `[H, W]` (or flat `[H * W]`) of 0/1/2 with no
                 line already won and, with gravity, no floating stone.
             replay_name_suffix: appended to this episode's GIF name.
+            katago_policy_init, katago_game_state: taken and unused, as by LightZero's
+                TicTacToe and Gomoku envs (its AlphaZero passes them to every env; they are
+                for its Go env's KataGo).
 
         Raises:
             ValueError: ``start_player_index`` or ``init_state`` is invalid.

@@ -377,3 +377,18 @@ def test_a_clone_with_an_mcts_bot_replies_as_the_original(cls):
                 break
         boards.append(twin.board.copy())
     assert np.array_equal(boards[0], boards[1]) and np.array_equal(boards[0], boards[2])
+
+
+@pytest.mark.parametrize("cls", [TicTacToeEnv, Connect4Env, GomokuEnv])
+def test_reset_takes_lightzeros_katago_keywords(cls):
+    """LightZero's AlphaZero resets its simulation envs with ``katago_policy_init`` and
+    ``katago_game_state`` (its Go env's); its other envs take and ignore them, as ours do."""
+    env = cls()
+    env.seed(0)
+    plain = env.reset(start_player_index=1)
+    env.seed(0)
+    obs = env.reset(
+        start_player_index=1, init_state=None, katago_policy_init=True, katago_game_state=None
+    )
+    assert np.array_equal(obs["observation"], plain["observation"])
+    assert obs["to_play"] == plain["to_play"] == 2

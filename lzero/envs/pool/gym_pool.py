@@ -22,6 +22,16 @@ class PoolWorkerDied(RuntimeError):
     """A worker process of the pool is gone; the envs it stepped are lost."""
 
 
+class PoolEnvFailed(PoolWorkerDied):
+    """An env of the pool raised while stepping or resetting: the batch it was in is lost
+    (envs before it in the batch moved on), so the pool is unusable, as when a worker dies.
+    The message names the env and its error; the error itself is the cause in-process."""
+
+
+#: The first 8 bytes of a worker's message that an env failed (env ids are never negative).
+_FAILED = np.int64(-1).tobytes()
+
+
 class GymRunner:
     """Steps envs ``lo .. lo + len(envs) - 1`` with envpool's auto-reset and time limit.
 
@@ -61,16 +71,22 @@ class GymRunner:
         actions = list(b.action[ids])  # NumPy scalars: gymnasium checks them faster than ints
         steps = []
         for j, action, force in zip(js, actions, forced):
-            if force or needs_reset[j]:
-                obs, _ = envs[j].reset(seed=seeds[j])
-                seeds[j], elapsed[j], needs_reset[j] = None, 0, False
-                steps.append((obs, 0.0, False, False, 0))
-            else:
-                obs, reward, term, trunc, _ = envs[j].step(action)
-                t = elapsed[j] = elapsed[j] + 1
-                trunc = trunc or t >= limit
-                needs_reset[j] = term or trunc
-                steps.append((obs, reward, term, trunc, t))
+            try:
+                if force or needs_reset[j]:
+                    obs, _ = envs[j].reset(seed=seeds[j])
+                    seeds[j], elapsed[j], needs_reset[j] = None, 0, False
+                    steps.append((obs, 0.0, False, False, 0))
+                else:
+                    obs, reward, term, trunc, _ = envs[j].step(action)
+                    t = elapsed[j] = elapsed[j] + 1
+                    trunc = trunc or t >= limit
+                    needs_reset[j] = term or trunc
+                    steps.append((obs, reward, term, trunc, t))
+            except Exception as err:
+                what = "reset" if force or needs_reset[j] else "step"
+                raise PoolEnvFailed(
+                    f"pool env {self.lo + j}'s {what} raised {type(err).__name__}: {err}"
+                ) from err
         batch = zip(*steps)
         if into_rows:
             return b.write_rows(ids, *batch)
@@ -155,7 +171,11 @@ def _worker(conn, parent_end, make_env, lo, hi, seeds, max_steps, buffer_args) -
             conn.send(runner.render(arr)[0])
             continue
         half = arr.shape[0] // 2
-        runner.run(arr[:half], arr[half:].astype(bool), into_rows=True)
+        try:
+            runner.run(arr[:half], arr[half:].astype(bool), into_rows=True)
+        except PoolEnvFailed as err:  # the pool hears why, and the worker stops
+            conn.send_bytes(_FAILED + str(err).encode())
+            break
         conn.send_bytes(msg[: 8 * half])
     runner.close()
 
@@ -227,11 +247,14 @@ class ProcGymBackend:
 
     def _recv(self, w: int) -> np.ndarray:
         try:
-            done = np.frombuffer(self.conns[w].recv_bytes(), np.int64)
+            raw = self.conns[w].recv_bytes()
         except (EOFError, OSError) as err:
             raise self._died(w) from err
+        if raw[:8] == _FAILED:
+            self.procs[w].join(1.0)
+            raise PoolEnvFailed(f"{raw[8:].decode()} (in pool worker {w}, which stopped)")
         self._busy[w] -= 1
-        return done
+        return np.frombuffer(raw, np.int64)
 
     def render(self, ids: np.ndarray) -> list:
         """Each env's frame, asked of its worker (the pool has nothing in flight)."""

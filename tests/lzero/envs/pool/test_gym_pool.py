@@ -304,3 +304,43 @@ def test_a_pool_with_a_dead_worker_keeps_saying_so(batch_size):
             call()
     pool.close()
     pool.close()
+
+
+class BoomEnv(gymnasium.Env):
+    """Env 1 of a pool raises on its second step (its id is its reset seed's offset)."""
+
+    observation_space = spaces.Box(-1, 1, (1,), np.float32)
+    action_space = spaces.Discrete(2)
+
+    def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            self._fails = seed == 1
+        self._t = 0
+        return np.zeros(1, np.float32), {}
+
+    def step(self, action):
+        self._t += 1
+        if self._fails and self._t == 2:
+            raise RuntimeError("boom")
+        return np.full(1, self._t / 10, np.float32), 1.0, False, False, {}
+
+
+gymnasium.register("LzeroTest/Boom-v0", entry_point=BoomEnv)
+
+
+@pytest.mark.parametrize("num_threads", [0, 2])
+def test_an_env_that_raises_breaks_the_pool_and_names_its_error(num_threads):
+    """An env raising in a step loses its batch: in-process the pool had stepped env 0 and
+    stayed usable (the next step raised from env 1 again, env 0 one step further), and in a
+    worker the error said only 'pool worker 0 died (exit code 1)'."""
+    pool = make(
+        "LzeroTest/Boom-v0", num_envs=2, seed=0, num_threads=num_threads, env_type="gymnasium"
+    )
+    pool.reset()
+    pool.step(np.zeros(2, np.int64))
+    with pytest.raises(RuntimeError, match="pool env 1's step raised RuntimeError: boom"):
+        pool.step(np.zeros(2, np.int64))
+    for call in (pool.reset, lambda: pool.step(np.zeros(2, np.int64))):
+        with pytest.raises(RuntimeError, match="pool env 1's step raised RuntimeError: boom.*make"):
+            call()
+    pool.close()

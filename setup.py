@@ -75,7 +75,14 @@ setup(
         "dm": ["dm-env>=1.6"],
         # The perfect Connect4 bot's opening book (MIT): positions of 12 stones, solved.
         "perfect": ["bitbully-databases>=0.0.2"],
-        "bench": ["open_spiel", "pettingzoo>=1.24", "envpool>=1.2", "pgx>=2.6", "bitbully>=0.0.79"],
+        "bench": [
+            "open_spiel",
+            "pettingzoo>=1.24",
+            "envpool>=1.2",
+            "pgx>=2.6",
+            "bitbully>=0.0.79",
+            "flax",  # gymnasium's phys2d JAX vector envs (bench_pool.py) need it
+        ],
     },
     entry_points={
         "console_scripts": ["lzero=lzero.cli:main"],

@@ -4,7 +4,7 @@ Classic control (``CartPole-v1``, ``MountainCar-v0``, ``MountainCarContinuous-v0
 ``Pendulum-v1``, ``Acrobot-v1``; random actions): our pool (numba kernels, one call per step)
 against gymnasium's own vectorised env where gymnasium has one (``make_vec(...,
 vectorization_mode="vector_entry_point")``: CartPole's NumPy ``CartPoleVectorEnv``; its
-``phys2d`` JAX envs need flax and are tried), gymnasium's ``SyncVectorEnv``, and envpool in
+``phys2d`` JAX envs, flax in the ``bench`` extra), gymnasium's ``SyncVectorEnv``, and envpool in
 sync mode with ``num_threads`` pinned to 1 and to 2 and in async mode (half the envs per
 batch, 2 threads: its documented fast path), all printed, the ratio against the fastest. Every
 contender steps the same pre-generated action arrays (`[64, N]`, cycled), so no side pays for

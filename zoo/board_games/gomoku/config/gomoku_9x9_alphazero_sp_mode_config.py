@@ -27,6 +27,8 @@ main_config.policy.model.line_features = 5
 # fresh seeds 6-8 beat the rule bot in 0.92/0.85/0.94 of 100 games with it, 0.89/0.81/0.81
 # without (README, "AlphaZero on the board games").
 main_config.policy.eval_fpu_reduction = 0.2
+# Not used: eval_fpu_reduction 0.4; two checkpoints judged with it won 0.92/0.91 against
+# 0.93/0.92 with 0.2 (README, "AlphaZero on the board games").
 # Ours, self-play too, below the root only (KataGo's self-play): seeds 6-8 retrained with it
 # (60 minutes side by side) won 0.96/0.89/0.94 of 100 games against the rule bot at 1,600
 # simulations, against 0.92/0.85/0.94 without (README, "AlphaZero on the board games").

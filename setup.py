@@ -30,6 +30,7 @@ setup(
     long_description_content_type="text/markdown",
     python_requires=">=3.10",
     packages=find_packages(include=["lzero", "lzero.*", "zoo", "zoo.*"]),
+    py_modules=["lzero_console"],  # the lzero command, importing the package under its Ctrl-C
     # PEP 561: lzero's annotations are for type checkers too.
     package_data={"lzero": ["py.typed"]},
     install_requires=[
@@ -85,7 +86,7 @@ setup(
         ],
     },
     entry_points={
-        "console_scripts": ["lzero=lzero.cli:main"],
+        "console_scripts": ["lzero=lzero_console:main"],
         "lzero.envs": [
             f"{name} = {module}" for name, module in {**BOARD_GAMES, **GYM_TASKS}.items()
         ],

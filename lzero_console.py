@@ -1,0 +1,39 @@
+"""The ``lzero`` command's entry point, outside the package: importing ``lzero`` loads numba
+and gymnasium (about half a second, seconds on a cold disk), and a Ctrl-C in that time would
+otherwise print the import's traceback instead of the command line's one-line exit."""
+
+from __future__ import annotations
+
+import sys
+
+#: ``lzero.cli.INTERACTIVE_COMMANDS`` (a test keeps them equal): Ctrl-C leaves these with 0.
+INTERACTIVE_COMMANDS = ("play",)
+
+
+def main() -> int:
+    """Imports the command line and runs it (``lzero.cli.main``); Ctrl-C during the import
+    exits as it does later: one line, and 130 (0 from ``lzero play``)."""
+    try:
+        from lzero.cli import main as run
+    except BaseException as err:
+        if not _interrupted(err):
+            raise
+        print("\ninterrupted", file=sys.stderr)
+        return 0 if sys.argv[1:2] and sys.argv[1] in INTERACTIVE_COMMANDS else 130
+    return run()
+
+
+def _interrupted(err: BaseException | None) -> bool:
+    """Whether ``err`` is a KeyboardInterrupt or was raised while handling one (a library
+    that catches it mid-import, numba's compiler among them, may raise its own error)."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return False
+
+
+if __name__ == "__main__":
+    sys.exit(main())

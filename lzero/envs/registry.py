@@ -31,11 +31,26 @@ class Registry:
     """
 
     def __init__(
-        self, kind: str, entry_point_group: str | None = None, *, listing: str | None = None
+        self,
+        kind: str,
+        entry_point_group: str | None = None,
+        *,
+        listing: str | None = None,
+        home: tuple[str, str] | None = None,
     ) -> None:
         self._kind, self._listing = kind, listing
         self._group = entry_point_group
         self._items: dict[str, Any] = {}
+        self._home = home
+
+    def __reduce_ex__(self, protocol):
+        """A registry with a ``home`` (module, attribute) pickles and copies as a reference to
+        it: the copy is the receiving process's own registry, into which its modules register
+        when imported (a copy by value, as Ray ships a factory's globals, would never see them:
+        every declared env not yet imported was unknown)."""
+        if self._home is None:
+            return super().__reduce_ex__(protocol)
+        return (_registry_at, self._home)
 
     def register(
         self, name: str | None = None, module: Any = None, force_overwrite: bool = False
@@ -117,10 +132,18 @@ def _qualname(obj: Any) -> str:
     return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
 
 
+def _registry_at(module: str, name: str) -> Registry:
+    """The registry ``name`` of ``module`` in this process (what a home registry unpickles to)."""
+    return getattr(importlib.import_module(module), name)
+
+
 ENV_REGISTRY = Registry(
-    "env", ENTRY_POINT_GROUP, listing="`lzero envs` (or ENV_REGISTRY.names()) lists them all."
+    "env",
+    ENTRY_POINT_GROUP,
+    listing="`lzero envs` (or ENV_REGISTRY.names()) lists them all.",
+    home=(__name__, "ENV_REGISTRY"),
 )
-ENV_WRAPPER_REGISTRY = Registry("env wrapper")
+ENV_WRAPPER_REGISTRY = Registry("env wrapper", home=(__name__, "ENV_WRAPPER_REGISTRY"))
 
 
 def import_module_names(names: Iterable[str]) -> None:

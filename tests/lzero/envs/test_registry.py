@@ -107,3 +107,23 @@ def test_a_long_list_of_names_is_not_printed(walk_env_cls):
         reg.get("tetris")
     with pytest.raises(KeyError, match=r"unknown env 'Gomoku'; close matches: \['gomoku'\]. see"):
         reg.get("Gomoku")
+
+
+def test_a_pickled_or_copied_env_registry_is_the_receivers_own():
+    """Ray ships a factory's globals by value: a copy of ENV_REGISTRY could build no env that
+    was not imported before the copy ("unknown env 'tictactoe'; close matches:
+    ['tictactoe']"). A copy now is the receiving process's registry, declared envs included."""
+    import copy
+    import pickle
+    import subprocess
+    import sys
+
+    from lzero.envs import ENV_REGISTRY
+
+    assert pickle.loads(pickle.dumps(ENV_REGISTRY)) is ENV_REGISTRY
+    assert copy.deepcopy(ENV_REGISTRY) is ENV_REGISTRY
+    send = "import pickle, sys; from lzero.envs import ENV_REGISTRY; sys.stdout.buffer.write(pickle.dumps(ENV_REGISTRY))"
+    blob = subprocess.run([sys.executable, "-c", send], capture_output=True, check=True).stdout
+    build = "import pickle, sys; r = pickle.loads(sys.stdin.buffer.read()); print(type(r.build('connect4', {})).__name__)"
+    out = subprocess.run([sys.executable, "-c", build], input=blob, capture_output=True, check=True)
+    assert out.stdout.strip() == b"Connect4Env"

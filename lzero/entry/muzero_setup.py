@@ -55,9 +55,16 @@ def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
     from lzero.envs.env_manager import get_env_manager_cls, manager_type
 
     factory = env_factory(cfg, is_train=is_train)
-    manager = get_env_manager_cls(manager_type(cfg.env.manager, cfg.env_manager, "main_config.env"))
+    kind = manager_type(cfg.env.manager, cfg.env_manager, "main_config.env")
     own = TRAINER_MANAGER_KEYS  # the trainer's, not the manager's
-    return manager([factory] * env_num, {k: v for k, v in cfg.env.manager.items() if k not in own})
+    mcfg = {k: v for k, v in cfg.env.manager.items() if k not in own}
+    if kind == "ray" and not is_train:
+        # Evaluation runs between the collector's phases: its actors reserve no CPUs (one
+        # actor unless actor_num says otherwise), so that the collector's, as many as the
+        # cluster's CPUs hold by default, leave it room to start instead of a hang.
+        mcfg["num_cpus_per_actor"] = 0
+        mcfg["actor_num"] = mcfg.get("actor_num") or 1
+    return get_env_manager_cls(kind)([factory] * env_num, mcfg)
 
 
 def make_muzero_collector(cfg: Mapping, manager, policy: MuZeroPolicy, seed: int):

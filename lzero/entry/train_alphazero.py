@@ -158,16 +158,23 @@ def train_alphazero(
                 f"resume: {ckpt_dir / 'ckpt_last.pth.tar'} does not fit the configured model: "
                 f"{str(err).splitlines()[-1].strip()}"
             ) from err
-    ckpt_dir.mkdir(parents=True, exist_ok=True)
-    columns = _BASE_COLUMNS + (("draw_loss",) if pcfg.model.draw_head else ())
-    columns += tuple(f"{b}_{r}" for b in bots for r in ("win", "draw", "loss"))
-    curves = tuple((f"{b}_win", f"win rate vs {b}") for b in bots)
-    log = TrainLog(
-        exp, columns=columns, curves=curves, ylabel="win rate",
-        title=f"AlphaZero on {cfg.create.env.type}, seed {seed}", append=resumed is not None,
-    )  # fmt: skip
-    log.save_config(cfg)
-    collector = make_alphazero_collector(policy, cfg, seed)  # in-process, or Ray actors
+    # In-process, or Ray actors: started before the run's files are written, so that a run
+    # whose Ray cannot start (not installed, a bad address, too few CPUs) leaves no folder
+    # that would then be neither a fresh run's nor a run to resume.
+    collector = make_alphazero_collector(policy, cfg, seed)
+    try:
+        ckpt_dir.mkdir(parents=True, exist_ok=True)
+        columns = _BASE_COLUMNS + (("draw_loss",) if pcfg.model.draw_head else ())
+        columns += tuple(f"{b}_{r}" for b in bots for r in ("win", "draw", "loss"))
+        curves = tuple((f"{b}_win", f"win rate vs {b}") for b in bots)
+        log = TrainLog(
+            exp, columns=columns, curves=curves, ylabel="win rate",
+            title=f"AlphaZero on {cfg.create.env.type}, seed {seed}", append=resumed is not None,
+        )  # fmt: skip
+        log.save_config(cfg)
+    except BaseException:
+        collector.close()
+        raise
     buffer = AlphaZeroReplayBuffer(
         pcfg.other.replay_buffer.replay_buffer_size, game, augment=pcfg.symmetry_augmentation
     )

@@ -452,7 +452,13 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     main.trainer = merge_config(
         TRAINER_ENV_CONFIG, {**trainer_user, "manager": manager}, where="main_config.env"
     )
-    manager_type(main.trainer.manager, create.env_manager, "main_config.env")
+    kind = manager_type(main.trainer.manager, create.env_manager, "main_config.env")
+    ray_only = sorted(k for k in manager if k not in BaseEnvManager.config and k != "type")
+    if kind != "ray" and ray_only:  # they would be ignored: self-play runs in this process
+        raise ConfigError(
+            f"main_config.env.manager: {ray_only} apply to self-play in Ray actors; expected "
+            f"them only with type 'ray', got type {kind!r}"
+        )
     check_ray_config(main.trainer.manager, "main_config.env.manager")
     check_positive_ints(
         main.trainer.manager, ("weight_sync_freq", "max_consecutive_failures"),

@@ -8,6 +8,7 @@ The hub keeps the handle contract of :mod:`.env_handle` (``send``, ``recv(deadli
 from __future__ import annotations
 
 import os
+import re
 import time
 import traceback
 from collections.abc import Callable, Mapping
@@ -24,15 +25,28 @@ from lzero.envs.env_manager.env_handle import (
 from lzero.envs.env_manager.ray_session import ActorSet, acquire_ray, actor_count, release_ray
 from lzero.errors import ConfigError
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
 
 class EnvActor:
     """The body of one Ray actor: the envs of a chunk, driven by batches of handle commands."""
 
     def __init__(self, env_fns: list[Callable[[], Any]]) -> None:
-        self._fns, self._envs = env_fns, [fn() for fn in env_fns]
+        self._fns, self._envs, self._error = env_fns, [], None
+        try:
+            self._envs = [fn() for fn in env_fns]
+        except Exception as err:  # the factory's own error, for the driver to raise
+            self._error = err
+
+    def built(self) -> Exception | None:
+        """None once every env of the chunk is built, else the error its factory raised."""
+        return self._error
 
     def run(self, batch: list[tuple[int, str, Any]]) -> list[tuple[str, Any]]:
         """Runs ``(local index, cmd, arg)`` commands in order: ``('ok', out)`` or ``('err', tb)``."""
+        if self._error is not None:  # a replacement actor whose factory failed: say so
+            text = "".join(traceback.format_exception(self._error, limit=4))
+            return [("err", text) for _ in batch]
         out = []
         for local, cmd, arg in batch:
             try:
@@ -77,6 +91,26 @@ class ActorHub:
         except BaseException:
             release_ray()
             raise
+        try:  # a factory that raises does so for every actor: its error, as BaseEnvManager's
+            refs = [actor.built.remote() for actor in self.actors.actors]
+            errors = self.ray.get(refs, timeout=cfg.connect_timeout)
+        except self.ray.exceptions.GetTimeoutError as err:
+            self.actors.close()
+            release_ray()
+            raise RuntimeError(
+                f"RayEnvManager: expected {k} actors to start within connect_timeout "
+                f"{cfg.connect_timeout:g} s, got fewer (Ray may lack the CPUs they reserve: "
+                f"{k} * num_cpus_per_actor {cfg.num_cpus_per_actor:g}, beside other actors)"
+            ) from err
+        except BaseException:
+            self.actors.close()
+            release_ray()
+            raise
+        failed = next((e for e in errors if e is not None), None)
+        if failed is not None:
+            self.actors.close()
+            release_ray()
+            raise failed
         self._queue: list[list] = [[] for _ in range(k)]
         self._inflight: dict[int, tuple] = {}  # env id -> (ref, position in the batch, actor)
         self._answers: dict[Any, Any] = {}  # ref -> its results, or the failure message
@@ -119,7 +153,8 @@ class ActorHub:
                 self._answers[ref] = f"{self._name(a)} gave no answer within the timeout"
                 self._dead.add(a)
             except self.ray.exceptions.RayActorError as err:
-                first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                text = _ANSI.sub("", str(err)).strip()  # Ray colours its actor names
+                first = text.splitlines()[0] if text else type(err).__name__
                 self._answers[ref] = f"{self._name(a)} died: {first}"
                 self._dead.add(a)
         answer = self._answers[ref]

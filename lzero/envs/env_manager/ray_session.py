@@ -12,7 +12,10 @@ we use it and never shut it down. Otherwise the first user joins ``ray_address``
 
 from __future__ import annotations
 
+import math
 import os
+import signal
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -58,8 +61,13 @@ def check_ray_config(cfg: Any, where: str) -> None:
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
         raise ConfigError(f"{where}: expected actor_num to be a positive int or None, got {n!r}")
     cpus = cfg.num_cpus_per_actor
-    if isinstance(cpus, bool) or not isinstance(cpus, (int, float)) or cpus < 0:
-        raise ConfigError(f"{where}: expected num_cpus_per_actor >= 0, got {cpus!r}")
+    if (
+        isinstance(cpus, bool)
+        or not isinstance(cpus, (int, float))
+        or not math.isfinite(cpus)
+        or cpus < 0
+    ):
+        raise ConfigError(f"{where}: expected num_cpus_per_actor, a number >= 0, got {cpus!r}")
     if cfg.ray_address is not None and not isinstance(cfg.ray_address, str):
         raise ConfigError(
             f"{where}: expected ray_address to be a str or None, got {cfg.ray_address!r}"
@@ -78,9 +86,14 @@ def actor_count(ray: Any, cfg: Any, units: int, where: str) -> int:
     fits = units if per == 0 else int(cpus // per + 1e-9)
     n = min(units, cfg.actor_num or max(1, fits))
     if n * per > cpus + 1e-9:
+        asked = (
+            ""
+            if n == cfg.actor_num or cfg.actor_num is None
+            else f" (actor_num {cfg.actor_num}, one per env or game at most)"
+        )
         raise ConfigError(
             f"{where}: expected actor_num * num_cpus_per_actor <= the cluster's {cpus:g} CPUs, "
-            f"got {n} * {per:g} (lower either, or join a larger cluster with ray_address)"
+            f"got {n}{asked} * {per:g} (lower either, or join a larger cluster with ray_address)"
         )
     return n
 
@@ -90,10 +103,25 @@ def acquire_ray(address: str | None, what: str) -> Any:
     ray = import_ray(what)
     if not ray.is_initialized():
         address = address or os.environ.get("RAY_ADDRESS") or None
-        if address:
-            ray.init(address=address, logging_level="warning")
-        else:
-            ray.init(include_dashboard=False, logging_level="warning")
+        # ray.init installs a SIGTERM handler that exits the process; a handler of our own
+        # (lzero train's: stop the run, save, exit 143) is put back.
+        ours = signal.getsignal(signal.SIGTERM) if _main_thread() else None
+        try:
+            if address:
+                ray.init(address=address, logging_level="warning")
+            else:
+                ray.init(include_dashboard=False, logging_level="warning")
+        except (ValueError, ConnectionError) as err:
+            if not address:  # a local Ray that failed to start: Ray's own error says why
+                raise
+            source = "ray_address" if address != os.environ.get("RAY_ADDRESS") else "$RAY_ADDRESS"
+            raise ConfigError(
+                f"{source}: expected 'auto', 'host:port' or 'ray://host:port' of a running Ray "
+                f"cluster, got {address!r}: {err}"
+            ) from err
+        finally:
+            if callable(ours):
+                signal.signal(signal.SIGTERM, ours)
         _session["users"] = 0
         _session["ours"] = True
     elif not _session["users"]:
@@ -101,6 +129,10 @@ def acquire_ray(address: str | None, what: str) -> Any:
     if _session.get("ours"):
         _session["users"] += 1
     return ray
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
 
 
 def release_ray() -> None:

@@ -6,6 +6,7 @@ One local Ray (the ``local_ray`` fixture) serves the module."""
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
@@ -85,6 +86,19 @@ def test_ray_keys_are_checked():
     with pytest.raises(ConfigError, match="unknown key 'actors_num'"):
         compile_alphazero_config([ray_main("x", actors_num=2), CREATE])
     main = ray_main("x")
+    main.env.manager.num_cpus_per_actor = float("nan")  # it crashed after Ray had started
+    with pytest.raises(ConfigError, match="expected num_cpus_per_actor, a number >= 0, got nan"):
+        compile_alphazero_config([main, CREATE])
+    # Ray's keys with self-play in this process would be ignored: refused, as MuZero does.
+    for manager, keys in (
+        (dict(type="base", actor_num=2), "['actor_num']"),
+        (dict(type="subprocess", weight_sync_freq=2), "['weight_sync_freq']"),
+    ):
+        main = ray_main("x")
+        main.env.manager = manager
+        with pytest.raises(ConfigError, match=rf"{re.escape(keys)} apply to self-play in Ray"):
+            compile_alphazero_config([main, CREATE])
+    main = ray_main("x")
     create = copy.deepcopy(CREATE)
     create.env_manager = dict(type="subprocess")
     with pytest.raises(
@@ -101,3 +115,5 @@ def test_without_ray_the_ray_manager_names_the_extra(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
     with pytest.raises(MissingExtraError, match=r'Ray self-play .* pip install -e "\.\[ray\]"'):
         train_alphazero([ray_main(tmp_path / "run"), CREATE], seed=0, max_env_step=10)
+    # No run folder is left behind: it would be neither a new run's nor one to resume.
+    assert not (tmp_path / "run").exists()

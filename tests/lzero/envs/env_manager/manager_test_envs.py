@@ -75,3 +75,8 @@ class CounterEnv(BaseEnv):
     @property
     def reward_space(self):
         return spaces.Box(0.0, 1.0, (1,), np.float32)
+
+
+def failing_factory():
+    """An env factory that always raises (a config the env rejects)."""
+    raise ValueError("factory says: board_size must be 5-19, got 3")

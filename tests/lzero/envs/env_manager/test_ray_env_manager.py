@@ -6,6 +6,7 @@ One local Ray serves the whole module (starting one costs seconds)."""
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import time
 import warnings
@@ -13,6 +14,7 @@ import warnings
 import manager_test_envs
 import numpy as np
 import pytest
+from easydict import EasyDict
 from manager_test_envs import HANG, RAISE, CounterEnv
 
 from lzero.entry.muzero_setup import make_env_manager
@@ -178,6 +180,75 @@ def test_muzero_config_builds_a_ray_manager():
     timesteps = manager.step(dict.fromkeys(manager.ready_obs, 0))
     assert sorted(timesteps) == [0, 1, 2] and np.all(np.isfinite(timesteps[0].obs["observation"]))
     manager.close()
+
+
+def test_a_factory_that_raises_is_raised_as_base_managers_is():
+    """The factory's own error, at once: it was rebuilt three times and reported as 'died:
+    The actor died because of an error raised in its creation task' in Ray's colours."""
+    for cls in (BaseEnvManager, RayEnvManager):
+        manager = cls(
+            [manager_test_envs.failing_factory] * 2,
+            dict(actor_num=2) if cls is RayEnvManager else {},
+        )
+        start = time.monotonic()
+        with pytest.raises(ValueError, match="factory says: board_size must be 5-19, got 3"):
+            manager.launch()
+        assert time.monotonic() - start < 30
+        manager.close()
+
+
+def test_muzero_evaluation_actors_reserve_no_cpus():
+    """The collector's actors may hold every CPU (its default): the evaluator's, which run
+    between collect phases, reserve none, so that they start (they waited until the reset
+    timeouts ran out, 8 minutes, on 2 CPUs)."""
+    manager = make_env_manager(_gym_config(type="ray"), 3, is_train=False)
+    assert manager._cfg.num_cpus_per_actor == 0 and manager._cfg.actor_num == 1
+    manager = make_env_manager(_gym_config(type="ray", actor_num=2), 3, is_train=False)
+    assert manager._cfg.num_cpus_per_actor == 0 and manager._cfg.actor_num == 2
+    train = make_env_manager(_gym_config(type="ray"), 3, is_train=True)
+    assert train._cfg.num_cpus_per_actor == 1 and train._cfg.actor_num is None
+    manager.seed(0)
+    manager.launch()  # beside the module's Ray, all of whose CPUs another actor set may hold
+    assert sorted(manager.step(dict.fromkeys(manager.ready_obs, 0))) == [0, 1, 2]
+    manager.close()
+
+
+def test_ray_address_and_cpus_are_checked_before_ray_starts():
+    """A bad address is a config error, not Ray's traceback; NaN CPUs are refused up front
+    (they crashed after Ray had started); the SIGTERM handler lzero train installs survives
+    ray.init (Ray replaced it with one that exits, so a run stopped without its last
+    checkpoint and with a wrong stop line)."""
+    import subprocess
+
+    from lzero.envs.env_manager.ray_session import check_ray_config
+
+    with pytest.raises(ConfigError, match="expected num_cpus_per_actor, a number >= 0, got nan"):
+        check_ray_config(
+            EasyDict(actor_num=None, num_cpus_per_actor=float("nan"), ray_address=None), "x"
+        )
+    program = """
+import signal, sys
+from lzero.envs.env_manager.ray_session import acquire_ray, release_ray
+from lzero.errors import ConfigError
+try:
+    acquire_ray("bogus", "test")
+except ConfigError as err:
+    print("refused:", err)
+def mine(signum, frame):
+    pass
+signal.signal(signal.SIGTERM, mine)
+acquire_ray(None, "test")
+print("kept:", signal.getsignal(signal.SIGTERM) is mine)
+release_ray()
+"""
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    proc = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=180, env=env
+    )
+    assert (
+        "refused: ray_address: expected 'auto', 'host:port' or 'ray://host:port'" in proc.stdout
+    ), proc.stderr
+    assert "got 'bogus'" in proc.stdout and "kept: True" in proc.stdout, proc.stderr
 
 
 def test_without_ray_asking_for_it_names_the_extra(monkeypatch):

@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
         print(f"{game}   load {load}")
         for name, ns in rows:
-            print(f"  {'':>8}  {name}" if ns is None else f"  {ns:8.0f}  {name}")
+            print(f"{game}: {name}" if ns is None else f"  {ns:8.0f}  {name}")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ class Registry:
         entry_point_group: str | None = None,
         *,
         listing: str | None = None,
-        home: tuple[str, str] | None = None,
+        home: str | None = None,
     ) -> None:
         self._kind, self._listing = kind, listing
         self._group = entry_point_group
@@ -44,13 +44,13 @@ class Registry:
         self._home = home
 
     def __reduce_ex__(self, protocol):
-        """A registry with a ``home`` (module, attribute) pickles and copies as a reference to
-        it: the copy is the receiving process's own registry, into which its modules register
+        """A registry with a ``home`` (its name in this module: ENV_REGISTRY's) pickles and
+        copies as a reference to it: the copy is the receiving process's own registry, into which its modules register
         when imported (a copy by value, as Ray ships a factory's globals, would never see them:
         every declared env not yet imported was unknown)."""
         if self._home is None:
             return super().__reduce_ex__(protocol)
-        return (_registry_at, self._home)
+        return (_registry_named, (self._home,))
 
     def register(
         self, name: str | None = None, module: Any = None, force_overwrite: bool = False
@@ -132,18 +132,18 @@ def _qualname(obj: Any) -> str:
     return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
 
 
-def _registry_at(module: str, name: str) -> Registry:
-    """The registry ``name`` of ``module`` in this process (what a home registry unpickles to)."""
-    return getattr(importlib.import_module(module), name)
+def _registry_named(name: str) -> Registry:
+    """This process's registry ``name`` of this module (what a home registry unpickles to)."""
+    return globals()[name]
 
 
 ENV_REGISTRY = Registry(
     "env",
     ENTRY_POINT_GROUP,
     listing="`lzero envs` (or ENV_REGISTRY.names()) lists them all.",
-    home=(__name__, "ENV_REGISTRY"),
+    home="ENV_REGISTRY",
 )
-ENV_WRAPPER_REGISTRY = Registry("env wrapper", home=(__name__, "ENV_WRAPPER_REGISTRY"))
+ENV_WRAPPER_REGISTRY = Registry("env wrapper", home="ENV_WRAPPER_REGISTRY")
 
 
 def import_module_names(names: Iterable[str]) -> None:

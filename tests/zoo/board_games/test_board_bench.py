@@ -63,7 +63,8 @@ def test_reference_env_agrees_with_ours_on_game_ends(game):
     assert len(ends) > 1 or game == "gomoku"  # wins of both sides or draws, not one ending
 
 
-def test_step_floor_profile_runs(capsys):
+def test_step_floor_profile_runs(capsys, monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH.parent))  # its sibling modules (bench_versions)
     spec = importlib.util.spec_from_file_location(
         "floor", BENCH.with_name("bench_board_step_floor.py")
     )

@@ -161,16 +161,19 @@ def _eval_board(
 ):  # fmt: skip
     """The board-game evaluation; ``every_game``: the env settings that save every game
     (``check_board_eval_env``), or None; ``replay_dir``: where one more game is saved;
-    ``config_bot``: against the env's ``bot_action_type`` only, the agent first, as
-    LightZero's eval_mode envs play (else ``policy.eval_bots``)."""
-    bots, agent_first_only = cfg.policy.eval_bots, None
-    if config_bot:
+    ``config_bot``: against the env's ``bot_action_type`` only, with its
+    ``prob_random_action_in_bot``, the agent first, as LightZero's eval_mode envs play (else
+    ``policy.eval_bots``, without random moves)."""
+    bots, agent_first_only, bot_random = cfg.policy.eval_bots, None, 0.0
+    if config_bot:  # the bot as the config has it, random share included (LightZero's)
         env = create_env(cfg.create_env, dict(cfg.env))
         bots, agent_first_only = [env.bot_action_type], True
+        bot_random = float(dict(cfg.env).get("prob_random_action_in_bot", 0.0))
         env.close()
     evaluator = MuZeroBoardEvaluator(
         policy, cfg.create_env, cfg.env, bots=bots, seed=seed, opening_moves=opening_moves,
         raw_network=raw_network, replay=every_game, agent_first_only=agent_first_only,
+        bot_random=bot_random,
     )  # fmt: skip
     returns = evaluator.eval(num_games)
     colours = "the agent first" if evaluator.agent_first_only else "both colours"

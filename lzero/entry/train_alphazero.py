@@ -432,13 +432,14 @@ def _eval_alphazero_lightzero(
             f"{g['create_env']['type']}"
         )
     env = create_env(cfg.create.env, dict(cfg.env))
-    bot = env.bot_action_type  # the config's bot, as LightZero's eval_mode envs play it
+    bot = env.bot_action_type  # the config's bot, as LightZero's eval_mode envs play it,
+    bot_random = float(dict(cfg.env).get("prob_random_action_in_bot", 0.0))  # its random moves
     env.close()
     agent = load_agent(model_path, state=state)
     games = rounds * int(cfg.trainer.n_evaluator_episode)
     returns = play_games(
         agent.act_batch, g["create_env"], g["env_config"], bot, games, seed,
-        agent_first_only=True, replay=every_game,
+        agent_first_only=True, replay=every_game, bot_random=bot_random,
     )  # fmt: skip
     if print_seed_details:
         print(f"In seed {seed}, returns: {returns}")

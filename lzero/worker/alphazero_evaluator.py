@@ -135,15 +135,18 @@ def play_games(
     *,
     agent_first_only: bool = False,
     replay: Mapping | None = None,
+    bot_random: float = 0.0,
 ) -> np.ndarray:
     """The games of :func:`play_against_bot`: `[num_games]` results for the agent (+1 win,
     0 draw, -1 loss). With ``agent_first_only`` the agent is player 1 in every game (an agent
     trained against the bot as player 1, as LightZero evaluates it). The bot never plays
-    ``prob_random_action_in_bot`` random moves here, whatever ``env_cfg`` says. ``replay``:
+    ``prob_random_action_in_bot`` random moves here, whatever ``env_cfg`` says, but for
+    ``bot_random`` (LightZero's eval calls, which play the config's bot as it is). ``replay``:
     env settings that save every game as a GIF (``render_mode``, ``replay_path``;
     ``lzero.entry.config.check_board_eval_env``), the caption naming who played which
     colour; None: nothing is rendered."""
     cfg = bot_env_config(env_cfg, bot, "self_play_mode")
+    cfg["prob_random_action_in_bot"] = float(bot_random)
     cfg.update(replay or {"render_mode": None})
     agent = np.array([1 if i % 2 == 0 or agent_first_only else 2 for i in range(num_games)])
     envs = []

@@ -55,6 +55,8 @@ class MuZeroBoardEvaluator:
             (``lzero.agent.MuZeroAgent``'s raw network).
         agent_first_only: the agent plays first in every game; None: only if it was trained
             against the bot (a self-play agent plays both colours).
+        bot_random: the bots' share of random moves (``prob_random_action_in_bot``; 0: the
+            bots as they are).
     """
 
     def __init__(
@@ -69,6 +71,7 @@ class MuZeroBoardEvaluator:
         raw_network: bool = False,
         replay: Mapping | None = None,
         agent_first_only: bool | None = None,
+        bot_random: float = 0.0,
     ) -> None:
         env = create_env(create_cfg, dict(env_cfg))
         self.game = BoardGame.from_env(env)
@@ -80,6 +83,7 @@ class MuZeroBoardEvaluator:
         )
         self.policy, self.create_cfg, self.env_cfg = policy, create_cfg, dict(env_cfg)
         self.opening_moves, self.seed = int(opening_moves), int(seed)
+        self.bot_random = float(bot_random)
         self.replay = replay
         cells = self.game.height * self.game.width
         check_opening_moves(self.opening_moves, cells, "opening_moves (lzero eval --openings)")
@@ -97,6 +101,7 @@ class MuZeroBoardEvaluator:
         return play_games(
             self.act, self.create_cfg, self.env_cfg, bot, n_games, self.seed,
             self.opening_moves, agent_first_only=self.agent_first_only, replay=self.replay,
+            bot_random=self.bot_random,
         )  # fmt: skip
 
     def eval(self, n_episode: int) -> np.ndarray:

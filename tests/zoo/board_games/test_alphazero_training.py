@@ -600,6 +600,14 @@ def test_lightzeros_eval_alphazero_call_checks_its_arguments(tiny_run):
     by_config = eval_alphazero([with_path, CREATE], seed=0)
     assert by_config[0] == eval_alphazero([with_path, CREATE], seed=0, model_path=ckpt)[0]
     assert by_config[1].shape == (2,)
+    # The config's bot as it is, its random moves included, as LightZero's eval_mode env
+    # plays it (they were set to 0: an eval script's prob_random_action_in_bot was ignored).
+    lz = tiny_main(exp, model_path=ckpt)
+    lz.env.update(bot_action_type="alpha_beta", n_evaluator_episode=10)
+    _, perfect = eval_alphazero([lz, CREATE], seed=0)
+    lz.env.prob_random_action_in_bot = 1.0
+    _, random = eval_alphazero([lz, CREATE], seed=0)
+    assert perfect.max() <= 0 and random.max() == 1
     with pytest.raises(ConfigError, match="model: expected None"):
         eval_alphazero(cfg, seed=0, model=torch.nn.Linear(1, 1), model_path=ckpt)
     with pytest.raises(ConfigError, match="expected num_episodes_each_seed to be a positive"):

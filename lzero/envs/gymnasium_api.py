@@ -91,17 +91,18 @@ class GymnasiumEnv(gymnasium.Env):
             ValueError: an option the env's ``reset`` does not take (nothing is reset then).
         """
         options = dict(options or {})
-        allowed = [
-            name for name, p in inspect.signature(self.env.reset).parameters.items()
-            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-            and name != "replay_name_suffix" and not name.startswith("katago_")
-        ]  # fmt: skip
-        unknown = sorted(k for k in options if k not in allowed)
-        if unknown:
-            raise ValueError(
-                f"reset: expected options among {allowed} (the keywords of the env's own "
-                f"reset), got {unknown}"
-            )
+        if options:  # the signature is read only when there is something to check
+            allowed = [
+                name for name, p in inspect.signature(self.env.reset).parameters.items()
+                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                and name != "replay_name_suffix" and not name.startswith("katago_")
+            ]  # fmt: skip
+            unknown = sorted(k for k in options if k not in allowed)
+            if unknown:
+                raise ValueError(
+                    f"reset: expected options among {allowed} (the keywords of the env's own "
+                    f"reset), got {unknown}"
+                )
         super().reset(seed=seed)
         if seed is not None or not self._seeded:
             # The seed itself, as the pool seeds env i with s + i: make(id).reset(seed=s + i)

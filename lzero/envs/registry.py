@@ -45,9 +45,9 @@ class Registry:
 
     def __reduce_ex__(self, protocol):
         """A registry with a ``home`` (its name in this module: ENV_REGISTRY's) pickles and
-        copies as a reference to it: the copy is the receiving process's own registry, into which its modules register
-        when imported (a copy by value, as Ray ships a factory's globals, would never see them:
-        every declared env not yet imported was unknown)."""
+        copies as a reference to it: the copy is the receiving process's own registry, into
+        which its modules register when imported (a copy by value, as Ray ships a factory's
+        globals, would never see them: every declared env not yet imported was unknown)."""
         if self._home is None:
             return super().__reduce_ex__(protocol)
         return (_registry_named, (self._home,))

@@ -4,6 +4,7 @@ otherwise print the import's traceback instead of the command line's one-line ex
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 #: ``lzero.cli.INTERACTIVE_COMMANDS`` (a test keeps them equal): Ctrl-C leaves these with 0.
@@ -21,6 +22,21 @@ def main() -> int:
         print("\ninterrupted", file=sys.stderr)
         return 0 if sys.argv[1:2] and sys.argv[1] in INTERACTIVE_COMMANDS else 130
     return run()
+
+
+def run(target: str, *args: object) -> None:
+    """Imports ``'module:function'`` and calls it with ``args``: the zoo's scripts (LightZero's
+    eval file names) end with it, so that a Ctrl-C while the package imports exits with one
+    line and 130, as the ``lzero`` command does."""
+    module, _, name = target.partition(":")
+    try:
+        function = getattr(importlib.import_module(module), name)
+    except BaseException as err:
+        if not _interrupted(err):
+            raise
+        print("\ninterrupted", file=sys.stderr)
+        sys.exit(130)
+    function(*args)
 
 
 def _interrupted(err: BaseException | None) -> bool:

@@ -403,8 +403,15 @@ def run_eval_as_main(config: str) -> None:
 
     argv = sys.argv[1:]
     asks_help = "-h" in argv or "--help" in argv
-    if not asks_help and not any(a == "--ckpt" or a.startswith("--ckpt=") for a in argv):
-        exp_name = load_config_module(config).main_config.exp_name
+    given = any(
+        "--ckpt".startswith(a.split("=", 1)[0]) and len(a.split("=", 1)[0]) >= 3 for a in argv
+    )
+    if not asks_help and not given:  # --ckpt, or an abbreviation argparse takes (--ck)
+        try:
+            exp_name = load_config_module(config).main_config.exp_name
+        except KeyboardInterrupt:  # while the config imports: one line, as lzero eval's
+            print("\ninterrupted", file=sys.stderr)
+            sys.exit(130)
         default = Path(re.sub(r"_seed\d+$", "_seed0", exp_name)) / "ckpt" / "ckpt_best.pth.tar"
         if not default.is_file():
             print(

@@ -66,3 +66,15 @@ def test_ctrl_c_during_the_package_import_exits_in_one_line(argv, raising, code)
 def test_another_import_error_is_not_hidden():
     proc = run_console("raise ImportError('broken install')", ["eval"])
     assert proc.returncode == 1 and "ImportError: broken install" in proc.stderr
+
+
+def test_run_imports_its_target_under_the_same_handler():
+    """The zoo's eval scripts start through lzero_console.run: a Ctrl-C while the package
+    imports gave a 30-70 line traceback."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PROGRAM.replace(
+            "sys.exit(lzero_console.main())", "lzero_console.run('lzero.cli_train:run_eval_as_main', 'x')"
+        ), "raise KeyboardInterrupt"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 130 and proc.stderr == "\ninterrupted\n", proc.stderr

@@ -90,6 +90,8 @@ class GymnasiumEnv(gymnasium.Env):
         Raises:
             ValueError: an option the env's ``reset`` does not take (nothing is reset then).
         """
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"reset: expected options to be a dict or None, got {options!r}")
         options = dict(options or {})
         if options:  # the signature is read only when there is something to check
             allowed = [
@@ -103,6 +105,18 @@ class GymnasiumEnv(gymnasium.Env):
                     f"reset: expected options among {allowed} (the keywords of the env's own "
                     f"reset), got {unknown}"
                 )
+        # A reset its env refuses (a bad start_player_index, init_state) leaves the seeds as
+        # they were: the env is seeded first, so its state and ours are put back.
+        saved = (dict(self.env.__dict__), dict(self.__dict__)) if options else None
+        try:
+            return self._reset(seed, options)
+        except Exception:
+            if saved is not None:
+                self.env.__dict__.update(saved[0])
+                self.__dict__.update(saved[1])
+            raise
+
+    def _reset(self, seed: int | None, options: dict):
         super().reset(seed=seed)
         if seed is not None or not self._seeded:
             # The seed itself, as the pool seeds env i with s + i: make(id).reset(seed=s + i)

@@ -89,6 +89,8 @@ class _Game:
         Raises:
             ValueError: a bad index (nothing is reset then).
         """
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"reset: expected options to be a dict or None, got {options!r}")
         options = dict(options or {})
         unknown = sorted(k for k in options if k != "start_player_index")
         if unknown:

@@ -62,7 +62,8 @@ def test_without_a_checkpoint_the_script_names_where_it_looked(script, tmp_path)
     proc = run_script(script, [], tmp_path)
     assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert f"there is none at {expected}, where lzero train {SCRIPTS[script]}" in proc.stderr
-    # A --ckpt given is lzero eval's to check.
-    proc = run_script(script, ["--ckpt", str(tmp_path / "missing.pth.tar")], tmp_path)
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "missing.pth.tar" in proc.stderr and "there is none at" not in proc.stderr
+    # A --ckpt given (or an abbreviation argparse takes) is lzero eval's to check.
+    for option in ("--ckpt", "--ck"):
+        proc = run_script(script, [option, str(tmp_path / "missing.pth.tar")], tmp_path)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert "missing.pth.tar" in proc.stderr and "there is none at" not in proc.stderr

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import os
 import signal
+import socket
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -106,6 +107,8 @@ def acquire_ray(address: str | None, what: str) -> Any:
         # ray.init installs a SIGTERM handler that exits the process; a handler of our own
         # (lzero train's: stop the run, save, exit 143) is put back.
         ours = signal.getsignal(signal.SIGTERM) if _main_thread() else None
+        if address:
+            _check_reachable(address)
         try:
             if address:
                 ray.init(address=address, logging_level="warning")
@@ -129,6 +132,22 @@ def acquire_ray(address: str | None, what: str) -> Any:
     if _session.get("ours"):
         _session["users"] += 1
     return ray
+
+
+def _check_reachable(address: str) -> None:
+    """Raises ConfigError when nothing answers at a 'host:port' address within 5 s (Ray would
+    retry for minutes); 'auto', 'ray://' and other forms are left to Ray."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or "/" in address or not port.isdigit():
+        return
+    source = "$RAY_ADDRESS" if address == os.environ.get("RAY_ADDRESS") else "ray_address"
+    try:
+        socket.create_connection((host, int(port)), timeout=5.0).close()
+    except OSError as err:
+        raise ConfigError(
+            f"{source}: expected a running Ray cluster at {address!r}, got no answer there "
+            f"({err}); start one with ray start --head, or leave it unset for a local Ray"
+        ) from err
 
 
 def _main_thread() -> bool:

@@ -77,6 +77,11 @@ class EnvPool:
         except PoolWorkerDied as err:
             self._broken = str(err)
             raise
+        except BaseException:  # Ctrl-C inside an in-process env's step: the batch is lost
+            why = getattr(self._backend, "broken", None)
+            if why:
+                self._broken = why
+            raise
 
     def _ids(self, env_id: Any, what: str) -> np.ndarray:
         if env_id is None:

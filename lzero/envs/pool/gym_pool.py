@@ -53,6 +53,7 @@ class GymRunner:
         self.elapsed = [0] * len(envs)
         self.ids, self.js = np.arange(lo, lo + len(envs)), list(range(len(envs)))
         self.no_reset = [False] * len(envs)
+        self.broken: str | None = None  # why an interrupted batch left the envs inconsistent
 
     def run(self, ids: np.ndarray | None, reset_now: np.ndarray | None, *, into_rows=False):
         """Steps ``ids`` (resetting where ``reset_now`` or the episode ended); None for both:
@@ -82,11 +83,14 @@ class GymRunner:
                     trunc = trunc or t >= limit
                     needs_reset[j] = term or trunc
                     steps.append((obs, reward, term, trunc, t))
-            except Exception as err:
+            except BaseException as err:
                 what = "reset" if force or needs_reset[j] else "step"
-                raise PoolEnvFailed(
-                    f"pool env {self.lo + j}'s {what} raised {type(err).__name__}: {err}"
-                ) from err
+                message = f"pool env {self.lo + j}'s {what} raised {type(err).__name__}: {err}"
+                if isinstance(err, Exception):
+                    raise PoolEnvFailed(message) from err
+                # Ctrl-C or SystemExit: they go on as they are, the pool unusable all the same.
+                self.broken = f"{message}; the batch it was in is lost"
+                raise
         batch = zip(*steps)
         if into_rows:
             return b.write_rows(ids, *batch)
@@ -116,6 +120,11 @@ class InlineGymBackend(SteppedAtSubmit):
         self.render = self.runner.render
         self._finished: list[np.ndarray] = []
         self._pending: list[tuple] = []  # (ids, batch) not yet written into the buffers
+
+    @property
+    def broken(self) -> str | None:
+        """Why a batch interrupted mid-way (Ctrl-C in an env's step) left the pool unusable."""
+        return self.runner.broken
 
     def submit(self, ids: np.ndarray, reset_now: np.ndarray) -> None:
         self._pending.append((ids, self.runner.run(ids, reset_now)))

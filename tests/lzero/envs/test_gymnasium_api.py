@@ -143,3 +143,26 @@ def test_reset_options_are_the_envs_reset_keywords_or_refused():
         env.reset(options={"bogus": 1})
     with pytest.raises(ValueError, match=r"options among \[\]"):
         gymnasium.make("lzero/CartPoleLightZero-v0").reset(options={"bogus": 1})
+    with pytest.raises(ValueError, match="expected options to be a dict or None, got 1"):
+        env.reset(options=1)
+
+
+def test_a_refused_reset_leaves_the_seeds_as_they_were():
+    """The env was seeded before it refused a bad start_player_index: the next unseeded game
+    was then the refused seed's."""
+
+    def games(refuse):
+        env = gymnasium.make("lzero/Connect4-v0", bot_action_type="random")
+        env.reset(seed=0)
+        if refuse:
+            with pytest.raises(ValueError, match="start_player_index"):
+                env.reset(seed=99, options={"start_player_index": 7})
+        boards = []
+        for _ in range(3):
+            obs, _ = env.reset()
+            for _ in range(3):
+                obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            boards.append(obs["board"].copy())
+        return np.stack(boards)
+
+    assert np.array_equal(games(refuse=True), games(refuse=False))

@@ -181,5 +181,7 @@ def test_reset_options_are_the_start_player_or_refused(make):
     assert planes[1, 1].tolist() == [0, 1]  # player_1's stone, seen by player_0
     with pytest.raises(ValueError, match="start_player_index 0 or 1, got 2"):
         game.reset(options={"start_player_index": 2})
+    with pytest.raises(ValueError, match="expected options to be a dict or None, got 1"):
+        game.reset(options=1)
     with pytest.warns(UserWarning, match=r"options \['bogus'\] ignored"):
         game.reset(options={"bogus": 1})

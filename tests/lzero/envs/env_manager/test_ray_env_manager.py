@@ -234,6 +234,10 @@ try:
     acquire_ray("bogus", "test")
 except ConfigError as err:
     print("refused:", err)
+try:
+    acquire_ray("localhost:1", "test")  # nothing listens: Ray retried for minutes
+except ConfigError as err:
+    print("unreachable:", err)
 def mine(signum, frame):
     pass
 signal.signal(signal.SIGTERM, mine)
@@ -249,6 +253,9 @@ release_ray()
         "refused: ray_address: expected 'auto', 'host:port' or 'ray://host:port'" in proc.stdout
     ), proc.stderr
     assert "got 'bogus'" in proc.stdout and "kept: True" in proc.stdout, proc.stderr
+    assert (
+        "unreachable: ray_address: expected a running Ray cluster at 'localhost:1'" in proc.stdout
+    )
 
 
 def test_without_ray_asking_for_it_names_the_extra(monkeypatch):

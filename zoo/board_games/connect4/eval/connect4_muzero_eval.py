@@ -5,6 +5,9 @@ name, here ``lzero eval``. Run: ``python -m zoo.board_games.connect4.eval.connec
 """
 
 if __name__ == "__main__":
-    from lzero.cli_train import run_eval_as_main
+    from lzero_console import run
 
-    run_eval_as_main("zoo.board_games.connect4.config.connect4_muzero_bot_mode_config")
+    run(
+        "lzero.cli_train:run_eval_as_main",
+        "zoo.board_games.connect4.config.connect4_muzero_bot_mode_config",
+    )

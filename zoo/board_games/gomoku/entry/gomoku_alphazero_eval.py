@@ -6,6 +6,9 @@ zoo.board_games.gomoku.config.gomoku_alphazero_bot_mode_config`` writes.
 """
 
 if __name__ == "__main__":
-    from lzero.cli_train import run_eval_as_main
+    from lzero_console import run
 
-    run_eval_as_main("zoo.board_games.gomoku.config.gomoku_alphazero_bot_mode_config")
+    run(
+        "lzero.cli_train:run_eval_as_main",
+        "zoo.board_games.gomoku.config.gomoku_alphazero_bot_mode_config",
+    )

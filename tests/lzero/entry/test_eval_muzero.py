@@ -71,9 +71,11 @@ def test_lightzeros_eval_muzero_call_plays_rounds_of_the_evaluator_episodes(trai
     )  # fmt: skip
     out = capsys.readouterr().out
     assert f"In seed 0, returns: {returns}" in out and "win rate: " in out
-    # The same 4 games as our own entry plays for 4 episodes with that seed.
-    assert (mean, returns) == eval_muzero_with_gym_env(cfg, 0, ckpt, num_episodes=4)
-    assert len(returns) == 4 and set(returns) <= {-1.0, 0.0, 1.0}
+    # 4 games against the config's bot (rule, with its 0.3 share of random moves), the agent
+    # first; the same seed plays them again.
+    assert "eval over 4 games per bot, the agent first:\n  vs       rule: " in out
+    assert len(returns) == 4 and set(returns) <= {-1.0, 0.0, 1.0} and mean == sum(returns) / 4
+    assert eval_muzero(cfg, seed=0, model_path=ckpt, num_episodes_each_seed=2) == (mean, returns)
     # The config's policy.model_path stands in for the argument (LightZero's eval scripts).
     main.policy.model_path = ckpt
     assert eval_muzero(cfg, seed=0, num_episodes_each_seed=2) == (mean, returns)

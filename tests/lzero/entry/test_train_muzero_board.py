@@ -84,6 +84,7 @@ def test_a_short_self_play_run_writes_checkpoints_and_win_rates(tmp_path, tiny, 
     # LightZero's eval_muzero plays the config's bot only, the agent first, as LightZero's
     # eval_mode env does: the bot_action_type its eval scripts set is the one played.
     main.env.bot_action_type = "alpha_beta_pruning"  # LightZero's name of the perfect bot
+    main.env.prob_random_action_in_bot = 0.0  # the config's 0.3 is played too, as LightZero's
     main.env.n_evaluator_episode = 3
     capsys.readouterr()
     _, returns = eval_muzero(

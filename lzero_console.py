@@ -7,7 +7,8 @@ from __future__ import annotations
 import importlib
 import sys
 
-#: ``lzero.cli.INTERACTIVE_COMMANDS`` (a test keeps them equal): Ctrl-C leaves these with 0.
+#: Interactive subcommands, for which Ctrl-C is a normal way to leave (exit code 0); lzero.cli
+#: imports them from here, where they are known before the package is.
 INTERACTIVE_COMMANDS = ("play",)
 
 
@@ -17,7 +18,7 @@ def main() -> int:
     try:
         from lzero.cli import main as run
     except BaseException as err:
-        if not _interrupted(err):
+        if interrupt_behind(err) is None:
             raise
         print("\ninterrupted", file=sys.stderr)
         return 0 if sys.argv[1:2] and sys.argv[1] in INTERACTIVE_COMMANDS else 130
@@ -32,23 +33,24 @@ def run(target: str, *args: object) -> None:
     try:
         function = getattr(importlib.import_module(module), name)
     except BaseException as err:
-        if not _interrupted(err):
+        if interrupt_behind(err) is None:
             raise
         print("\ninterrupted", file=sys.stderr)
         sys.exit(130)
     function(*args)
 
 
-def _interrupted(err: BaseException | None) -> bool:
-    """Whether ``err`` is a KeyboardInterrupt or was raised while handling one (a library
-    that catches it mid-import, numba's compiler among them, may raise its own error)."""
+def interrupt_behind(err: BaseException | None) -> KeyboardInterrupt | None:
+    """The interrupt ``err`` is, or was raised while handling, or None: a library that catches
+    the KeyboardInterrupt (numba's compiler, a C callback) and raises its own error instead
+    keeps it as the cause or context. ``lzero.cli`` uses it too."""
     seen = set()
     while err is not None and id(err) not in seen:
         if isinstance(err, KeyboardInterrupt):
-            return True
+            return err
         seen.add(id(err))
         err = err.__cause__ or err.__context__
-    return False
+    return None
 
 
 if __name__ == "__main__":

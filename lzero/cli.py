@@ -25,10 +25,9 @@ from lzero.utils.replay_io import (
     place_replay,
     removing_unused_folders,
 )
+from lzero_console import INTERACTIVE_COMMANDS, interrupt_behind
 
 COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
-#: Interactive subcommands, for which Ctrl-C is a normal way to leave (exit code 0).
-INTERACTIVE_COMMANDS = ("play",)
 #: Subcommands of the library itself, as "module:function" adders.
 BUILTIN_COMMANDS = ("lzero.cli_train:add_train_subcommand", "lzero.cli_train:add_eval_subcommand")
 
@@ -165,7 +164,7 @@ def _dispatch(argv: list[str]) -> int:
     except KeyboardInterrupt as err:
         return _interrupted(argv, err)
     except Exception as err:
-        interrupt = _interrupt_behind(err)
+        interrupt = interrupt_behind(err)
         if interrupt is None:
             raise
         return _interrupted(argv, interrupt)
@@ -179,19 +178,6 @@ def _interrupted(argv: list[str], interrupt: KeyboardInterrupt) -> int:
         return 143
     print("\ninterrupted", file=sys.stderr)
     return 0 if argv and argv[0] in INTERACTIVE_COMMANDS else 130
-
-
-def _interrupt_behind(err: BaseException) -> KeyboardInterrupt | None:
-    """The interrupt ``err`` was raised while handling, or None: a library that catches the
-    KeyboardInterrupt (numba's compiler, a C callback) and raises its own error instead keeps
-    it as the cause or context."""
-    seen = set()
-    while err is not None and id(err) not in seen:
-        if isinstance(err, KeyboardInterrupt):
-            return err
-        seen.add(id(err))
-        err = err.__cause__ or err.__context__
-    return None
 
 
 if __name__ == "__main__":

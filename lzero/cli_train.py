@@ -163,9 +163,9 @@ def _train(args: argparse.Namespace) -> int:
     main_config = EasyDict(copy.deepcopy(dict(module.main_config)))
     if args.exp_name:
         main_config.exp_name = args.exp_name
-    else:  # a zoo config's '..._seed0' would otherwise collect every seed's run
+    else:
         seed = 0 if args.seed is None else args.seed
-        main_config.exp_name = re.sub(r"_seed\d+$", f"_seed{seed}", main_config.exp_name)
+        main_config.exp_name = seeded_exp_name(main_config.exp_name, seed)
     max_env_step = args.max_env_step
     if max_env_step is None:
         max_env_step = getattr(module, "max_env_step", int(1e10))
@@ -390,6 +390,12 @@ def run_as_main(config: str) -> None:
     sys.exit(main(["train", config, *sys.argv[1:]]))
 
 
+def seeded_exp_name(exp_name: str, seed: int) -> str:
+    """The run folder ``lzero train`` writes for seed ``seed``: a zoo config's ``_seedN``
+    suffix set to it (``..._seed0`` would otherwise collect every seed's run)."""
+    return re.sub(r"_seed\d+$", f"_seed{seed}", exp_name)
+
+
 def run_eval_as_main(config: str) -> None:
     """Runs ``lzero eval <this process's arguments>`` and exits with its code.
 
@@ -408,11 +414,11 @@ def run_eval_as_main(config: str) -> None:
     )
     if not asks_help and not given:  # --ckpt, or an abbreviation argparse takes (--ck)
         try:
-            exp_name = load_config_module(config).main_config.exp_name
+            exp_name = seeded_exp_name(load_config_module(config).main_config.exp_name, 0)
         except KeyboardInterrupt:  # while the config imports: one line, as lzero eval's
             print("\ninterrupted", file=sys.stderr)
             sys.exit(130)
-        default = Path(re.sub(r"_seed\d+$", "_seed0", exp_name)) / "ckpt" / "ckpt_best.pth.tar"
+        default = Path(exp_name) / "ckpt" / "ckpt_best.pth.tar"
         if not default.is_file():
             print(
                 f"lzero eval: error: --ckpt: expected a checkpoint, got none, and there is none "

@@ -11,12 +11,11 @@ from easydict import EasyDict
 
 from lzero.entry import muzero_setup
 from lzero.entry.config import check_board_eval_env, compile_config, episode_replay_dir
-from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.utils.replay_io import check_replay_dir
 from lzero.worker import MuZeroEvaluator
-from lzero.worker.alphazero_evaluator import record_game_gif
+from lzero.worker.alphazero_evaluator import lightzero_eval_bot, record_game_gif
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
 
@@ -166,10 +165,8 @@ def _eval_board(
     ``policy.eval_bots``, without random moves)."""
     bots, agent_first_only, bot_random = cfg.policy.eval_bots, None, 0.0
     if config_bot:  # the bot as the config has it, random share included (LightZero's)
-        env = create_env(cfg.create_env, dict(cfg.env))
-        bots, agent_first_only = [env.bot_action_type], True
-        bot_random = float(dict(cfg.env).get("prob_random_action_in_bot", 0.0))
-        env.close()
+        bot, bot_random = lightzero_eval_bot(cfg.create_env, cfg.env)
+        bots, agent_first_only = [bot], True
     evaluator = MuZeroBoardEvaluator(
         policy, cfg.create_env, cfg.env, bots=bots, seed=seed, opening_moves=opening_moves,
         raw_network=raw_network, replay=every_game, agent_first_only=agent_first_only,

@@ -34,6 +34,7 @@ from lzero.worker.alphazero_evaluator import (
     check_opening_moves,
     eval_bots,
     evaluate_against_bots,
+    lightzero_eval_bot,
     play_games,
     record_game_gif,
 )
@@ -431,10 +432,7 @@ def _eval_alphazero_lightzero(
             f"model_path: expected a checkpoint of {cfg.create.env.type}, got one of "
             f"{g['create_env']['type']}"
         )
-    env = create_env(cfg.create.env, dict(cfg.env))
-    bot = env.bot_action_type  # the config's bot, as LightZero's eval_mode envs play it,
-    bot_random = float(dict(cfg.env).get("prob_random_action_in_bot", 0.0))  # its random moves
-    env.close()
+    bot, bot_random = lightzero_eval_bot(cfg.create.env, cfg.env)
     agent = load_agent(model_path, state=state)
     games = rounds * int(cfg.trainer.n_evaluator_episode)
     returns = play_games(

@@ -114,6 +114,17 @@ def summarize(outcome: np.ndarray) -> dict[str, float]:
     return {"win": win, "draw": draw, "loss": loss, "score": win - loss}
 
 
+def lightzero_eval_bot(create_cfg: Mapping, env_cfg: Mapping) -> tuple[str, float]:
+    """``(bot, random share)`` of a config's env, as LightZero's eval_mode env plays them (its
+    eval calls): the ``bot_action_type`` the env resolves (LightZero's names taken) and its
+    ``prob_random_action_in_bot``."""
+    env = create_env(create_cfg, dict(env_cfg))
+    try:
+        return env.bot_action_type, float(dict(env_cfg).get("prob_random_action_in_bot", 0.0))
+    finally:
+        env.close()
+
+
 def bot_env_config(env_cfg: Mapping, bot: str, battle_mode: str) -> dict:
     """``env_cfg`` for games against ``bot`` in ``battle_mode``: the bot as it is (a training
     config may make it err on purpose, a curriculum: ``prob_random_action_in_bot`` is 0 here)

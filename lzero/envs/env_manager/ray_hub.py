@@ -91,32 +91,39 @@ class ActorHub:
         except BaseException:
             release_ray()
             raise
-        try:  # a factory that raises does so for every actor: its error, as BaseEnvManager's
-            refs = [actor.built.remote() for actor in self.actors.actors]
-            errors = self.ray.get(refs, timeout=cfg.connect_timeout)
-        except self.ray.exceptions.GetTimeoutError as err:
-            self.actors.close()
-            release_ray()
-            raise RuntimeError(
-                f"RayEnvManager: expected {k} actors to start within connect_timeout "
-                f"{cfg.connect_timeout:g} s, got fewer (Ray may lack the CPUs they reserve: "
-                f"{k} * num_cpus_per_actor {cfg.num_cpus_per_actor:g}, beside other actors)"
-            ) from err
+        try:
+            self._check_built(cfg)
         except BaseException:
             self.actors.close()
             release_ray()
             raise
-        failed = next((e for e in errors if e is not None), None)
-        if failed is not None:
-            self.actors.close()
-            release_ray()
-            raise failed
         self._queue: list[list] = [[] for _ in range(k)]
         self._inflight: dict[int, tuple] = {}  # env id -> (ref, position in the batch, actor)
         self._answers: dict[Any, Any] = {}  # ref -> its results, or the failure message
         self._dead: set[int] = set()  # actors to replace at their envs' next restart
         self._lost: set[int] = set()  # envs whose actor was replaced since their last reset
         self._open = n
+
+    def _check_built(self, cfg: Any) -> None:
+        """Waits for every actor to have built its envs; a factory that raises does so for
+        every actor: its error is raised, as BaseEnvManager's.
+
+        Raises:
+            RuntimeError: the actors did not start within ``connect_timeout``.
+        """
+        k = len(self.actors)
+        refs = [actor.built.remote() for actor in self.actors.actors]
+        try:
+            errors = self.ray.get(refs, timeout=cfg.connect_timeout)
+        except self.ray.exceptions.GetTimeoutError as err:
+            raise RuntimeError(
+                f"RayEnvManager: expected {k} actors to start within connect_timeout "
+                f"{cfg.connect_timeout:g} s, got fewer (Ray may lack the CPUs they reserve: "
+                f"{k} * num_cpus_per_actor {cfg.num_cpus_per_actor:g}, beside other actors)"
+            ) from err
+        failed = next((e for e in errors if e is not None), None)
+        if failed is not None:
+            raise failed
 
     def _name(self, a: int) -> str:
         return f"Ray actor {a} (envs {self.chunks[a]})"

@@ -107,8 +107,9 @@ def acquire_ray(address: str | None, what: str) -> Any:
         # ray.init installs a SIGTERM handler that exits the process; a handler of our own
         # (lzero train's: stop the run, save, exit 143) is put back.
         ours = signal.getsignal(signal.SIGTERM) if _main_thread() else None
+        source = "$RAY_ADDRESS" if address == os.environ.get("RAY_ADDRESS") else "ray_address"
         if address:
-            _check_reachable(address)
+            _check_reachable(address, source)
         try:
             if address:
                 ray.init(address=address, logging_level="warning")
@@ -117,7 +118,6 @@ def acquire_ray(address: str | None, what: str) -> Any:
         except (ValueError, ConnectionError) as err:
             if not address:  # a local Ray that failed to start: Ray's own error says why
                 raise
-            source = "ray_address" if address != os.environ.get("RAY_ADDRESS") else "$RAY_ADDRESS"
             raise ConfigError(
                 f"{source}: expected 'auto', 'host:port' or 'ray://host:port' of a running Ray "
                 f"cluster, got {address!r}: {err}"
@@ -134,13 +134,13 @@ def acquire_ray(address: str | None, what: str) -> Any:
     return ray
 
 
-def _check_reachable(address: str) -> None:
-    """Raises ConfigError when nothing answers at a 'host:port' address within 5 s (Ray would
-    retry for minutes); 'auto', 'ray://' and other forms are left to Ray."""
+def _check_reachable(address: str, source: str) -> None:
+    """Raises ConfigError, naming ``source`` (the key or variable the address came from),
+    when nothing answers at a 'host:port' address within 5 s (Ray would retry for minutes);
+    'auto', 'ray://' and other forms are left to Ray."""
     host, sep, port = address.rpartition(":")
     if not sep or not host or "/" in address or not port.isdigit():
         return
-    source = "$RAY_ADDRESS" if address == os.environ.get("RAY_ADDRESS") else "ray_address"
     try:
         socket.create_connection((host, int(port)), timeout=5.0).close()
     except OSError as err:

@@ -13,10 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from lzero.utils.nbrng import next_u64, randbelow
+from lzero.utils.nbrng import next_u64, randbelow, seeded_state
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_OFFSET = np.uint64(0x632BE59BD9B4E019)
 _AGENT_STREAM = np.uint64(0x5851F42D4C957F2D)
 
 
@@ -116,8 +114,8 @@ def episode_streams(seed_state, dynamic, static_seed, streams):
             (``random_action``), mixed like ``nbrng.make_rng_state``.
     """
     seed = next_u64(seed_state) if dynamic else np.uint64(static_seed)
-    streams[0] = seed * _GOLDEN + _OFFSET
-    streams[1] = (seed ^ _AGENT_STREAM) * _GOLDEN + _OFFSET
+    streams[0] = seeded_state(seed)
+    streams[1] = seeded_state(seed ^ _AGENT_STREAM)
 
 
 __all__ = ["episode_streams", "play_move", "player_planes", "random_masked_action"]

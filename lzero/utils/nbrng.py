@@ -15,6 +15,7 @@ from numba import njit
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
+_OFFSET = np.uint64(0x632BE59BD9B4E019)
 
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -29,11 +30,17 @@ def _mix64(z: int) -> int:
 
 def make_rng_state(seed: int) -> np.ndarray:
     """Returns a fresh generator state `[1]` uint64 for ``seed`` (a non-negative int of any
-    size). Beyond 64 bits, each further 64-bit limb is folded in through splitmix64's output
-    function, so that ``2**64`` does not replay seed 0 (distinct seeds then collide with odds
-    of about 2**-64); seeds below 2**64 keep the one multiply they always had."""
+    size).
+
+    The state is the seed hashed by splitmix64's output function, a bijection of 64-bit
+    words, so every seed below 2**64 gets its own start on the generator's one cycle of
+    2**64 states, at a pseudo-random place. (A state of ``seed * golden + c`` put seed
+    ``s + 1`` one draw ahead of seed ``s``: the streams of neighbouring seeds, which envs,
+    pools and trees use side by side, were the same stream shifted by one.) Beyond 64 bits,
+    each further 64-bit limb is folded in through the same function, so that ``2**64`` does
+    not replay seed 0 (distinct seeds then collide with odds of about 2**-64)."""
     seed = int(seed)
-    mixed = ((seed & _MASK64) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
+    mixed = _mix64(((seed & _MASK64) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64)
     high = seed >> 64
     while high > 0:
         mixed = _mix64(mixed ^ (high & _MASK64))
@@ -46,6 +53,16 @@ def int63_seed(seed: int) -> int:
     bits of :func:`make_rng_state`'s mixing, so that large seeds do not wrap onto small ones."""
     seed = int(seed)
     return seed if seed < 2**63 else int(make_rng_state(seed)[0]) >> 1
+
+
+@njit(cache=True)
+def seeded_state(seed):
+    """The generator state of the uint64 ``seed``, as :func:`make_rng_state` makes it (for
+    kernels that seed streams themselves)."""
+    z = seed * _GOLDEN + _OFFSET
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)

@@ -47,11 +47,12 @@ def test_uniform_is_in_unit_interval_with_the_right_mean():
 def test_seeds_beyond_64_bits_do_not_replay_smaller_ones(low, high):
     """Seeds are ints of any size: one that differs from another only above bit 64 (2**64
     and 0) gets another stream, where the state kept only the low 64 bits; seeds below 2**64
-    keep their state (results recorded with them stay reproducible)."""
+    get splitmix64's output of their one multiply."""
     seed = low + (high << 64)
     assert int(make_rng_state(seed)[0]) != int(make_rng_state(low)[0])
     mask = (1 << 64) - 1
-    assert int(make_rng_state(low)[0]) == (low * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & mask
+    start = (low * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 - 0x9E3779B97F4A7C15) & mask
+    assert int(make_rng_state(low)[0]) == _splitmix64(start, 1)[0]
 
 
 @given(st.integers(0, 2**63 - 1), st.integers(1, 2**70))
@@ -59,3 +60,40 @@ def test_static_seeds_beyond_63_bits_do_not_wrap_onto_small_ones(low, high):
     seed = low + (high << 63)
     assert int63_seed(low) == low and 0 <= int63_seed(seed) < 2**63
     assert int63_seed(seed) != low
+
+
+def _draws(state, n):
+    return [int(next_u64(state)) for _ in range(n)]
+
+
+@settings(deadline=None)
+@given(st.integers(0, 2**64 - 2), st.integers(1, 1000))
+def test_nearby_seeds_are_not_one_stream_shifted(seed, gap):
+    # envs, pools and trees seed side by side with seed + i: with a state of seed * golden + c
+    # seed s + k was seed s's stream k draws ahead, so their games were shifted copies
+    other = min(seed + gap, 2**64 - 1)
+    a = _draws(make_rng_state(seed), 2000)
+    b = _draws(make_rng_state(other), 50)
+    assert not set(a) & set(b)
+
+
+def test_episode_streams_of_nearby_seeds_do_not_overlap():
+    # an env's episode seeds come from its seed's stream, and a static seed seeds the
+    # episode's streams itself: neither may put seed s + 1 one step behind seed s
+    from lzero.envs.board_step import episode_streams
+
+    def env_streams(seed, episodes):
+        state, out = make_rng_state(seed), []
+        for _ in range(episodes):
+            streams = np.zeros(2, np.uint64)
+            episode_streams(state, True, 0, streams)
+            out += [int(x) for x in streams] + _draws(streams[:1].copy(), 20)
+        return out
+
+    def static_streams(seed):
+        streams = np.zeros(2, np.uint64)
+        episode_streams(np.zeros(1, np.uint64), False, seed, streams)
+        return [int(x) for x in streams] + _draws(streams[:1].copy(), 200)
+
+    assert not set(env_streams(0, 50)) & set(env_streams(1, 50))
+    assert not set(static_streams(3)) & set(static_streams(4))

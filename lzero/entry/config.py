@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 
 from easydict import EasyDict
@@ -58,11 +59,27 @@ BOARD_TRAINER_CONFIG = dict(
     # 'ray', self_play_actors=True runs self-play in Ray actors (SELF_PLAY_MANAGER_CONFIG)
 )
 
+#: The trainer's keys in ``main_config.env`` of a gym task built from its registered class
+#: (``create_config.env.type``): the class checks every other key itself.
+GYM_TRAINER_CONFIG = {
+    k: ENV_CONFIG[k]
+    for k in (
+        "collector_env_num", "evaluator_env_num", "n_evaluator_episode", "stop_value",
+        "replay_path", "save_replay_gif", "replay_path_gif", "manager",
+    )
+}  # fmt: skip
+
+#: ``main_config.env`` keys the evaluation entries read, which a registered class gets only
+#: when its own config declares them.
+REPLAY_KEYS = ("replay_path", "save_replay_gif", "replay_path_gif")
+
 #: ``main_config.env.manager`` keys that the trainer reads; the rest configure the manager.
 TRAINER_MANAGER_KEYS = ("type", "self_play_actors", "weight_sync_freq")
 
 CREATE_CONFIG = dict(
-    env=dict(type=None, import_names=[]),  # (dict) env registry entry (unused for gym envs)
+    env=dict(type=None, import_names=[]),  # (dict) env registry entry: the class is built with
+    # main_config.env, as LightZero's train_muzero builds it; without a type, env_id's gym task
+    # is wrapped (LightZero's train_muzero_with_gym_env)
     env_manager=dict(type="base"),  # (dict) 'base' (in-process), 'subprocess' or 'ray' (Ray
     # actors, pip install -e ".[ray]"); main_config.env.manager.type may name it instead
     policy=dict(type="muzero", import_names=["lzero.policy.muzero"]),  # (dict) must be muzero
@@ -113,14 +130,28 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         )  # fmt: skip
         main.policy, main.env_manager, main.create_env = policy, create.env_manager, create.env
         return _with_self_play(main)
-    main = merge_config(
-        {k: v for k, v in MAIN_CONFIG.items() if k != "policy"}, main_user, where="main_config"
-    )
-    env = main.env
-    take_renamed(main_user.get("env") or {}, env, "env_name", "env_id", where="main_config.env")
-    if not env.env_id:
-        raise ConfigError("main_config.env: expected an env_id such as 'CartPole-v0', got none")
-    if env.continuous and not env.manually_discretization:
+    if create.env.get("type"):  # a registered gym-task class: built with main_config.env
+        env_user = dict(main_user.pop("env", {}) or {})
+        main = merge_config(
+            {k: v for k, v in MAIN_CONFIG.items() if k not in ("policy", "env")}, main_user,
+            where="main_config",
+        )  # fmt: skip
+        main.env = EasyDict({**copy.deepcopy(GYM_TRAINER_CONFIG), **env_user})
+        env = main.env
+    else:
+        main = merge_config(
+            {k: v for k, v in MAIN_CONFIG.items() if k != "policy"}, main_user,
+            where="main_config",
+        )  # fmt: skip
+        env = main.env
+    if not create.env.get("type"):
+        take_renamed(main_user.get("env") or {}, env, "env_name", "env_id", where="main_config.env")
+        if not env.env_id:
+            raise ConfigError(
+                "main_config.env: expected an env_id such as 'CartPole-v0' (or "
+                "create_config.env.type naming a registered env class), got none"
+            )
+    if env.get("continuous") and not env.get("manually_discretization"):
         raise ConfigError(
             "main_config.env: expected manually_discretization=True for a continuous "
             "env (MuZero needs discrete actions), got False"
@@ -129,7 +160,8 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
     # continuous says what the agent sees); a Discrete task is refused by the discretization
     check_positive_ints(
         env,
-        ("collector_env_num", "evaluator_env_num", "n_evaluator_episode", "each_dim_disc_size"),
+        ("collector_env_num", "evaluator_env_num", "n_evaluator_episode")
+        + (("each_dim_disc_size",) if "each_dim_disc_size" in env else ()),
         where="main_config.env",
     )
     main.policy = policy
@@ -157,12 +189,10 @@ def _with_self_play(main: EasyDict) -> EasyDict:
 
 
 def _env_checked_elsewhere(create: Mapping) -> tuple[str, ...]:
-    """``("env",)`` when a board game's class checks ``main_config.env`` (or when the env type
-    is unknown: that error comes next), else ``()``: a gym task's env keys are ENV_CONFIG's."""
-    try:
-        return ("env",) if is_board_game(create.env) else ()
-    except ConfigError:
-        return ("env",)
+    """``("env",)`` when a registered class checks ``main_config.env`` (a board game or a gym
+    task named by ``create_config.env.type``; also when the type is unknown: that error comes
+    next), else ``()``: the keys of a gym task named by its env_id alone are ENV_CONFIG's."""
+    return ("env",) if create.env.get("type") else ()
 
 
 def is_board_game(env_spec: Mapping) -> bool:

@@ -107,12 +107,12 @@ def _evaluate(
     if num_simulations == 0 and not muzero_setup.is_board(cfg):
         raise ConfigError(
             "num_simulations (lzero eval --simulations): expected at least 1 for a gym task "
-            f"({cfg.env.env_id}), got 0 (the raw network plays board games only)"
+            f"({muzero_setup.env_name(cfg)}), got 0 (the raw network plays board games only)"
         )
     if opening_moves and not muzero_setup.is_board(cfg):
         raise ConfigError(
             f"opening_moves (lzero eval --openings): expected 0 for a gym task "
-            f"({cfg.env.env_id}), got {opening_moves} (random openings are for board games)"
+            f"({muzero_setup.env_name(cfg)}), got {opening_moves} (random openings are for board games)"
         )
     replay_dir = Path(replay_path or Path(cfg.exp_name) / "replay")
     if save_replay_gif:
@@ -187,19 +187,7 @@ def _eval_board(
 
 def record_gif(cfg, policy: MuZeroPolicy, seed: int, replay_dir: Path) -> Path:
     """Plays one greedy episode in a single env that saves its replay; returns the GIF path."""
-    from lzero.envs.get_wrapped_env import get_wrappered_env
-
-    env_cfg = cfg.env
-    env = get_wrappered_env(
-        dict(
-            env_id=env_cfg.env_id,
-            continuous=env_cfg.continuous,
-            manually_discretization=env_cfg.manually_discretization,
-            each_dim_disc_size=env_cfg.each_dim_disc_size,
-            is_train=False,
-        ),
-        env_cfg.env_id,
-    )()
+    env = muzero_setup.env_factory(cfg, is_train=False)()
     replay_dir.mkdir(parents=True, exist_ok=True)
     before = set(replay_dir.glob("*.gif"))
     env.seed(seed, dynamic_seed=False)
@@ -217,7 +205,7 @@ def record_gif(cfg, policy: MuZeroPolicy, seed: int, replay_dir: Path) -> Path:
     new = sorted(set(replay_dir.glob("*.gif")) - before)
     if not new:
         raise ConfigError(
-            f"expected the env {env_cfg.env_id!r} to write a GIF to {replay_dir}, got none"
+            f"expected the env {muzero_setup.env_name(cfg)!r} to write a GIF to {replay_dir}, got none"
         )
     return new[-1]
 

@@ -24,14 +24,17 @@ from lzero.utils.checkpoint_file import load_checkpoint_file
 
 
 def env_factory(cfg: Mapping, *, is_train: bool):
-    """The factory of one env of the compiled config ``cfg``: the board game it names, or
-    the wrapped gym task."""
+    """The factory of one env of the compiled config ``cfg``: the board game it names, the
+    registered class ``create_config.env.type`` names (built with ``main_config.env``, as
+    LightZero's ``train_muzero`` builds it), or else the gym task ``env_id`` names, wrapped."""
     from lzero.envs.get_wrapped_env import get_wrappered_env
 
-    if is_board(cfg):
+    if is_board(cfg) or cfg.create_env.get("type"):
         from lzero.envs.registry import create_env
 
         spec, env_cfg = dict(cfg.create_env), dict(cfg.env)
+        if not is_board(cfg):
+            env_cfg = _class_env_cfg(spec, env_cfg, is_train=is_train)
         return lambda: create_env(spec, env_cfg)
     env = cfg.env
     wrapper_cfg = dict(
@@ -42,6 +45,25 @@ def env_factory(cfg: Mapping, *, is_train: bool):
         is_train=is_train,
     )
     return get_wrappered_env(wrapper_cfg, env.env_id)
+
+
+def _class_env_cfg(spec: Mapping, env_cfg: dict, *, is_train: bool) -> dict:
+    """``main_config.env`` as a registered gym-task class gets it: through the class's own
+    ``create_collector_env_cfg`` / ``create_evaluator_env_cfg`` (DI-engine's; a
+    ``DingEnvWrapper`` sets ``is_train`` there), without the evaluation entries' replay keys
+    unless the class declares them."""
+    from lzero.entry.config import REPLAY_KEYS
+    from lzero.envs.registry import ENV_REGISTRY
+
+    cls = ENV_REGISTRY.get(spec["type"])
+    default = cls.default_config() if hasattr(cls, "default_config") else {}
+    env_cfg = {k: v for k, v in env_cfg.items() if k not in REPLAY_KEYS or k in default}
+    per_env = getattr(
+        cls, "create_collector_env_cfg" if is_train else "create_evaluator_env_cfg", None
+    )
+    if per_env is None:
+        return env_cfg
+    return dict(per_env({**env_cfg, "collector_env_num": 1, "evaluator_env_num": 1})[0])
 
 
 def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
@@ -236,10 +258,18 @@ def check_spaces(cfg: Mapping, ready_obs: Mapping) -> None:
         )
 
 
+def env_name(cfg: Mapping) -> str:
+    """The env a compiled config trains on: the board game's type, else the gym task's id, else
+    the registered class's type."""
+    if is_board(cfg):
+        return str(cfg.create_env.type)
+    return str(cfg.env.get("env_id") or cfg.create_env.type)
+
+
 def checkpoint_env(cfg: Mapping) -> dict:
     """What a MuZero checkpoint records of its env: the board game's type or the gym task's
     id, and the model's observation shape."""
-    name = cfg.create_env.type if is_board(cfg) else cfg.env.env_id
+    name = env_name(cfg)
     shape = np.atleast_1d(cfg.policy.model.observation_shape)  # an int for a vector (LightZero)
     return {"env": str(name), "observation_shape": [int(x) for x in shape]}
 

@@ -4,7 +4,9 @@ train MuZero on a gym task wrapped by ``LightZeroEnvWrapper``, or on a board gam
 ``create_config.env.type`` decides: a registered board game (TicTacToe, Connect4, Gomoku) is
 built from the registry with ``main_config.env`` as its config, self-play in ``self_play_mode``
 (a two-player tree) or against the env's bot; evaluation then plays the env's bots and logs
-win/draw/loss per bot. Otherwise ``main_config.env.env_id`` names the gym task.
+win/draw/loss per bot. Another registered type (a gym task's class, or a custom ``BaseEnv``)
+is built the same way, as LightZero's ``train_muzero`` builds it; without a type,
+``main_config.env.env_id`` names the gym task, wrapped.
 
 The loop alternates (as LightZero's ``train_muzero``): evaluate every ``eval_freq`` training
 iterations (greedy search, ``n_evaluator_episode`` episodes; a new best is saved as

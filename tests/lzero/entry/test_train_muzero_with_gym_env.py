@@ -7,10 +7,12 @@ import copy
 import csv
 import warnings
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 import lzero.entry  # noqa: E402
+import lzero.envs  # noqa: E402
 from lzero.cli_train import add_train_subcommand  # noqa: E402
 from lzero.entry import eval_muzero_with_gym_env, train_muzero_with_gym_env  # noqa: E402
 from lzero.errors import ConfigError  # noqa: E402
@@ -519,3 +521,81 @@ def test_a_missing_model_path_is_refused_before_any_env_is_built(tmp_path, monke
         train_muzero_with_gym_env(
             [main, copy.deepcopy(TINY_CREATE)], seed=0, model_path=str(tmp_path / "no.pth")
         )
+
+
+class _Chain(lzero.envs.BaseEnv):
+    """A LightZero-style custom env (its README's "customize your environments"): a BaseEnv
+    with dict observations, registered and named by create_config.env.type, no env_id."""
+
+    steps = 0
+
+    def __init__(self, cfg=None):
+        super().__init__(cfg)
+        import gymnasium
+
+        self.observation_space = gymnasium.spaces.Box(0, 1, (6,), np.float32)
+        self.action_space = gymnasium.spaces.Discrete(2)
+
+    def _obs(self):
+        o = np.zeros(6, np.float32)
+        o[self.pos] = 1
+        return {"observation": o, "action_mask": np.ones(2, np.int8), "to_play": -1}
+
+    def reset(self):
+        self.pos, self.t = 0, 0
+        return self._obs()
+
+    def step(self, action):
+        type(self).steps += 1
+        self.pos = max(0, min(5, self.pos + (1 if int(action) == 1 else -1)))
+        self.t += 1
+        done = self.pos == 5 or self.t >= 12
+        reward = float(self.pos == 5)
+        info = {"eval_episode_return": reward} if done else {}
+        return lzero.envs.BaseEnvTimestep(self._obs(), np.float32(reward), done, info)
+
+    def seed(self, seed, dynamic_seed=True):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_train_muzero_builds_the_registered_class_create_config_names(tmp_path):
+    """LightZero's train_muzero builds create_config.env.type's class with main_config.env;
+    ours wrapped env_id's gym task instead, so a custom env (or a registered subclass of a
+    zoo task) was silently replaced, or refused for lack of an env_id."""
+    from lzero.envs import ENV_REGISTRY
+
+    ENV_REGISTRY.register("test_chain_muzero", _Chain, force_overwrite=True)
+    main, create = tiny(tmp_path)
+    del main["env"]["env_id"]
+    main["policy"]["model"]["observation_shape"] = 6
+    create["env"] = dict(type="test_chain_muzero", import_names=[])
+    _Chain.steps = 0
+    lzero.entry.train_muzero([main, create], seed=0, max_env_step=40)
+    assert _Chain.steps >= 40
+    rows = read_rows(tmp_path / "run" / "progress.csv")
+    assert rows and float(rows[0]["eval_return_mean"]) in (0.0, 1.0)
+
+
+def test_a_registered_gym_task_class_gets_and_checks_its_own_env_keys(tmp_path):
+    from lzero.entry.config import compile_config
+    from lzero.entry.muzero_setup import env_factory
+
+    main, create = tiny(tmp_path)
+    create["env"] = dict(type="cartpole_lightzero", import_names=[])
+    main["env"]["max_episode_steps"] = 7  # the class's key, not ENV_CONFIG's
+    cfg = compile_config([main, create])
+    collect, evaluate = env_factory(cfg, is_train=True)(), env_factory(cfg, is_train=False)()
+    assert type(collect).__name__ == "CartPoleEnv"
+    assert collect._cfg.is_train and not evaluate._cfg.is_train
+    evaluate.seed(0)
+    evaluate.reset()
+    steps = 0
+    while not evaluate.step(0).done:
+        steps += 1
+    assert steps + 1 <= 7
+    main["env"]["max_episode_step"] = 7
+    with pytest.raises(ConfigError, match="max_episode_step"):
+        train_muzero_with_gym_env([main, create], seed=0, max_env_step=40)

@@ -23,7 +23,7 @@ from lzero.envs.base_env import BaseEnv, BaseEnvTimestep
 from lzero.envs.utils import to_reward
 from lzero.envs.wrappers.conversions import contract_space, to_contract_obs, to_gym_action
 from lzero.envs.wrappers.default_wrappers import resolve_wrappers
-from lzero.envs.wrappers.legacy import LegacyGymAdapter, check_env_id
+from lzero.envs.wrappers.legacy import LegacyGymAdapter, check_env_id, make_task
 from lzero.envs.wrappers.replay import (
     ReplayRecorder,
     check_replay_dir,
@@ -154,7 +154,7 @@ class DingEnvWrapper(BaseEnv):
         if self._source is not None:
             return self._source()
         kwargs = {"render_mode": render_mode} if render_mode else {}
-        return gymnasium.make(self._cfg.env_id, **kwargs)
+        return make_task(self._cfg.env_id, **kwargs)
 
     def _wrappers(self) -> list[Callable[[gymnasium.Env], gymnasium.Env]]:
         """Returns the wrapper factories, innermost first (override in subclasses)."""

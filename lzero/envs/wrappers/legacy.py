@@ -130,3 +130,26 @@ def check_env_id(env_id: Any) -> str:
         )
         raise ConfigError(f"env_id: unknown gymnasium id {env_id!r}{hint}")
     return env_id
+
+
+def make_task(env_id: str, **kwargs: Any) -> gymnasium.Env:
+    """``gymnasium.make(env_id, **kwargs)``, also for a legacy gym-style class registered under
+    a gymnasium id: ``gymnasium.make`` refuses a class that is not a ``gymnasium.Env``, so
+    that one is built from its entry point with the spec's keywords, adapted by
+    :class:`LegacyGymAdapter` and cut at the spec's (or ``max_episode_steps``') time limit.
+    A factory function returning a legacy env cannot be told apart before it runs: register
+    one that returns ``LegacyGymAdapter(env)`` instead."""
+    spec = gymnasium.spec(env_id)
+    creator = spec.entry_point
+    if isinstance(creator, str):
+        creator = gymnasium.envs.registration.load_env_creator(creator)
+    if not (isinstance(creator, type) and not issubclass(creator, gymnasium.Env)):
+        return gymnasium.make(env_id, **kwargs)
+    steps = kwargs.pop("max_episode_steps", None) or spec.max_episode_steps
+    render_mode = kwargs.pop("render_mode", None)
+    env = LegacyGymAdapter(creator(**{**spec.kwargs, **kwargs}))
+    if render_mode is not None:
+        env.render_mode = render_mode
+    if steps is not None:
+        env = gymnasium.wrappers.TimeLimit(env, steps)
+    return env

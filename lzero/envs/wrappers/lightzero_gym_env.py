@@ -10,12 +10,11 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-import gymnasium
-
 from lzero.envs.classic_control.single_env import make_classic_env
 from lzero.envs.classic_control.stepper import TASKS as CLASSIC_TASKS
 from lzero.envs.wrappers.action_discretization import ActionDiscretizationEnvWrapper
 from lzero.envs.wrappers.ding_env_wrapper import DingEnvWrapper
+from lzero.envs.wrappers.legacy import make_task
 from lzero.envs.wrappers.lightzero_env_wrapper import WRAPPER_CONFIG, LightZeroEnvWrapper
 from lzero.errors import ConfigError
 
@@ -92,7 +91,7 @@ class LightZeroGymEnv(DingEnvWrapper):
             kwargs["max_episode_steps"] = self._cfg.max_episode_steps
         if self._cfg.classic_kernels and not render_mode and self._cfg.env_id in CLASSIC_TASKS:
             return make_classic_env(self._cfg.env_id, **kwargs)
-        return gymnasium.make(self._cfg.env_id, **kwargs)
+        return make_task(self._cfg.env_id, **kwargs)
 
     def _wrappers(self) -> list:
         keys = ("env_id", "continuous", "manually_discretization", "each_dim_disc_size", "is_train")

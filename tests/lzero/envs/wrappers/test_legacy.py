@@ -165,3 +165,32 @@ def test_a_step_of_the_wrong_length_is_an_error():
     env.reset()
     with pytest.raises(TypeError, match="expected 4 or 5 values from the legacy env, got 3"):
         env.step(0)
+
+
+def test_a_legacy_class_registered_under_a_gymnasium_id_builds_from_the_id(legacy_env_cls):
+    """gymnasium.make refuses a class that is not a gymnasium.Env, so a legacy env registered
+    by id (the only way into train_muzero_with_gym_env and get_wrappered_env) failed with
+    gymnasium's TypeError; it is built from its entry point and adapted, as an instance is."""
+    import gymnasium
+
+    from lzero.envs import get_wrappered_env
+
+    env_id = "TestLegacyWalkById-v0"
+    gymnasium.register(
+        env_id, entry_point=legacy_env_cls, kwargs={"limit": 50}, max_episode_steps=3
+    )
+    try:
+        by_id = DingEnvWrapper(cfg={"env_id": env_id})
+        by_id.seed(11, dynamic_seed=False)
+        trace, _ = _legacy_reference(lambda: legacy_env_cls(limit=50), 11, ACTIONS)
+        first = by_id.reset()
+        np.testing.assert_allclose(np.ravel(first), np.ravel(trace[0]))
+        steps = [by_id.step(a) for a in (1, 0, 1)]
+        np.testing.assert_allclose(np.ravel(steps[0].obs), np.ravel(trace[1]))
+        assert [t.done for t in steps] == [False, False, True]  # the spec's time limit
+        assert steps[-1].info.get("TimeLimit.truncated")
+        wrapped = get_wrappered_env({"env_id": env_id}, env_id)()
+        wrapped.seed(0)
+        assert set(wrapped.reset()) >= {"observation", "action_mask", "to_play"}
+    finally:
+        del gymnasium.envs.registry[env_id]

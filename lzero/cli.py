@@ -105,7 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("env", help="a name from `lzero envs`")
     p.add_argument("--seed", type=int, default=0, help="static seed of the episode")
     p.add_argument("--check", action="store_true", help="run check_env on it first")
-    p.add_argument("--gif", default=None, help="save the episode as a GIF: a .gif file or a folder")
+    p.add_argument(
+        "--gif",
+        default=None,
+        type=os.path.expanduser,  # the shell leaves --gif=~/x as is
+        help="save the episode as a GIF: a .gif file or a folder",
+    )
     p.set_defaults(func=_cmd_demo)
     adders = list(BUILTIN_COMMANDS)
     adders += [ep.value for ep in entry_points(group=COMMAND_ENTRY_POINT_GROUP)]

@@ -10,6 +10,7 @@ import contextlib
 import copy
 import importlib
 import importlib.util
+import os
 import pkgutil
 import re
 import signal
@@ -322,10 +323,13 @@ def add_eval_subcommand(subparsers) -> None:
         help="the MuZero config the checkpoint was trained with (module name or .py path); "
         "not needed for an AlphaZero checkpoint or a MuZero one that records its config",
     )
-    p.add_argument("--ckpt", required=True, help="a checkpoint written by lzero train")
+    p.add_argument(
+        "--ckpt", required=True, type=os.path.expanduser, help="a checkpoint written by lzero train"
+    )
     p.add_argument(
         "--gif",
         default=None,
+        type=os.path.expanduser,
         metavar="DIR",
         help="also save one episode as a GIF in DIR (on a board "
         "game: a game of the agent, first, against the first bot)",
@@ -502,11 +506,13 @@ def add_train_subcommand(subparsers) -> None:
     p.add_argument(
         "--exp-name",
         default=None,
+        type=os.path.expanduser,
         help="output directory (default: the config's exp_name, its _seedN suffix set to --seed)",
     )
     p.add_argument(
         "--resume",
         default=None,
+        type=os.path.expanduser,
         metavar="EXP_DIR",
         help="continue the run in EXP_DIR from its ckpt/ckpt_last.pth.tar: its counters and "
         "best return carry on and progress.csv is appended to",

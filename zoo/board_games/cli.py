@@ -278,7 +278,10 @@ def add_play_subcommands(subparsers) -> None:
         help=f"simulations per move of mcts bots (default: {MCTS_SIMULATIONS})",
     )
     common.add_argument(
-        "--gif", default=None, help="save the game as a GIF: a .gif file, or a folder"
+        "--gif",
+        default=None,
+        type=os.path.expanduser,  # the shell leaves --gif=~/x as is
+        help="save the game as a GIF: a .gif file, or a folder",
     )
     common.add_argument(
         "--agent-simulations",

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import io
 import string
 import sys
 
@@ -64,9 +65,10 @@ def short_hint(style: str, height: int, width: int) -> str:
 
 
 def _ascii_digits(text: str) -> bool:
-    """True if ``text`` is one or more of 0-9: isdigit() would let '\u00b2' through to int(),
-    and isdecimal() other scripts' digits, which the board's labels are not."""
-    return text.isascii() and text.isdecimal()
+    """True if ``text`` is one or more of 0-9, and few enough that ``int()`` takes it (a line
+    of 4,301 digits raised Python's own limit message): isdigit() would let '\u00b2' through
+    to int(), and isdecimal() other scripts' digits, which the board's labels are not."""
+    return text.isascii() and text.isdecimal() and len(text.lstrip("0")) <= 9
 
 
 def parse_move(text: str, style: str, height: int, width: int) -> int:
@@ -119,6 +121,11 @@ def ask_move(
     while True:
         if sys.stdin is None:  # started with stdin closed (``<&-``): as the end of input
             raise EOFError("stdin is closed")
+        if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+            # Under a strict locale (en_US.UTF-8, not C.UTF-8) one byte the encoding cannot
+            # decode ended the game with a UnicodeDecodeError; kept as surrogates it is
+            # invalid text like any other, shown escaped, and asked again.
+            sys.stdin.reconfigure(errors="surrogateescape")
         text = input(f"Player {player} ({symbol}), enter {hint}, or quit: ")
         if not sys.stdin.isatty():  # piped input is echoed, control characters escaped
             echo = text if len(text) <= 2 * ECHO_LIMIT else text[: 2 * ECHO_LIMIT] + "..."

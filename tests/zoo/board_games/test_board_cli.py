@@ -22,8 +22,9 @@ MODULE = [sys.executable, "-m", "zoo.board_games.cli"]
 def run(
     args: list[str], stdin: str = "", cmd: list[str] = MODULE, **popen
 ) -> subprocess.CompletedProcess:
+    popen.setdefault("env", ENV)
     return subprocess.run(
-        cmd + args, input=stdin, capture_output=True, text=True, env=ENV, timeout=120, **popen
+        cmd + args, input=stdin, capture_output=True, text=True, timeout=120, **popen
     )
 
 
@@ -462,3 +463,38 @@ def test_a_full_column_and_a_taken_cell_say_which(monkeypatch, capsys):
     assert "'4' is not legal now (that column is full)" in capsys.readouterr().out
     proc = run(["play", "tictactoe", "--bot", "random", "--seed", "1"], "5\n5\nquit\n")
     assert "'5' is not legal now (that cell is taken)" in proc.stdout
+
+
+def test_undecodable_bytes_and_huge_numbers_are_invalid_moves_not_errors(monkeypatch, capsys):
+    """Under a strict UTF-8 locale (en_US.UTF-8; C.UTF-8 hides it) one byte such as 0xe9
+    ended the game with a UnicodeDecodeError, and 4,301 digits re-prompted with Python's
+    int-size message: both are invalid text, answered by what is allowed."""
+    import io
+
+    import numpy as np
+
+    from zoo.board_games.human_input import ask_move
+
+    stdin = io.TextIOWrapper(io.BytesIO(b"\xe9\n" + b"5" * 4301 + b"\n0005\n"), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert ask_move(np.ones(9, np.int8), 1, "X", "cell", 3, 3) == 4
+    out = capsys.readouterr().out
+    assert out.count("Invalid move: expected a cell 1-9") == 2, out
+    assert "\\udce9" in out and "set_int_max_str_digits" not in out
+
+
+def test_gif_paths_starting_with_a_tilde_are_the_home_folders(tmp_path):
+    """The shell leaves --gif=~/x.gif as is, so the GIF went to a folder named '~' in the
+    working directory while the message said the home folder (agent:~/... was expanded)."""
+    home, cwd = tmp_path / "home", tmp_path / "cwd"
+    home.mkdir()
+    cwd.mkdir()
+    moves = "\n".join(str(c) for c in range(1, 10)) + "\n"
+    proc = run(
+        ["play", "tictactoe", "--bot", "random", "--seed", "0", "--gif=~/game.gif"],
+        moves,
+        cwd=cwd,
+        env={**ENV, "HOME": str(home)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (home / "game.gif").is_file() and not (cwd / "~").exists()

@@ -219,7 +219,9 @@ class PythonUCT:
     def _select(self, node: _Node) -> int:
         if self.selection == "puct":
             n = max(node.visits, 1)
-            c = self.c + (math.log((n + self.c2 + 1) / self.c2) if self.c2 != math.inf else 0.0)
+            # log((n + c2 + 1) / c2) as log1p((n + 1) / c2), the array search's rounding: one
+            # ulp apart, near-equal scores of different children could rank the other way
+            c = self.c + math.log1p((n + 1.0) / self.c2)
             scale = c * math.sqrt(n)  # first, as the array search: equal scores tie alike
             best_k, best = 0, -math.inf
             for k, child in enumerate(node.children):

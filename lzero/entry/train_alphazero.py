@@ -301,6 +301,7 @@ def eval_alphazero(
     state: dict | None = None,
     replay_path: str | None = None,
     print_results: bool = False,
+    input_cfg: Sequence[Mapping] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
     records its game, so no config is needed.
@@ -332,9 +333,17 @@ def eval_alphazero(
             (``lzero eval --gif DIR``); None: none.
         print_results: print the results, a line per bot, when the games are over (before
             the replay's path; ``lzero eval``).
+        input_cfg: LightZero's name of the config pair, for its keyword call
+            (``eval_alphazero(input_cfg=[main_config, create_config], ...)``).
     """
     from lzero.agent import load_agent, read_checkpoint
 
+    if input_cfg is not None:
+        if checkpoint is not None:
+            raise ConfigError(
+                "eval_alphazero: expected a checkpoint or LightZero's input_cfg, got both"
+            )
+        checkpoint = input_cfg
     if isinstance(checkpoint, (list, tuple)):
         ours = dict(
             bots=bots is not None, num_games=num_games != 20, opening_moves=opening_moves != 0,

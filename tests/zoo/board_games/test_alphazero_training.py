@@ -599,6 +599,10 @@ def test_lightzeros_eval_alphazero_call_checks_its_arguments(tiny_run):
     with_path.env.n_evaluator_episode = 2
     by_config = eval_alphazero([with_path, CREATE], seed=0)
     assert by_config[0] == eval_alphazero([with_path, CREATE], seed=0, model_path=ckpt)[0]
+    # LightZero's keyword call names the pair input_cfg (a TypeError before)
+    assert by_config[0] == eval_alphazero(input_cfg=[with_path, CREATE], seed=0)[0]
+    with pytest.raises(ConfigError, match="expected a checkpoint or LightZero's input_cfg, got"):
+        eval_alphazero(ckpt, input_cfg=[with_path, CREATE])
     assert by_config[1].shape == (2,)
     # The config's bot as it is, its random moves included, as LightZero's eval_mode env
     # plays it (they were set to 0: an eval script's prob_random_action_in_bot was ignored).

@@ -163,10 +163,16 @@ class TrainLog:
         if append and self.csv_path.is_file():
             with open(self.csv_path, newline="") as f:
                 reader = csv.DictReader(f)
-                if tuple(reader.fieldnames or ()) != self.columns:
-                    raise ValueError(
-                        f"expected {self.csv_path} to have the columns {list(self.columns)} to "
-                        f"append to, got {reader.fieldnames}"
+                got = tuple(reader.fieldnames or ())
+                if got != self.columns:
+                    missing = [c for c in self.columns if c not in got]
+                    extra = [c for c in got if c not in self.columns]
+                    raise ConfigError(
+                        f"resume: expected {self.csv_path} to have the columns this config logs, "
+                        f"got one without {missing} and with {extra}: the run logged other "
+                        "evaluation bots or losses (policy.eval_bots, ...); resume with the "
+                        "run's own config (its config.json), or start a new run from its "
+                        "checkpoint with policy.model_path"
                     )
                 self.rows = [{k: float(v) for k, v in r.items() if v != ""} for r in reader]
             return

@@ -758,6 +758,12 @@ def test_resume_continues_counters_and_appends_the_csv(tmp_path):
     ):
         train_alphazero([bot_mode, CREATE], max_env_step=120, resume=exp)
     assert read_rows(exp / "progress.csv") == before and (exp / "config.json").read_text() == config
+    # Other evaluation bots log other columns: a ConfigError saying so (a bare ValueError from
+    # the log, a traceback at the command line), the run's files as they were.
+    other_bots = tiny_main(exp, eval_bots=["rule", "mcts"])
+    with pytest.raises(ConfigError, match=r"resume: expected .*without \['mcts_win', 'mcts_dr"):
+        train_alphazero([other_bots, CREATE], max_env_step=120, resume=exp)
+    assert read_rows(exp / "progress.csv") == before and (exp / "config.json").read_text() == config
     # No seed given: the run goes on with its own.
     second = train_alphazero(
         [tiny_main(tmp_path / "elsewhere"), CREATE], max_env_step=120, resume=exp

@@ -197,7 +197,6 @@ def train_alphazero(
 
     def evaluate() -> bool:
         nonlocal best, last_eval
-        last_eval = policy.train_iter
         results = evaluate_against_bots(
             act, cfg.create, cfg.env, bots, cfg.trainer.n_evaluator_episode, seed + 1_000_003,
             pcfg.eval_opening_moves,
@@ -208,6 +207,7 @@ def train_alphazero(
             train_iter=policy.train_iter, env_step=env_step, wall_time=round(time.perf_counter() - start, 2),
             eval_return_mean=results[bots[0]]["score"], eval_score_mean=score, **row,
         )  # fmt: skip
+        last_eval = policy.train_iter  # done and logged: a resume need not evaluate it again
         log.plot()
         text = ", ".join(
             f"{b} {r['win']:.2f}/{r['draw']:.2f}/{r['loss']:.2f}" for b, r in results.items()

@@ -803,3 +803,26 @@ def test_a_gomoku_checkpoint_on_another_board_size_names_the_option(tmp_path, ca
     save_checkpoint(ckpt, AlphaZeroPolicy(cfg.policy, game), cfg.create.env, cfg.env)
     assert lzero_main(["arena", "gomoku", "--bot1", f"agent:{ckpt}", "--games", "1"]) == 2
     assert "6x6 Gomoku, the board is 15x15: pass --board-size 6" in capsys.readouterr().err
+
+
+def test_an_evaluation_cut_short_is_not_recorded_as_done(tmp_path, monkeypatch):
+    """Ctrl-C during an evaluation saved ckpt_last with that evaluation as done, so a resume
+    skipped it: no row in progress.csv, and ckpt_best could miss a better network."""
+    import importlib
+
+    entry = importlib.import_module("lzero.entry.train_alphazero")  # the package's attribute
+    exp = tmp_path / "run"  # of that name is the function
+    real = entry.evaluate_against_bots
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(entry, "evaluate_against_bots", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        train_alphazero([tiny_main(exp), CREATE], seed=0, max_env_step=60)
+    last = torch.load(exp / "ckpt" / "ckpt_last.pth.tar", weights_only=True)
+    assert last.get("last_eval") is None and read_rows(exp / "progress.csv") == []
+    monkeypatch.setattr(entry, "evaluate_against_bots", real)
+    train_alphazero([tiny_main(exp), CREATE], max_env_step=30, resume=exp)
+    rows = read_rows(exp / "progress.csv")
+    assert rows[0]["train_iter"] == "0" and rows[0]["eval_return_mean"] != ""

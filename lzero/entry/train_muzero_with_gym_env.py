@@ -174,6 +174,9 @@ def resume_state(policy: MuZeroPolicy, path: Path, state: dict) -> dict:
         "env_step": int(state.get("env_step", 0)),
         "best": float(state.get("best_eval_return", -np.inf)),
         "wall_time": float(state.get("wall_time", 0.0)),
+        # the train_iter of its last logged evaluation (-1: none; absent in older checkpoints,
+        # whose resume evaluates first)
+        "last_eval": None if state.get("last_eval", -1) < 0 else int(state["last_eval"]),
     }
 
 
@@ -207,10 +210,12 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
     )
     log.save_config(cfg)
     best, last_eval, last_ckpt = -np.inf, None, policy.train_iter
+    logged_eval = None  # the last evaluation whose row is written
     start = time.time()
     if resumed is not None:
         collector.env_steps, best = resumed["env_step"], resumed["best"]
         start -= resumed["wall_time"]
+        last_eval = logged_eval = resumed.get("last_eval")  # in the CSV: not again
     progress = Progress(max_env_step)
     ckpt = exp / "ckpt"
     row: dict = {}
@@ -239,12 +244,14 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         )
 
     def write_row() -> None:
+        nonlocal logged_eval
         if row:
             log.write(
                 train_iter=policy.train_iter, env_step=collector.env_steps,
                 wall_time=round(time.time() - start, 2), **row,
             )  # fmt: skip
             if row.get("eval_return_mean") is not None:
+                logged_eval = policy.train_iter
                 log.plot()
             row.clear()
 
@@ -310,6 +317,7 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
             save_checkpoint(
                 policy, ckpt / "ckpt_last.pth.tar", cfg, env_step=collector.env_steps,
                 best_eval_return=best, wall_time=time.time() - start, seed=seed,
+                last_eval=-1 if logged_eval is None else logged_eval,
             )  # fmt: skip
         finally:
             log.close()

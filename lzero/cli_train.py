@@ -188,17 +188,13 @@ def _train(args: argparse.Namespace) -> int:
         # The config names its gym version on purpose (CartPole-v0 is LightZero's task):
         # gymnasium's advice to upgrade would only be noise in every run.
         warnings.filterwarnings("ignore", message=r".* is out of date\. You should consider")
-        policy = train_muzero_with_gym_env(
+        train_muzero_with_gym_env(
             [main_config, module.create_config],
             seed=args.seed,
             max_env_step=max_env_step,
             max_train_iter=args.max_train_iter,
             resume=args.resume,
-        )
-    print(
-        f"trained {policy.train_iter} iterations; checkpoints and progress.csv in "
-        f"{args.resume or main_config.exp_name}"
-    )
+        )  # it prints why it stopped and where the checkpoints are, the last line
     return 0
 
 

@@ -244,7 +244,8 @@ def test_cli_train_runs_a_config_file(tmp_path, capsys):
     add_train_subcommand(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["train", str(path), "--max-env-step", "30", "--seed", "1"])
     assert args.func(args) == 0
-    assert "checkpoints and progress.csv in" in capsys.readouterr().out
+    last = capsys.readouterr().out.splitlines()[-1]  # the README: it says why it stopped
+    assert last.startswith("stopped (max_env_step spent)") and str(tmp_path / "run") in last
     assert (tmp_path / "run" / "progress.csv").is_file()
     with pytest.raises(ConfigError, match="expected an importable config module"):
         parser.parse_args(["train", "no.such.module"]).func(

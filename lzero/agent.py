@@ -84,6 +84,13 @@ def check_alphazero_state(state: Any, path: str | Path, what: str = "") -> dict:
     if not isinstance(state, dict) or state.get("kind") != CHECKPOINT_KIND:
         if is_muzero_checkpoint(state):
             got = f"a MuZero checkpoint of {state['env']!r}"
+        elif isinstance(state, dict) and "model" in state and "kind" not in state:
+            # a MuZero checkpoint that records no env, or LightZero's: not "not this
+            # project's" when its config can evaluate it
+            got = (
+                "a checkpoint with a 'model' and no kind: a MuZero one that does not record "
+                "its env evaluates with its config (lzero eval CONFIG --ckpt PATH)"
+            )
         else:
             kind = state.get("kind") if isinstance(state, dict) else type(state).__name__
             got = f"a checkpoint of kind {kind!r}, not this project's"

@@ -86,3 +86,8 @@ def test_a_muzero_checkpoint_given_to_alphazero_names_what_it_is(tmp_path):
         match=r"^expected an AlphaZero .*, a checkpoint of kind 'other', not this project's$",
     ):
         read_checkpoint(path)
+    # A MuZero checkpoint that records no env (LightZero's keys) was "not this project's",
+    # though its config evaluates it
+    torch.save({"model": {}, "target_model": {}, "optimizer": {}}, path)
+    with pytest.raises(ConfigError, match=r"a MuZero one .* \(lzero eval CONFIG --ckpt PATH\)$"):
+        read_checkpoint(path)

@@ -8,6 +8,7 @@ import contextlib
 import csv
 import json
 import math
+import re
 import signal
 import sys
 import threading
@@ -67,12 +68,37 @@ def check_fresh_exp(exp: Path) -> None:
             ``exp_name``).
     """
     held = [p for p in (exp / "ckpt" / "ckpt_last.pth.tar", exp / "progress.csv") if p.exists()]
+    if held and held[0].name == "progress.csv":  # a run that was killed before it could save
+        raise ConfigError(
+            f"exp_name: expected a directory without a run in it, got {str(exp)!r}, which holds "
+            f"{held[0]}: {_unsaved_run(exp)}"
+        )
     if held:
         raise ConfigError(
             f"exp_name: expected a directory without a run in it, got {str(exp)!r}, which holds "
             f"{held[0]}: continue that run with resume (lzero train --resume {exp}), or choose "
             "another exp_name (--exp-name) to keep it, or remove it"
         )
+
+
+def _unsaved_run(exp: Path) -> str:
+    """What to do with a run folder that has a progress log and no ``ckpt_last``: its run
+    was killed (SIGKILL, out of memory, a lost machine) before it could save one."""
+    numbered = [
+        re.fullmatch(r"iteration_(\d+)\.pth\.tar", p.name) for p in (exp / "ckpt").glob("*")
+    ]
+    saved = sorted((int(m[1]), exp / "ckpt" / m[0]) for m in numbered if m)
+    start = (
+        f"; a new run can start from its last periodic checkpoint with policy.model_path "
+        f"{saved[-1][1]} (lzero train counts from zero again)"
+        if saved
+        else ""
+    )
+    return (
+        "its run stopped without saving ckpt/ckpt_last.pth.tar (killed before it could), so "
+        f"it cannot be resumed{start}; choose another exp_name (--exp-name) to keep it, or "
+        "remove it"
+    )
 
 
 def last_checkpoint(exp: Path) -> Path:
@@ -82,6 +108,8 @@ def last_checkpoint(exp: Path) -> Path:
         ConfigError: ``exp`` holds no such file.
     """
     last = exp / "ckpt" / "ckpt_last.pth.tar"
+    if not last.is_file() and (exp / "progress.csv").is_file():
+        raise ConfigError(f"resume: {str(exp)!r} holds a progress.csv, but {_unsaved_run(exp)}")
     if not last.is_file():
         raise ConfigError(
             f"resume: expected an experiment directory holding ckpt/ckpt_last.pth.tar, got "

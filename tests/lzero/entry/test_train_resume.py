@@ -149,3 +149,19 @@ def test_cli_resume_with_another_exp_name_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="continues in its own directory"):
         args.func(args)
     assert not (tmp_path / "new").exists()
+
+
+def test_a_run_killed_before_it_saved_is_neither_resumed_nor_advised_to_be(tmp_path):
+    """A run killed hard (SIGKILL, out of memory) leaves progress.csv and no ckpt_last: a new
+    run was told to resume it, and the resume was refused for the missing checkpoint."""
+    exp = tmp_path / "run"
+    train_muzero_with_gym_env(cfg(tmp_path, save_ckpt_freq=5), seed=0, max_env_step=40)
+    (exp / "ckpt" / "ckpt_last.pth.tar").unlink()  # as a SIGKILL leaves it
+    periodic = sorted((exp / "ckpt").glob("iteration_*.pth.tar"), key=lambda p: int(p.name[10:-8]))
+    assert periodic
+    for attempt in ({}, {"resume": exp}):
+        with pytest.raises(ConfigError) as err:
+            train_muzero_with_gym_env(cfg(tmp_path), seed=0, max_env_step=80, **attempt)
+        message = str(err.value)
+        assert "stopped without saving ckpt/ckpt_last.pth.tar" in message
+        assert "--resume" not in message and f"policy.model_path {periodic[-1]}" in message

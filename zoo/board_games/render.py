@@ -26,11 +26,12 @@ _ANSI_WON, _ANSI_RESET, _ANSI_PIECE_END = "\x1b[42m", "\x1b[0m", "\x1b[22;39m"
 
 def use_colour(stream=None) -> bool:
     """True when ``stream`` (stdout) is a terminal that takes colours: not piped, ``NO_COLOR``
-    unset (https://no-color.org) and ``TERM`` not ``dumb``."""
+    unset or empty (https://no-color.org: a non-empty value turns colour off) and ``TERM`` not
+    ``dumb``."""
     stream = sys.stdout if stream is None else stream
     isatty = getattr(stream, "isatty", None)
     return bool(
-        isatty and isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+        isatty and isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     )
 
 

@@ -226,3 +226,21 @@ def test_a_players_caption_too_wide_keeps_both_names_ends(x, o):
             assert name.startswith(head) and name.endswith(tail) and min(len(head), len(tail)) >= 2
         else:
             assert part == name
+
+
+@pytest.mark.parametrize(("no_color", "term", "colour"), [
+    (None, "xterm", True), ("", "xterm", True), ("1", "xterm", False), (None, "dumb", False),
+])  # fmt: skip
+def test_colour_follows_no_color_and_term(monkeypatch, no_color, term, colour):
+    """no-color.org: a NO_COLOR that is set and not empty turns colour off (an empty one
+    turned it off too)."""
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    if no_color is not None:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    monkeypatch.setenv("TERM", term)
+    assert render.use_colour(Terminal()) is colour

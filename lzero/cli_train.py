@@ -85,6 +85,11 @@ def _module_near_miss(spec: str, missing: str | None) -> str:
     """
     if not missing or not (spec == missing or spec.startswith(missing + ".")):
         return ""
+    local = Path(*spec.split(".")).with_suffix(".py")
+    if local.is_file():  # python -m would find it; the lzero command imports from sys.path
+        return (
+            f"; {str(local)!r} is a file in the current folder: pass its path (lzero train {local})"
+        )
     parent, _, last = missing.rpartition(".")
     if not parent:
         return ""

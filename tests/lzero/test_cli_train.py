@@ -100,3 +100,12 @@ def test_a_file_that_is_not_python_is_refused(tmp_path):
     notes.write_text("# not a config\n")
     with pytest.raises(ConfigError, match=r"existing \.py file, got .*README\.md.*does not end in"):
         load_config_module(str(notes))
+
+
+def test_a_module_name_of_a_file_in_the_current_folder_names_its_path(tmp_path, monkeypatch):
+    """LightZero's users run configs from their folder: lzero train my_cfg (a file there) said
+    only "No module named 'my_cfg'", as the command imports from sys.path, not the folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_cfg_here.py").write_text("main_config = create_config = {}\n")
+    with pytest.raises(ConfigError, match=r"'my_cfg_here.py' is a file in the current folder: pas"):
+        load_config_module("my_cfg_here")

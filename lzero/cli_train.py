@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import decimal
 import importlib
 import importlib.util
 import os
@@ -437,13 +438,18 @@ def run_eval_as_main(config: str) -> None:
 
 
 def _int_in(lowest: int, end: int | None, what: str):
-    """An argparse type: an int in ``[lowest, end)`` (no upper bound if ``end`` is None)."""
+    """An argparse type: an int in ``[lowest, end)`` (no upper bound if ``end`` is None),
+    written out or, as LightZero's configs write budgets (``int(1e4)``), as a whole number in
+    e-notation (``1e4``, ``2.5e5``)."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             value = None
+            if re.fullmatch(r"\s*[0-9]+(\.[0-9]*)?[eE]\+?[0-9]{1,2}\s*", text):
+                exact = decimal.Decimal(text.strip())
+                value = int(exact) if exact == exact.to_integral_value() else None
         if value is None or value < lowest or (end is not None and value >= end):
             raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
         return value

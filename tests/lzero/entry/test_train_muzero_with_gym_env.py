@@ -298,6 +298,9 @@ def test_eval_rejects_a_config_the_env_refuses_before_launching(tmp_path):
         (["--max-train-iter", "0"], "argument --max-train-iter: expected a positive int, got '0'"),
         # NumPy's 'Seed must be between 0 and 2**32 - 1' traceback came from deep inside.
         (["--seed", "-1"], "argument --seed: expected an int in [0, 2**32), got '-1'"),
+        # e-notation is taken for whole numbers only
+        (["--max-env-step", "1.5e0"], "argument --max-env-step: expected a positive int, got"),
+        (["--max-env-step", "2.0"], "argument --max-env-step: expected a positive int, got '2.0'"),
     ],
 )
 def test_cli_train_rejects_bad_budgets_and_seeds(argv, message, capsys):
@@ -600,3 +603,13 @@ def test_a_registered_gym_task_class_gets_and_checks_its_own_env_keys(tmp_path):
     main["env"]["max_episode_step"] = 7
     with pytest.raises(ConfigError, match="max_episode_step"):
         train_muzero_with_gym_env([main, create], seed=0, max_env_step=40)
+
+
+@pytest.mark.parametrize(("text", "value"), [("1e4", 10_000), ("2.5E5", 250_000), ("3e+2", 300)])
+def test_cli_budgets_take_whole_numbers_in_e_notation(text, value):
+    """LightZero's configs write budgets as int(1e4); --max-env-step 1e4 was refused."""
+    parser = argparse.ArgumentParser(prog="lzero")
+    add_train_subcommand(parser.add_subparsers(dest="command"))
+    config = "zoo.classic_control.cartpole.config.cartpole_muzero_config"
+    args = parser.parse_args(["train", config, "--max-env-step", text, "--max-train-iter", text])
+    assert args.max_env_step == value and args.max_train_iter == value

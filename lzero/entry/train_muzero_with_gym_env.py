@@ -292,7 +292,9 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
             row.update(
                 {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
             )
-            row["collect_return"] = stats["return_mean"]
+            # NaN when no episode ended in the collect: left empty, as every missing value
+            ended = np.isfinite(stats["return_mean"])
+            row["collect_return"] = stats["return_mean"] if ended else None
             if policy.train_iter - last_ckpt >= pc.save_ckpt_freq:
                 last_ckpt = policy.train_iter
                 save_checkpoint(

@@ -613,3 +613,13 @@ def test_cli_budgets_take_whole_numbers_in_e_notation(text, value):
     config = "zoo.classic_control.cartpole.config.cartpole_muzero_config"
     args = parser.parse_args(["train", config, "--max-env-step", text, "--max-train-iter", text])
     assert args.max_env_step == value and args.max_train_iter == value
+
+
+def test_a_collect_in_which_no_episode_ended_leaves_its_return_empty(tmp_path):
+    """It wrote a literal nan, where every other missing value is left empty."""
+    main, create = tiny(tmp_path)
+    train_muzero_with_gym_env([main, create], seed=0, max_env_step=4)  # no CartPole episode
+    rows = read_rows(tmp_path / "run" / "progress.csv")
+    collect_rows = [r for r in rows if int(r["env_step"]) > 0 and not r["eval_return_mean"]]
+    assert collect_rows and all(r["collect_return"] == "" for r in collect_rows)
+    assert "nan" not in (tmp_path / "run" / "progress.csv").read_text()

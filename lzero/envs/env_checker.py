@@ -120,6 +120,15 @@ def _check_obs(env: Any, obs: Any, where: str) -> None:
             if key in SCALAR_KEYS and isinstance(value, (int, np.integer)):
                 continue
             _check_array(value, space.spaces.get(key), f"{where}: obs[{key!r}]")
+    elif isinstance(obs, tuple) and isinstance(space, spaces.Tuple):
+        # a Tuple space's observations stay tuples, each part an array (DingEnvWrapper's)
+        if len(obs) != len(space.spaces):
+            raise EnvCheckError(
+                f"{where}: expected a tuple of {len(space.spaces)} parts (the observation "
+                f"space {space}), got {len(obs)}"
+            )
+        for i, (value, part) in enumerate(zip(obs, space.spaces)):
+            _check_array(value, part, f"{where}: obs[{i}]")
     else:
         _check_array(obs, space, f"{where}: obs")
 

@@ -155,3 +155,20 @@ def test_endless_episode_is_reported(walk_env_cls):
 
     with pytest.raises(EnvCheckError, match=r"did not end within max_steps=50"):
         check_env(Endless(), max_steps=50)
+
+
+def test_tuple_observations_are_checked_part_by_part():
+    """DingEnvWrapper keeps a Tuple space's observations as tuples of arrays (Blackjack), and
+    check_env refused every one of them as not an array."""
+    import gymnasium
+
+    from lzero.envs import DingEnvWrapper
+
+    check_env(DingEnvWrapper(gymnasium.make("Blackjack-v1")))
+
+    class Broken(DingEnvWrapper):
+        def reset(self):
+            return super().reset()[:2]  # a part short
+
+    with pytest.raises(EnvCheckError, match=r"expected a tuple of 3 parts .*, got 2"):
+        check_env(Broken(gymnasium.make("Blackjack-v1")))

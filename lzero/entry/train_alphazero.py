@@ -67,27 +67,30 @@ def _setup(cfg, seed: int):
 def train_alphazero(
     input_cfg: Sequence[Mapping],
     seed: int | None = None,
+    model: None = None,
+    model_path: str | None = None,
     max_train_iter: int = int(1e10),
     max_env_step: int = int(1e10),
-    model_path: str | None = None,
     *,
     max_time_s: float | None = None,
     resume: str | Path | None = None,
-    model: None = None,
 ) -> AlphaZeroPolicy:
     """Trains AlphaZero on ``create_config.env.type`` (the loop is in the module docstring).
+
+    The positional order is LightZero's (``input_cfg, seed, model, model_path,
+    max_train_iter, max_env_step``), as ``train_muzero_with_gym_env``'s.
 
     Args:
         input_cfg: ``[main_config, create_config]`` as LightZero's AlphaZero configs.
         seed: seed of the envs, the network, the search and the sampling (default 0; a
             resumed run keeps its own, and another one is refused).
-        max_train_iter: gradient-step budget.
-        max_env_step: env-step budget (moves played in self-play).
-        model_path: start from this AlphaZero checkpoint's weights (None: the config's
-            ``policy.model_path``, LightZero's key; None there too: from scratch).
-        max_time_s: wall-clock budget in seconds (checked between collect phases).
         model: LightZero's prebuilt-model argument; must be None (the network is the
             config's ``policy.model``).
+        model_path: start from this AlphaZero checkpoint's weights (None: the config's
+            ``policy.model_path``, LightZero's key; None there too: from scratch).
+        max_train_iter: gradient-step budget.
+        max_env_step: env-step budget (moves played in self-play).
+        max_time_s: wall-clock budget in seconds (checked between collect phases).
         resume: an experiment directory to continue from its ``ckpt/ckpt_last.pth.tar``
             (network, optimizer, train iteration, env step, best score; ``progress.csv`` is
             appended to). The replay buffer is not saved: it refills from new self-play.

@@ -164,3 +164,16 @@ def test_the_configs_model_path_is_the_starting_checkpoint(tmp_path):
             [dict(exp_name=str(tmp_path / "run"), policy=policy), LIGHTZERO_TICTACTOE_CREATE],
             max_env_step=1,
         )
+
+
+def test_lightzeros_positional_call_reads_model_path_fourth(tmp_path):
+    """LightZero's order is (input_cfg, seed, model, model_path, max_train_iter,
+    max_env_step); ours put the budgets third, so train_alphazero(cfg, 0, None, path) said
+    max_env_step: expected a positive int, got the path."""
+    missing = tmp_path / "nothing.pth.tar"
+    policy = dict(LIGHTZERO_TICTACTOE_POLICY, cuda=False)
+    cfg = [dict(exp_name=str(tmp_path / "run"), policy=policy), LIGHTZERO_TICTACTOE_CREATE]
+    with pytest.raises(ConfigError, match=r"nothing\.pth\.tar"):
+        train_alphazero(cfg, 0, None, str(missing), int(1e10), 1)
+    with pytest.raises(ConfigError, match="model: expected None"):
+        train_alphazero(cfg, 0, object())

@@ -317,7 +317,8 @@ def read_checkpoint(path: str | Path, cfg: Mapping, what: str = "model_path") ->
         advice = (
             "resume it with its AlphaZero config"
             if what == "resume"
-            else "it records its game, so evaluate it without a config (lzero eval --ckpt PATH)"
+            else "train on from it with an AlphaZero config's model_path, or evaluate it "
+            "without a config (lzero eval --ckpt PATH): it records its game"
         )
         raise ConfigError(
             f"{what}: expected a MuZero checkpoint, got {str(path)!r}, an AlphaZero one: {advice}"

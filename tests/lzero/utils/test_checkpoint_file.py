@@ -61,7 +61,12 @@ def test_an_alphazero_checkpoint_given_to_muzero_names_what_it_is(tmp_path):
 
     path = tmp_path / "az.pth.tar"
     torch.save({"kind": CHECKPOINT_KIND, "model": {}}, path)
-    with pytest.raises(ConfigError, match="an AlphaZero one.*lzero eval --ckpt PATH"):
+    # model_path serves training and evaluation: the advice names both (it named evaluation
+    # alone, also to a run about to train)
+    with pytest.raises(
+        ConfigError,
+        match="an AlphaZero one: train on from it with an AlphaZero config's model_pa.*lzero eval --ckpt PATH",
+    ):
         read_checkpoint(path, None)
     # Resuming, the advice is to resume it with its own config, not to evaluate it.
     with pytest.raises(

@@ -360,6 +360,22 @@ def recorded_input_config(state: Mapping, path: str | Path) -> list[dict]:
     cfg = copy.deepcopy(dict(state["config"]))
     create = dict(env=cfg.pop("create_env"), env_manager=cfg.pop("env_manager"))
     create["policy"] = dict(type="muzero")
+    env_type = create["env"].get("type")
+    if env_type:  # a custom env's class is registered by the code that trained it
+        from lzero.envs.registry import ENV_REGISTRY, import_module_names
+
+        try:
+            import_module_names(create["env"].get("import_names", ()))
+            known = env_type in ENV_REGISTRY
+        except ImportError:
+            known = False
+        if not known:
+            raise ConfigError(
+                f"{str(path)!r}: a MuZero checkpoint of the env {env_type!r}, which no module "
+                "imported here registers (the training script registered it itself, or a "
+                "module not in its create_config.env.import_names): evaluate it with the "
+                "config that registers it (lzero eval CONFIG --ckpt PATH)"
+            )
     return [cfg, create]
 
 

@@ -623,3 +623,16 @@ def test_a_collect_in_which_no_episode_ended_leaves_its_return_empty(tmp_path):
     collect_rows = [r for r in rows if int(r["env_step"]) > 0 and not r["eval_return_mean"]]
     assert collect_rows and all(r["collect_return"] == "" for r in collect_rows)
     assert "nan" not in (tmp_path / "run" / "progress.csv").read_text()
+
+
+def test_a_checkpoint_of_an_env_nothing_here_registers_asks_for_its_config():
+    """A custom env registered by its training script: lzero eval --ckpt without the config
+    said 'unknown env' with the zoo's names as close matches."""
+    from lzero.entry.muzero_setup import recorded_input_config
+
+    state = {"config": {"create_env": {"type": "my_script_env", "import_names": []},
+                        "env_manager": {"type": "base"}}}  # fmt: skip
+    with pytest.raises(ConfigError, match=r"env 'my_script_env', which no module imported here"):
+        recorded_input_config(state, "x.pth.tar")
+    state["config"]["create_env"] = {"type": "cartpole_lightzero", "import_names": []}
+    assert recorded_input_config(state, "x.pth.tar")[1]["env"]["type"] == "cartpole_lightzero"

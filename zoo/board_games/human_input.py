@@ -65,10 +65,10 @@ def short_hint(style: str, height: int, width: int) -> str:
 
 
 def _ascii_digits(text: str) -> bool:
-    """True if ``text`` is one or more of 0-9, and few enough that ``int()`` takes it (a line
-    of 4,301 digits raised Python's own limit message): isdigit() would let '\u00b2' through
+    """True if ``text`` is one to nine of 0-9, few enough that ``int()`` takes it (a line of
+    4,301 digits, leading zeros included, raised Python's own limit message): isdigit() would let '\u00b2' through
     to int(), and isdecimal() other scripts' digits, which the board's labels are not."""
-    return text.isascii() and text.isdecimal() and len(text.lstrip("0")) <= 9
+    return text.isascii() and text.isdecimal() and len(text) <= 9
 
 
 def parse_move(text: str, style: str, height: int, width: int) -> int:

@@ -475,11 +475,12 @@ def test_undecodable_bytes_and_huge_numbers_are_invalid_moves_not_errors(monkeyp
 
     from zoo.board_games.human_input import ask_move
 
-    stdin = io.TextIOWrapper(io.BytesIO(b"\xe9\n" + b"5" * 4301 + b"\n0005\n"), encoding="utf-8")
+    lines = b"\xe9\n" + b"5" * 4301 + b"\n" + b"0" * 5000 + b"5\n0005\n"
+    stdin = io.TextIOWrapper(io.BytesIO(lines), encoding="utf-8")
     monkeypatch.setattr("sys.stdin", stdin)
     assert ask_move(np.ones(9, np.int8), 1, "X", "cell", 3, 3) == 4
     out = capsys.readouterr().out
-    assert out.count("Invalid move: expected a cell 1-9") == 2, out
+    assert out.count("Invalid move: expected a cell 1-9") == 3, out
     assert "\\udce9" in out and "set_int_max_str_digits" not in out
 
 

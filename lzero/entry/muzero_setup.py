@@ -48,22 +48,29 @@ def env_factory(cfg: Mapping, *, is_train: bool):
 
 
 def _class_env_cfg(spec: Mapping, env_cfg: dict, *, is_train: bool) -> dict:
-    """``main_config.env`` as a registered gym-task class gets it: through the class's own
-    ``create_collector_env_cfg`` / ``create_evaluator_env_cfg`` (DI-engine's; a
-    ``DingEnvWrapper`` sets ``is_train`` there), without the evaluation entries' replay keys
-    unless the class declares them."""
+    """``main_config.env`` as a registered gym-task class gets it, as DI-engine's
+    ``compile_config`` and LightZero's entries give it: an ``EasyDict`` over the class's
+    ``default_config()`` (LightZero's custom envs read ``cfg.length``), through the class's
+    own ``create_collector_env_cfg`` / ``create_evaluator_env_cfg`` (a ``DingEnvWrapper`` sets
+    ``is_train`` there), without the evaluation entries' replay keys unless the class
+    declares them."""
+    from easydict import EasyDict
+
     from lzero.entry.config import REPLAY_KEYS
     from lzero.envs.registry import ENV_REGISTRY
 
     cls = ENV_REGISTRY.get(spec["type"])
-    default = cls.default_config() if hasattr(cls, "default_config") else {}
+    default = dict(cls.default_config()) if hasattr(cls, "default_config") else {}
     env_cfg = {k: v for k, v in env_cfg.items() if k not in REPLAY_KEYS or k in default}
+    env_cfg = EasyDict(copy.deepcopy({**default, **env_cfg}))
     per_env = getattr(
         cls, "create_collector_env_cfg" if is_train else "create_evaluator_env_cfg", None
     )
     if per_env is None:
         return env_cfg
-    return dict(per_env({**env_cfg, "collector_env_num": 1, "evaluator_env_num": 1})[0])
+    return EasyDict(
+        per_env(EasyDict({**env_cfg, "collector_env_num": 1, "evaluator_env_num": 1}))[0]
+    )
 
 
 def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):

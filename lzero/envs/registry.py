@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping
 from importlib.metadata import entry_points
 from typing import Any
 
+from easydict import EasyDict
+
 from lzero.envs.config import unknown_name_message
 from lzero.errors import ConfigError
 
@@ -183,7 +185,8 @@ def create_env(create_cfg: Mapping, env_cfg: Mapping | None = None) -> Any:
     # DI-engine's compile_config merges create_config.env's other keys into the env config,
     # below main_config.env's; they were ignored here (a misspelt key too).
     extra = {k: v for k, v in spec.items() if k not in ("type", "import_names")}
-    return ENV_REGISTRY.build(spec["type"], {**extra, **dict(env_cfg or {})})
+    # an EasyDict, as DI-engine's envs get it (LightZero's read cfg.key)
+    return ENV_REGISTRY.build(spec["type"], EasyDict({**extra, **dict(env_cfg or {})}))
 
 
 def get_env_cls(cfg: Mapping) -> type:

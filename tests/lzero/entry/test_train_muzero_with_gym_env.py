@@ -636,3 +636,44 @@ def test_a_checkpoint_of_an_env_nothing_here_registers_asks_for_its_config():
         recorded_input_config(state, "x.pth.tar")
     state["config"]["create_env"] = {"type": "cartpole_lightzero", "import_names": []}
     assert recorded_input_config(state, "x.pth.tar")[1]["env"]["type"] == "cartpole_lightzero"
+
+
+class _GuideChain(_Chain):
+    """LightZero's guide's style: no BaseEnv.__init__, the config read by attribute
+    (``cfg.length``), its defaults from ``default_config()``, ``is_train`` set on the
+    per-env configs."""
+
+    config = dict(length=6)
+
+    @classmethod
+    def default_config(cls):
+        from easydict import EasyDict
+
+        return EasyDict(copy.deepcopy(cls.config))
+
+    @classmethod
+    def create_collector_env_cfg(cls, cfg):
+        cfg = copy.deepcopy(cfg)
+        cfg.is_train = True
+        return [cfg for _ in range(cfg.pop("collector_env_num"))]
+
+    def __init__(self, cfg):
+        import gymnasium
+
+        self._cfg, self.length = cfg, cfg.length
+        self.observation_space = gymnasium.spaces.Box(0, 1, (self.length,), np.float32)
+        self.action_space = gymnasium.spaces.Discrete(2)
+
+
+def test_a_lightzero_guide_env_gets_an_easydict_over_its_defaults(tmp_path):
+    """It got a plain dict of main_config.env alone: cfg.length was an AttributeError."""
+    from lzero.envs import ENV_REGISTRY
+
+    ENV_REGISTRY.register("test_guide_chain_muzero", _GuideChain, force_overwrite=True)
+    main, create = tiny(tmp_path)
+    del main["env"]["env_id"]
+    main["policy"]["model"]["observation_shape"] = 6
+    create["env"] = dict(type="test_guide_chain_muzero", import_names=[])
+    _GuideChain.steps = 0
+    lzero.entry.train_muzero([main, create], seed=0, max_env_step=20)
+    assert _GuideChain.steps >= 20

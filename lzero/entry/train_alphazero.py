@@ -174,6 +174,7 @@ def train_alphazero(
         log = TrainLog(
             exp, columns=columns, curves=curves, ylabel="win rate",
             title=f"AlphaZero on {cfg.create.env.type}, seed {seed}", append=resumed is not None,
+            resumed_at=None if resumed is None else (policy.train_iter, int(resumed["env_step"])),
         )  # fmt: skip
         log.save_config(cfg)
     except BaseException:

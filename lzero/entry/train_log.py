@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -165,6 +166,9 @@ class TrainLog:
             columns must be these.
         title: the figure's title (env, algorithm, seed).
         stop_value: drawn as a dashed line on the evaluation panel (None: none).
+        resumed_at: with ``append``, the resumed checkpoint's ``(train_iter, env_step)``: rows
+            past it (a run killed after its last ``ckpt_last``, whose work the resume redoes)
+            are dropped from the log, with a warning, instead of repeating those steps.
     """
 
     def __init__(
@@ -177,6 +181,7 @@ class TrainLog:
         append: bool = False,
         title: str = "",
         stop_value: float | None = None,
+        resumed_at: tuple[int, int] | None = None,
     ) -> None:
         from tensorboardX import SummaryWriter
 
@@ -195,14 +200,22 @@ class TrainLog:
                 if got != self.columns:
                     missing = [c for c in self.columns if c not in got]
                     extra = [c for c in got if c not in self.columns]
+                    diff = " and ".join(
+                        f"{word} {cols}"
+                        for word, cols in (("without", missing), ("with", extra))
+                        if cols
+                    )
                     raise ConfigError(
                         f"resume: expected {self.csv_path} to have the columns this config logs, "
-                        f"got one without {missing} and with {extra}: the run logged other "
+                        f"got one {diff or 'in another order'}: the run logged other "
                         "evaluation bots or losses (policy.eval_bots, ...); resume with the "
                         "run's own config (its config.json), or start a new run from its "
                         "checkpoint with policy.model_path"
                     )
-                self.rows = [{k: float(v) for k, v in r.items() if v != ""} for r in reader]
+                raw = list(reader)
+                self.rows = [{k: float(v) for k, v in r.items() if v != ""} for r in raw]
+            if resumed_at is not None:
+                self._drop_rows_past(raw, *resumed_at)
             return
         with open(self.csv_path, "w", newline="") as f:
             csv.writer(f).writerow(self.columns)
@@ -221,6 +234,28 @@ class TrainLog:
                 if key not in ("env_step", "train_iter") and value is not None:
                     if math.isfinite(float(value)):  # a collect that ended no episode: NaN
                         self.tensorboard.add_scalar(key, float(value), step)
+
+    def _drop_rows_past(self, raw: list[dict], train_iter: int, env_step: int) -> None:
+        """Drops the rows past ``(train_iter, env_step)``, rewriting the others as read."""
+        keep = [
+            r.get("train_iter", 0) <= train_iter and r.get("env_step", 0) <= env_step
+            for r in self.rows
+        ]
+        if all(keep):
+            return
+        kept = [r for r, k in zip(self.rows, keep) if k]
+        warnings.warn(
+            f"{self.csv_path}: {len(self.rows) - len(kept)} rows past the resumed checkpoint "
+            f"(train_iter {train_iter}, env step {env_step}) are dropped: the run went on "
+            "after it and was stopped without saving (killed), and the resume redoes that work",
+            UserWarning,
+            stacklevel=3,
+        )
+        self.rows = kept
+        with open(self.csv_path, "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(self.columns)
+            writer.writerows([[r[c] for c in self.columns] for r, k in zip(raw, keep) if k])
 
     def save_config(self, cfg) -> Path:
         """Writes the merged config the run uses to ``config.json``; returns its path."""

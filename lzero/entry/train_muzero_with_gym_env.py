@@ -205,6 +205,7 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         curves=(("eval_return_mean", "mean eval return"),)
         + tuple((f"{b}_win", f"win rate vs {b}") for b in bots),
         append=resumed is not None,
+        resumed_at=None if resumed is None else (policy.train_iter, resumed["env_step"]),
         title=f"MuZero on {cfg.env.get('env_id') or cfg.create_env.type}, seed {seed}",
         stop_value=cfg.env.stop_value,
     )

@@ -165,3 +165,25 @@ def test_a_run_killed_before_it_saved_is_neither_resumed_nor_advised_to_be(tmp_p
         message = str(err.value)
         assert "stopped without saving ckpt/ckpt_last.pth.tar" in message
         assert "--resume" not in message and f"policy.model_path {periodic[-1]}" in message
+
+
+def test_a_resume_drops_the_rows_a_killed_resume_logged_past_its_checkpoint(tmp_path):
+    """A run killed after its last ckpt_last (here: a resume killed mid-way) left rows past
+    that checkpoint; the next resume redid those steps and logged them a second time, the
+    CSV's train_iter going 194, 240, 286, 194, 200, ..."""
+    import shutil
+
+    exp = tmp_path / "run"
+    train_muzero_with_gym_env(cfg(tmp_path), seed=0, max_env_step=40)
+    saved = tmp_path / "ckpt_at_40.pth.tar"
+    shutil.copy(exp / "ckpt" / "ckpt_last.pth.tar", saved)
+    before = rows(exp)
+    train_muzero_with_gym_env(cfg(tmp_path), max_env_step=80, resume=exp)
+    shutil.copy(saved, exp / "ckpt" / "ckpt_last.pth.tar")  # as if killed before it saved
+    assert len(rows(exp)) > len(before)
+    with pytest.warns(UserWarning, match="rows past the resumed checkpoint .* are dropped"):
+        train_muzero_with_gym_env(cfg(tmp_path), max_env_step=80, resume=exp)
+    after = rows(exp)
+    assert after[: len(before)] == before  # the rows up to the checkpoint, as they were
+    steps = [int(r["env_step"]) for r in after]
+    assert steps == sorted(steps)

@@ -565,20 +565,27 @@ class _Chain(lzero.envs.BaseEnv):
         pass
 
 
+def _train_registered(tmp_path, cls, max_env_step):
+    """Trains the tiny config on ``cls``, registered and named by create_config.env.type
+    (no env_id); returns the steps its envs took."""
+    from lzero.envs import ENV_REGISTRY
+
+    name = f"test_{cls.__name__.lower()}_muzero"
+    ENV_REGISTRY.register(name, cls, force_overwrite=True)
+    main, create = tiny(tmp_path)
+    del main["env"]["env_id"]
+    main["policy"]["model"]["observation_shape"] = 6
+    create["env"] = dict(type=name, import_names=[])
+    cls.steps = 0
+    lzero.entry.train_muzero([main, create], seed=0, max_env_step=max_env_step)
+    return cls.steps
+
+
 def test_train_muzero_builds_the_registered_class_create_config_names(tmp_path):
     """LightZero's train_muzero builds create_config.env.type's class with main_config.env;
     ours wrapped env_id's gym task instead, so a custom env (or a registered subclass of a
     zoo task) was silently replaced, or refused for lack of an env_id."""
-    from lzero.envs import ENV_REGISTRY
-
-    ENV_REGISTRY.register("test_chain_muzero", _Chain, force_overwrite=True)
-    main, create = tiny(tmp_path)
-    del main["env"]["env_id"]
-    main["policy"]["model"]["observation_shape"] = 6
-    create["env"] = dict(type="test_chain_muzero", import_names=[])
-    _Chain.steps = 0
-    lzero.entry.train_muzero([main, create], seed=0, max_env_step=40)
-    assert _Chain.steps >= 40
+    assert _train_registered(tmp_path, _Chain, 40) >= 40
     rows = read_rows(tmp_path / "run" / "progress.csv")
     assert rows and float(rows[0]["eval_return_mean"]) in (0.0, 1.0)
 
@@ -667,13 +674,4 @@ class _GuideChain(_Chain):
 
 def test_a_lightzero_guide_env_gets_an_easydict_over_its_defaults(tmp_path):
     """It got a plain dict of main_config.env alone: cfg.length was an AttributeError."""
-    from lzero.envs import ENV_REGISTRY
-
-    ENV_REGISTRY.register("test_guide_chain_muzero", _GuideChain, force_overwrite=True)
-    main, create = tiny(tmp_path)
-    del main["env"]["env_id"]
-    main["policy"]["model"]["observation_shape"] = 6
-    create["env"] = dict(type="test_guide_chain_muzero", import_names=[])
-    _GuideChain.steps = 0
-    lzero.entry.train_muzero([main, create], seed=0, max_env_step=20)
-    assert _GuideChain.steps >= 20
+    assert _train_registered(tmp_path, _GuideChain, 20) >= 20

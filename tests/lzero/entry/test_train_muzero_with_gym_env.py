@@ -565,13 +565,14 @@ class _Chain(lzero.envs.BaseEnv):
         pass
 
 
-def _train_registered(tmp_path, cls, max_env_step):
-    """Trains the tiny config on ``cls``, registered and named by create_config.env.type
-    (no env_id); returns the steps its envs took."""
+def _train_registered(tmp_path, monkeypatch, cls, max_env_step):
+    """Trains the tiny config on ``cls``, registered for this test alone (other tests check
+    every registered name) and named by create_config.env.type (no env_id); returns the
+    steps its envs took."""
     from lzero.envs import ENV_REGISTRY
 
     name = f"test_{cls.__name__.lower()}_muzero"
-    ENV_REGISTRY.register(name, cls, force_overwrite=True)
+    monkeypatch.setitem(ENV_REGISTRY._items, name, cls)
     main, create = tiny(tmp_path)
     del main["env"]["env_id"]
     main["policy"]["model"]["observation_shape"] = 6
@@ -581,11 +582,11 @@ def _train_registered(tmp_path, cls, max_env_step):
     return cls.steps
 
 
-def test_train_muzero_builds_the_registered_class_create_config_names(tmp_path):
+def test_train_muzero_builds_the_registered_class_create_config_names(tmp_path, monkeypatch):
     """LightZero's train_muzero builds create_config.env.type's class with main_config.env;
     ours wrapped env_id's gym task instead, so a custom env (or a registered subclass of a
     zoo task) was silently replaced, or refused for lack of an env_id."""
-    assert _train_registered(tmp_path, _Chain, 40) >= 40
+    assert _train_registered(tmp_path, monkeypatch, _Chain, 40) >= 40
     rows = read_rows(tmp_path / "run" / "progress.csv")
     assert rows and float(rows[0]["eval_return_mean"]) in (0.0, 1.0)
 
@@ -672,6 +673,6 @@ class _GuideChain(_Chain):
         self.action_space = gymnasium.spaces.Discrete(2)
 
 
-def test_a_lightzero_guide_env_gets_an_easydict_over_its_defaults(tmp_path):
+def test_a_lightzero_guide_env_gets_an_easydict_over_its_defaults(tmp_path, monkeypatch):
     """It got a plain dict of main_config.env alone: cfg.length was an AttributeError."""
-    assert _train_registered(tmp_path, _GuideChain, 20) >= 20
+    assert _train_registered(tmp_path, monkeypatch, _GuideChain, 20) >= 20

@@ -142,15 +142,16 @@ def _evaluate(
         returns = MuZeroEvaluator(manager, policy).eval(num_episodes)
     finally:
         manager.close()
+    # the results first: a replay that fails to record (an env that cannot) must not lose them
+    print(
+        f"eval over {num_episodes} episodes: mean return {returns.mean():.2f} "
+        f"(std {returns.std():.2f}, min {returns.min():.2f}, max {returns.max():.2f})"
+    )
     if every_episode:
         print(f"replays of the {num_episodes} episodes: {every_episode}")
     if save_replay_gif:
         gif = record_gif(cfg, policy, seed, replay_dir)
         print(f"replay GIF: {gif}")
-    print(
-        f"eval over {num_episodes} episodes: mean return {returns.mean():.2f} "
-        f"(std {returns.std():.2f}, min {returns.min():.2f}, max {returns.max():.2f})"
-    )
     return float(returns.mean()), [float(r) for r in returns]
 
 

@@ -568,7 +568,7 @@ class _Chain(lzero.envs.BaseEnv):
 def _train_registered(tmp_path, monkeypatch, cls, max_env_step):
     """Trains the tiny config on ``cls``, registered for this test alone (other tests check
     every registered name) and named by create_config.env.type (no env_id); returns the
-    steps its envs took."""
+    steps its envs took and the config pair."""
     from lzero.envs import ENV_REGISTRY
 
     name = f"test_{cls.__name__.lower()}_muzero"
@@ -579,16 +579,31 @@ def _train_registered(tmp_path, monkeypatch, cls, max_env_step):
     create["env"] = dict(type=name, import_names=[])
     cls.steps = 0
     lzero.entry.train_muzero([main, create], seed=0, max_env_step=max_env_step)
-    return cls.steps
+    return cls.steps, [main, create]
 
 
 def test_train_muzero_builds_the_registered_class_create_config_names(tmp_path, monkeypatch):
     """LightZero's train_muzero builds create_config.env.type's class with main_config.env;
     ours wrapped env_id's gym task instead, so a custom env (or a registered subclass of a
     zoo task) was silently replaced, or refused for lack of an env_id."""
-    assert _train_registered(tmp_path, monkeypatch, _Chain, 40) >= 40
+    assert _train_registered(tmp_path, monkeypatch, _Chain, 40)[0] >= 40
     rows = read_rows(tmp_path / "run" / "progress.csv")
     assert rows and float(rows[0]["eval_return_mean"]) in (0.0, 1.0)
+
+
+def test_eval_prints_its_results_before_a_replay_the_env_cannot_record(
+    tmp_path, monkeypatch, capsys
+):
+    """A custom env that records no GIF: lzero eval --gif played every episode, then failed
+    without printing their results."""
+    _, (main, create) = _train_registered(tmp_path, monkeypatch, _Chain, 20)
+    capsys.readouterr()
+    with pytest.raises(ConfigError, match="to write a GIF"):
+        eval_muzero_with_gym_env(
+            [main, create], seed=0, model_path=str(tmp_path / "run" / "ckpt" / "ckpt_last.pth.tar"),
+            num_episodes=2, save_replay_gif=True, replay_path=str(tmp_path / "gif"),
+        )  # fmt: skip
+    assert "eval over 2 episodes: mean return" in capsys.readouterr().out
 
 
 def test_a_registered_gym_task_class_gets_and_checks_its_own_env_keys(tmp_path):
@@ -675,4 +690,4 @@ class _GuideChain(_Chain):
 
 def test_a_lightzero_guide_env_gets_an_easydict_over_its_defaults(tmp_path, monkeypatch):
     """It got a plain dict of main_config.env alone: cfg.length was an AttributeError."""
-    assert _train_registered(tmp_path, monkeypatch, _GuideChain, 20) >= 20
+    assert _train_registered(tmp_path, monkeypatch, _GuideChain, 20)[0] >= 20

@@ -21,11 +21,19 @@ _OFFSET = np.uint64(0x632BE59BD9B4E019)
 _MASK64 = 0xFFFFFFFFFFFFFFFF
 
 
-def _mix64(z: int) -> int:
-    """splitmix64's output function on a Python int below 2**64."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
+@njit(cache=True, inline="always")
+def mix64(z):
+    """splitmix64's output function of the uint64 ``z``: a bijection of 64-bit words."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seeded_state(seed):
+    """The generator state of the uint64 ``seed``, as :func:`make_rng_state` makes it (for
+    kernels that seed streams themselves)."""
+    return mix64(seed * _GOLDEN + _OFFSET)
 
 
 def make_rng_state(seed: int) -> np.ndarray:
@@ -40,10 +48,10 @@ def make_rng_state(seed: int) -> np.ndarray:
     each further 64-bit limb is folded in through the same function, so that ``2**64`` does
     not replay seed 0 (distinct seeds then collide with odds of about 2**-64)."""
     seed = int(seed)
-    mixed = _mix64(((seed & _MASK64) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64)
+    mixed = seeded_state(np.uint64(seed & _MASK64))
     high = seed >> 64
     while high > 0:
-        mixed = _mix64(mixed ^ (high & _MASK64))
+        mixed = mix64(mixed ^ np.uint64(high & _MASK64))
         high >>= 64
     return np.array([mixed], dtype=np.uint64)
 
@@ -56,24 +64,11 @@ def int63_seed(seed: int) -> int:
 
 
 @njit(cache=True)
-def seeded_state(seed):
-    """The generator state of the uint64 ``seed``, as :func:`make_rng_state` makes it (for
-    kernels that seed streams themselves)."""
-    z = seed * _GOLDEN + _OFFSET
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def next_u64(state):
     """Advances ``state`` in place and returns the next 64 random bits."""
     s = state[0] + _GOLDEN
     state[0] = s
-    z = s
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
+    return mix64(s)
 
 
 @njit(cache=True)

@@ -143,7 +143,7 @@ def make_task(env_id: str, **kwargs: Any) -> gymnasium.Env:
     creator = spec.entry_point
     if isinstance(creator, str):
         creator = gymnasium.envs.registration.load_env_creator(creator)
-    if not (isinstance(creator, type) and not issubclass(creator, gymnasium.Env)):
+    if not isinstance(creator, type) or issubclass(creator, gymnasium.Env):
         return gymnasium.make(env_id, **kwargs)
     steps = kwargs.pop("max_episode_steps", None) or spec.max_episode_steps
     render_mode = kwargs.pop("render_mode", None)

@@ -192,7 +192,6 @@ class TrainLog:
         self.csv_path = self.dir / "progress.csv"
         self.png_path = self.dir / "learning_curve.png"
         self.rows: list[dict] = []
-        self.tensorboard = SummaryWriter(str(self.dir / "tensorboard"), flush_secs=30)
         if append and self.csv_path.is_file():
             with open(self.csv_path, newline="") as f:
                 reader = csv.DictReader(f)
@@ -209,16 +208,19 @@ class TrainLog:
                         f"resume: expected {self.csv_path} to have the columns this config logs, "
                         f"got one {diff or 'in another order'}: the run logged other "
                         "evaluation bots or losses (policy.eval_bots, ...); resume with the "
-                        "run's own config (its config.json), or start a new run from its "
-                        "checkpoint with policy.model_path"
+                        "config the run was started with (its config.json records the "
+                        "settings it used), or start a new run from its checkpoint with "
+                        "policy.model_path"
                     )
                 raw = list(reader)
                 self.rows = [{k: float(v) for k, v in r.items() if v != ""} for r in raw]
             if resumed_at is not None:
                 self._drop_rows_past(raw, *resumed_at)
-            return
-        with open(self.csv_path, "w", newline="") as f:
-            csv.writer(f).writerow(self.columns)
+        else:
+            with open(self.csv_path, "w", newline="") as f:
+                csv.writer(f).writerow(self.columns)
+        # Opened once the log is accepted: a refused resume leaves no empty event file.
+        self.tensorboard = SummaryWriter(str(self.dir / "tensorboard"), flush_secs=30)
 
     def write(self, **row: float) -> None:
         """Appends one row; missing columns are left empty."""

@@ -64,3 +64,29 @@ def test_a_plot_before_the_first_evaluation_warns_nothing(tmp_path):
         log.plot()
     log.close()
     assert (tmp_path / "run" / "learning_curve.png").stat().st_size > 0
+
+
+def test_a_resume_refused_for_its_columns_leaves_the_run_folder_as_it_was(tmp_path):
+    # The log had opened its TensorBoard writer before checking the columns: each refused
+    # resume left one more empty event file in the run's tensorboard folder.
+    from lzero.entry.config import ConfigError
+
+    first = TrainLog(tmp_path / "run", columns=("train_iter", "env_step", "rule_win"))
+    first.write(train_iter=1, env_step=10, rule_win=0.5)
+    first.close()
+    events = {p.name: p.stat().st_size for p in (tmp_path / "run" / "tensorboard").iterdir()}
+    csv_text = (tmp_path / "run" / "progress.csv").read_text()
+    with pytest.raises(ConfigError, match=r"without \['mcts_win'\].*config the run was started"):
+        TrainLog(tmp_path / "run", columns=("train_iter", "env_step", "rule_win", "mcts_win"),
+                 append=True)  # fmt: skip
+    tensorboard = (tmp_path / "run" / "tensorboard").iterdir()
+    assert {p.name: p.stat().st_size for p in tensorboard} == events
+    assert (tmp_path / "run" / "progress.csv").read_text() == csv_text
+    # The same columns resume, and the resumed log appends its row.
+    again = TrainLog(tmp_path / "run", columns=("train_iter", "env_step", "rule_win"), append=True)
+    again.write(train_iter=2, env_step=20, rule_win=0.75)
+    again.close()
+    assert [r["rule_win"] for r in csv.DictReader(open(tmp_path / "run" / "progress.csv"))] == [
+        "0.5",
+        "0.75",
+    ]

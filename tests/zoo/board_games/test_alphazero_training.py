@@ -742,6 +742,7 @@ def test_resume_continues_counters_and_appends_the_csv(tmp_path):
     exp = tmp_path / "run"
     first = train_alphazero([tiny_main(exp), CREATE], seed=4, max_env_step=60)
     before = read_rows(exp / "progress.csv")
+    events = sorted((exp / "tensorboard").iterdir())
     last = torch.load(exp / "ckpt" / "ckpt_last.pth.tar", weights_only=True)
     assert last["seed"] == 4
     # Another seed than the run's own is refused before anything is written.
@@ -759,11 +760,13 @@ def test_resume_continues_counters_and_appends_the_csv(tmp_path):
         train_alphazero([bot_mode, CREATE], max_env_step=120, resume=exp)
     assert read_rows(exp / "progress.csv") == before and (exp / "config.json").read_text() == config
     # Other evaluation bots log other columns: a ConfigError saying so (a bare ValueError from
-    # the log, a traceback at the command line), the run's files as they were.
+    # the log, a traceback at the command line), the run's files as they were: no new (empty)
+    # TensorBoard event file either.
     other_bots = tiny_main(exp, eval_bots=["rule", "mcts"])
     with pytest.raises(ConfigError, match=r"resume: expected .*without \['mcts_win', 'mcts_dr"):
         train_alphazero([other_bots, CREATE], max_env_step=120, resume=exp)
     assert read_rows(exp / "progress.csv") == before and (exp / "config.json").read_text() == config
+    assert sorted((exp / "tensorboard").iterdir()) == events
     # No seed given: the run goes on with its own.
     second = train_alphazero(
         [tiny_main(tmp_path / "elsewhere"), CREATE], max_env_step=120, resume=exp

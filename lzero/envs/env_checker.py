@@ -5,12 +5,16 @@ can be debugged rule by rule. The rules:
 
 1. ``observation_space``, ``action_space`` and ``reward_space`` exist.
 2. Observations are NumPy arrays of dtype float32, int64, int8 or uint8 (or dicts of them,
-   where ``to_play`` / ``current_player_index`` may be plain ints and a continuous env's
-   ``action_mask`` may be None), and lie in ``observation_space``.
-3. ``reward`` is a float32 array of shape `[1]` in ``reward_space``; ``done`` is a bool.
+   with every key of a Dict space, where ``to_play`` / ``current_player_index`` may be plain
+   ints and a continuous env's ``action_mask`` may be None), and lie in ``observation_space``;
+   an ``action_mask`` leaves a legal action while the episode goes on.
+3. ``reward`` is a float32 array of shape `[1]` in ``reward_space``; ``done`` is a bool;
+   ``info`` is a dict; ``step`` raises nothing on the actions the checker draws.
 4. At the end of an episode ``info['eval_episode_return']`` is a Python float.
 5. A later step never mutates an observation already returned (no aliasing).
-6. With a static seed, two episodes with the same actions are identical.
+6. With a static seed, two episodes with the same actions are identical. The replay draws its
+   random actions as the first episode did and drops them, so an env whose ``random_action``
+   shares its dynamics' generator draws alike in both.
 """
 
 from __future__ import annotations
@@ -45,7 +49,9 @@ def check_env(env: Any, *, seed: int = 0, max_steps: int = 2000) -> None:
     seed_env(env, seed, dynamic_seed=False)
     first = _run_episode(env, None, max_steps, np.random.default_rng(seed))
     seed_env(env, seed, dynamic_seed=False)
-    second = _run_episode(env, first["actions"], max_steps, None)
+    # The replay draws its random actions again, only to drop them: ``random_action`` draws from
+    # the env's own generator, which its dynamics may share, so both episodes draw alike.
+    second = _run_episode(env, first["actions"], max_steps, np.random.default_rng(seed))
     for i in range(max(len(first["trace"]), len(second["trace"]))):
         if i >= min(len(first["trace"]), len(second["trace"])) or not _equal(
             first["trace"][i], second["trace"][i]
@@ -58,12 +64,20 @@ def check_env(env: Any, *, seed: int = 0, max_steps: int = 2000) -> None:
 
 def random_legal_action(env: Any, obs: Any, rng: np.random.Generator) -> Any:
     """A random legal action: drawn from ``obs['action_mask']`` when the observation has one
-    (the space alone would offer illegal moves), else ``env.random_action()``."""
+    (the space alone would offer illegal moves), else ``env.random_action()``.
+
+    Raises:
+        EnvCheckError: the mask holds no legal action, though the episode goes on.
+    """
     mask = obs.get("action_mask") if isinstance(obs, dict) else None
     if mask is not None and isinstance(env.action_space, spaces.Discrete):
         legal = np.flatnonzero(np.asarray(mask).reshape(-1))
-        if legal.size:
-            return int(env.action_space.start + legal[rng.integers(legal.size)])
+        if not legal.size:
+            raise EnvCheckError(
+                "obs['action_mask']: expected at least one legal action while the episode goes "
+                "on (done False), got none"
+            )
+        return int(env.action_space.start + legal[rng.integers(legal.size)])
     return env.random_action()
 
 
@@ -75,9 +89,18 @@ def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
     for t in range(max_steps):
         if actions is not None and t == len(actions):
             break  # replaying: the first episode ended here, this one did not
-        action = actions[t] if actions is not None else random_legal_action(env, obs, rng)
+        action = random_legal_action(env, obs, rng)
+        if actions is not None:
+            action = actions[t]
         played.append(action)
-        timestep = env.step(action)
+        try:
+            timestep = env.step(action)
+        except EnvCheckError:
+            raise
+        except Exception as e:
+            raise EnvCheckError(
+                f"step {t}: env.step({action!r}) raised {type(e).__name__}: {e}"
+            ) from e
         if not isinstance(timestep, tuple) or len(timestep) != 4:
             raise EnvCheckError(f"step: expected a BaseEnvTimestep, got {type(timestep).__name__}")
         obs, reward, done, info = BaseEnvTimestep(*timestep)
@@ -96,8 +119,10 @@ def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
                 )
         kept.append((obs, _copy(obs)))
         trace.append((obs, reward, done))
+        if not isinstance(info, dict):
+            raise EnvCheckError(f"{where}: expected info to be a dict, got {type(info).__name__}")
         if done:
-            ret = info.get("eval_episode_return") if isinstance(info, dict) else None
+            ret = info.get("eval_episode_return")
             if not isinstance(ret, float):
                 raise EnvCheckError(
                     f"{where}: expected info['eval_episode_return'] to be a Python float at "
@@ -114,10 +139,21 @@ def _check_obs(env: Any, obs: Any, where: str) -> None:
     if isinstance(obs, dict):
         if not isinstance(space, spaces.Dict):
             raise EnvCheckError(f"{where}: dict observation but observation_space is {space}")
+        missing = [key for key in space.spaces if key not in obs]
+        if missing:
+            raise EnvCheckError(
+                f"{where}: expected the keys of observation_space {sorted(space.spaces)}, got an "
+                f"observation without {missing}"
+            )
         for key, value in obs.items():
             if value is None and key == "action_mask":
                 continue
             if key in SCALAR_KEYS and isinstance(value, (int, np.integer)):
+                part = space.spaces.get(key)
+                if part is not None and not part.contains(np.int64(value)):
+                    raise EnvCheckError(
+                        f"{where}: obs[{key!r}] = {value} lies outside its space {part}"
+                    )
                 continue
             _check_array(value, space.spaces.get(key), f"{where}: obs[{key!r}]")
     elif isinstance(obs, tuple) and isinstance(space, spaces.Tuple):

@@ -79,6 +79,47 @@ CASES = {
         },
         r"obs\['action_mask'\]: the observation space has no entry",
     ),
+    "observation without a key of its space": (
+        {"_obs": lambda self: {"observation": np.array([self._pos], np.float32), "to_play": -1}},
+        r"reset: expected the keys of observation_space .*without \['action_mask'\]",
+    ),
+    "no legal action while the episode goes on": (
+        {
+            "_obs": lambda self: {
+                "observation": np.array([self._pos], np.float32),
+                "action_mask": np.zeros(2, np.int8),
+                "to_play": -1,
+            }
+        },
+        r"obs\['action_mask'\]: expected at least one legal action .*got none",
+    ),
+    "to_play outside its space": (
+        {
+            "observation_space": property(
+                lambda self: spaces.Dict(
+                    {
+                        "observation": spaces.Box(0, 10, (1,), np.float32),
+                        "action_mask": spaces.Box(0, 1, (2,), np.int8),
+                        "to_play": spaces.Discrete(3, start=-1),
+                    }
+                )
+            ),
+            "_obs": lambda self: {
+                "observation": np.array([self._pos], np.float32),
+                "action_mask": np.ones(2, np.int8),
+                "to_play": 7,
+            },
+        },
+        r"reset: obs\['to_play'\] = 7 lies outside its space Discrete\(3, start=-1\)",
+    ),
+    "info not a dict": (
+        {"step": _step_with(lambda self, ts: ts._replace(info=None) if not ts.done else ts)},
+        r"step 0: expected info to be a dict, got NoneType",
+    ),
+    "step raises": (
+        {"step": _step_with(lambda self, ts: 1 / 0)},
+        r"step 0: env.step\(\d\) raised ZeroDivisionError: division by zero",
+    ),
     "python float reward": (
         {"step": _step_with(lambda self, ts: ts._replace(reward=float(ts.reward[0])))},
         r"expected reward as a float32 array of shape \(1,\), got float",
@@ -172,3 +213,42 @@ def test_tuple_observations_are_checked_part_by_part():
 
     with pytest.raises(EnvCheckError, match=r"expected a tuple of 3 parts .*, got 2"):
         check_env(Broken(gymnasium.make("Blackjack-v1")))
+
+
+def test_an_env_without_a_mask_that_shares_its_generator_passes():
+    """Without an action mask the checker draws ``env.random_action()``, from the generator the
+    env's dynamics use too. The replay took its actions from the first episode without drawing,
+    so the env's draws were shifted, and a reproducible env was reported as not."""
+    from lzero.envs import BaseEnv
+
+    class Coin(BaseEnv):
+        config = dict()
+        observation_space = spaces.Box(0, 10, (1,), np.float32)
+        action_space = spaces.Discrete(2)
+        reward_space = spaces.Box(0.0, 1.0, (1,), np.float32)
+
+        def reset(self):
+            self._start_episode()
+            self.t, self.ret = 0, 0.0
+            return np.zeros(1, np.float32)
+
+        def step(self, action):
+            self.t += 1
+            reward = float(self.np_random.random() < 0.5)  # seeded, in the dynamics
+            self.ret += reward
+            done = self.t >= 5
+            info = {"eval_episode_return": self.ret} if done else {}
+            return BaseEnvTimestep(np.array([self.t], np.float32), to_reward(reward), done, info)
+
+        def close(self):
+            pass
+
+    check_env(Coin({}))
+
+    class Unseeded(Coin):
+        def step(self, action):
+            timestep = super().step(action)
+            return timestep._replace(reward=to_reward(float(np.random.default_rng().random())))
+
+    with pytest.raises(EnvCheckError, match=r"static seed 0: two episodes .* differ at step 1"):
+        check_env(Unseeded({}))

@@ -63,7 +63,8 @@ class Registry:
 
         Raises:
             ValueError: ``name`` is already taken by another object (the same class again, a
-                module imported twice, is fine), unless ``force_overwrite``.
+                module imported twice, is fine), unless ``force_overwrite``. A name an
+                installed package declares (the zoo's) counts as taken by its class.
         """
 
         def decorator(obj: Any) -> Any:
@@ -72,6 +73,12 @@ class Registry:
                 raise ValueError(
                     f"register: expected a name (or an object with a __name__), got {key!r}"
                 )
+            declared = self._declared_once().get(key)
+            if key not in self._items and declared and getattr(obj, "__module__", "") != declared:
+                # A name an installed package declares: its module registers the name when
+                # imported, which would then clash with this one (or take it over), so it is
+                # imported first and the rule below decides.
+                importlib.import_module(declared)
             old = self._items.get(key)
             if old is not None and _qualname(old) != _qualname(obj) and not force_overwrite:
                 raise ValueError(
@@ -82,6 +89,13 @@ class Registry:
             return obj
 
         return decorator if module is None else decorator(module)
+
+    def _declared_once(self) -> dict[str, str]:
+        """:meth:`_declared`, read once for this registry's registrations (reading the entry
+        points takes tens of ms, and every module of the zoo registers on import)."""
+        if not hasattr(self, "_declared_cache"):
+            self._declared_cache = self._declared()
+        return self._declared_cache
 
     def _declared(self) -> dict[str, str]:
         if self._group is None:

@@ -127,3 +127,40 @@ def test_a_pickled_or_copied_env_registry_is_the_receivers_own():
     build = "import pickle, sys; r = pickle.loads(sys.stdin.buffer.read()); print(type(r.build('connect4', {})).__name__)"
     out = subprocess.run([sys.executable, "-c", build], input=blob, capture_output=True, check=True)
     assert out.stdout.strip() == b"Connect4Env"
+
+
+def test_a_declared_name_is_taken_before_its_module_is_imported():
+    """``connect4`` is declared (an entry point) before its module is imported: registering
+    another class under it had been accepted, and importing the zoo's Connect4 module then
+    failed. It is refused as taken; with ``force_overwrite`` the zoo module still imports.
+    In a fresh interpreter, where nothing has imported the zoo's Connect4 yet."""
+    import subprocess
+    import sys
+
+    script = textwrap.dedent("""
+        import sys
+        from lzero.envs import ENV_REGISTRY
+        assert "zoo.board_games.connect4.envs.connect4_env" not in sys.modules
+        class MyEnv:
+            pass
+        try:
+            ENV_REGISTRY.register("connect4")(MyEnv)
+        except ValueError as e:
+            print("refused:", e)
+        ENV_REGISTRY.register("connect4", force_overwrite=True)(MyEnv)
+        import zoo.board_games.connect4.envs.connect4_env
+        print("taken by:", ENV_REGISTRY.get("connect4").__name__)
+        ENV_REGISTRY.register("my_new_name")(MyEnv)
+        print("new name:", ENV_REGISTRY.get("my_new_name").__name__)
+    """)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "refused: env 'connect4' is already registered to "
+        "zoo.board_games.connect4.envs.connect4_env.Connect4Env (pass force_overwrite=True to "
+        "replace it)",
+        "taken by: MyEnv",
+        "new name: MyEnv",
+    ]

@@ -3,7 +3,7 @@
 ``env(name, **config)`` is an ``AECEnv`` and ``parallel_env(name, **config)`` a
 ``ParallelEnv`` over the registered board game ``name`` (``'tictactoe'``, ``'connect4'``,
 ``'gomoku'``) in ``self_play_mode``; ``config`` is the board env's own config. As in
-PettingZoo's ``connect_four_v3`` and ``gomoku``: agents ``player_0`` (moves first) and
+PettingZoo's ``connect_four_v3`` (it has no Gomoku): agents ``player_0`` (moves first) and
 ``player_1`` (``tictactoe_v3`` names them ``player_1`` and ``player_2``); each agent
 observes ``{"observation": [H, W, 2] int8 (its stones, the opponent's), "action_mask": [A]
 int8}``, the mask empty when it is not the agent's turn; the winner gets +1, the loser -1 and

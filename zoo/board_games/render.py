@@ -126,8 +126,8 @@ class RealtimeWindow:
             except (RuntimeError, pygame.error) as err:
                 self.failed = True
                 warnings.warn(
-                    f"{self._mode}: {err}; the board is not shown (render_mode 'ansi' or "
-                    "'state_realtime_mode' give it as text)",
+                    f"{self._mode}: {err}; the board is not shown (render_mode 'ansi' gives it as "
+                    "text)",
                     stacklevel=4,
                 )
                 return

@@ -185,3 +185,16 @@ def test_reset_options_are_the_start_player_or_refused(make):
         game.reset(options=1)
     with pytest.warns(UserWarning, match=r"options \['bogus'\] ignored"):
         game.reset(options={"bogus": 1})
+
+
+def test_human_rendering_without_a_display_names_a_mode_this_env_takes(monkeypatch):
+    # The warning had named 'state_realtime_mode', which this env refuses.
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    aec = env("tictactoe", render_mode="human")
+    aec.reset(seed=0)
+    with pytest.warns(UserWarning, match=r"the board is not shown") as record:
+        aec.step(4)
+    message = str(record[0].message)
+    named = [mode for mode in ("ansi", "state_realtime_mode") if f"'{mode}'" in message]
+    assert named == ["ansi"]
+    env("tictactoe", render_mode=named[0]).reset(seed=0)

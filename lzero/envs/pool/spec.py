@@ -11,13 +11,27 @@ from gymnasium import spaces
 
 
 class Config(dict):
-    """A dict whose keys also read as attributes: ``spec.config.num_envs``, as envpool's."""
+    """A dict whose keys also read as attributes: ``spec.config.num_envs``, as envpool's. It
+    is read-only, as envpool's config (a namedtuple): it records what ``make`` built, and a
+    changed key would change nothing in the pool."""
 
     def __getattr__(self, name: str) -> Any:
         try:
             return self[name]
         except KeyError:
             raise AttributeError(f"config has no key {name!r}") from None
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            "the pool's config is read-only: it records what make() built; make a new pool "
+            "with the setting instead (make(task_id, ..., key=value))"
+        )
+
+    __setattr__ = __delattr__ = __setitem__ = __delitem__ = _read_only
+    update = pop = popitem = clear = setdefault = __ior__ = _read_only
+
+    def __reduce__(self):
+        return (Config, (dict(self),))
 
 
 class ArraySpec(NamedTuple):

@@ -134,6 +134,22 @@ def test_spec_views():
     assert list(action) == ["env_id", "players.env_id", "action"]
     assert action["action"].bounds == (0, 1) and action["action"].dtype == np.int64
     assert spec.config.num_envs == N == spec.config["num_envs"]
+    # Read-only, as envpool's: setting an attribute had made config.num_envs disagree with
+    # config["num_envs"] and the pool, and a key set changed nothing in the pool.
+    for change in (
+        lambda c: setattr(c, "num_envs", 5),
+        lambda c: c.__setitem__("num_envs", 5),
+        lambda c: c.update(num_envs=5),
+        lambda c: c.pop("num_envs"),
+    ):
+        with pytest.raises(TypeError, match="the pool's config is read-only"):
+            change(spec.config)
+    assert spec.config.num_envs == N == spec.config["num_envs"] == spec.num_envs
+    import copy
+    import pickle
+
+    for twin in (copy.deepcopy(spec.config), pickle.loads(pickle.dumps(spec.config))):
+        assert twin == spec.config and type(twin) is type(spec.config)
     box = make_spec("Pendulum-v1").action_array_spec["action"]
     assert box.shape == (1,) and box.maximum[0] == 2.0
 

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
+
+from lzero.envs.wrappers.legacy import make_task
 
 
 def make_gymnasium_env(task_id: str, kwargs: dict) -> Any:
-    """``gymnasium.make(task_id, **kwargs)`` minus its ``TimeLimit`` and order/checker wrappers.
+    """``gymnasium.make(task_id, **kwargs)`` minus its ``TimeLimit`` and order/checker wrappers
+    (a legacy gym-style class registered under the id is adapted, as ``make_task`` does).
 
     The pool counts steps and truncates episodes itself (``max_episode_steps``, by default
     the task's own limit), so these layers would only add a Python call per step.
     """
-    env = gymnasium.make(task_id, disable_env_checker=True, **kwargs)
+    env = make_task(task_id, disable_env_checker=True, **kwargs)
     while isinstance(env, (TimeLimit, OrderEnforcing, PassiveEnvChecker)):
         env = env.env
     return env

@@ -147,6 +147,7 @@ def make_task(env_id: str, **kwargs: Any) -> gymnasium.Env:
         return gymnasium.make(env_id, **kwargs)
     steps = kwargs.pop("max_episode_steps", None) or spec.max_episode_steps
     render_mode = kwargs.pop("render_mode", None)
+    kwargs.pop("disable_env_checker", None)  # gymnasium.make's; no checker wraps this one
     env = LegacyGymAdapter(creator(**{**spec.kwargs, **kwargs}))
     if render_mode is not None:
         env.render_mode = render_mode

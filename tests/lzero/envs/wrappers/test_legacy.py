@@ -192,5 +192,15 @@ def test_a_legacy_class_registered_under_a_gymnasium_id_builds_from_the_id(legac
         wrapped = get_wrappered_env({"env_id": env_id}, env_id)()
         wrapped.seed(0)
         assert set(wrapped.reset()) >= {"observation", "action_mask", "to_play"}
+        # The pool too (it had raised gymnasium's TypeError), in this process: spawned
+        # workers do not see an id registered by a script.
+        from lzero.envs import make
+
+        pool = make(env_id, env_type="gymnasium", num_envs=2, num_threads=1, seed=11)
+        obs, _ = pool.reset()
+        np.testing.assert_allclose(np.ravel(obs[0]), np.ravel(trace[0]))
+        truncated = [pool.step(np.array([1, 1]))[3] for _ in range(3)]
+        assert [bool(t[0]) for t in truncated] == [False, False, True]  # the spec's limit
+        pool.close()
     finally:
         del gymnasium.envs.registry[env_id]

@@ -77,8 +77,12 @@ class Registry:
             if key not in self._items and declared and getattr(obj, "__module__", "") != declared:
                 # A name an installed package declares: its module registers the name when
                 # imported, which would then clash with this one (or take it over), so it is
-                # imported first and the rule below decides.
-                importlib.import_module(declared)
+                # imported first and the rule below decides (one that cannot be imported here,
+                # for want of an optional package, registers nothing to clash with).
+                try:
+                    importlib.import_module(declared)
+                except ImportError:
+                    pass
             old = self._items.get(key)
             if old is not None and _qualname(old) != _qualname(obj) and not force_overwrite:
                 raise ValueError(

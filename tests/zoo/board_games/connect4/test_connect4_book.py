@@ -103,3 +103,15 @@ def test_one_stone_past_the_book_scores_as_without_it():
             continue
         assert with_book.solve(moves) == without.solve(moves), moves
         checked += 1
+
+
+def test_the_module_functions_use_the_book_when_it_is_installed():
+    """``solve``/``analyze`` (the README's calls) ran a solver without the book, so an early
+    position took minutes to hours where ``lzero solve`` took seconds. The empty board is a
+    first-player win with the 21st stone, column 4 (Allis, Pons)."""
+    from zoo.board_games.connect4.envs import connect4_solver
+
+    connect4_solver._DEFAULT.clear()  # this process's default solver, built afresh
+    assert connect4_solver._default_solver()._book[2] == BOOK_PLY
+    assert connect4_solver.analyze("") == [-2, -1, 0, 1, 0, -1, -2]
+    assert connect4_solver.solve("") == 1

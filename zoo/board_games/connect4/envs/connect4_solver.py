@@ -22,7 +22,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from zoo.board_games.connect4.envs.connect4_book import BOOK_PLY, load_book
+from zoo.board_games.connect4.envs.connect4_book import BOOK_PLY, book_available, load_book
 from zoo.board_games.connect4.envs.connect4_moves import FULL, column_scores, first_optimal_move
 from zoo.board_games.connect4.envs.connect4_position import (
     BOARD_MASK,
@@ -190,26 +190,32 @@ _DEFAULT: list[Connect4Solver] = []
 
 
 def _default_solver() -> Connect4Solver:
+    """The module functions' solver: with the opening book when ``bitbully-databases`` is
+    installed, as ``lzero solve`` (without it an early position takes minutes to hours)."""
     if not _DEFAULT:
-        _DEFAULT.append(Connect4Solver())
+        _DEFAULT.append(Connect4Solver(opening_book=book_available()))
     return _DEFAULT[0]
 
 
 def solve(moves: str) -> int:
-    """:meth:`Connect4Solver.solve` on a shared default solver."""
+    """:meth:`Connect4Solver.solve` on a shared default solver (with the opening
+    book when it is installed)."""
     return _default_solver().solve(moves)
 
 
 def analyze(moves: str) -> list[int | None]:
-    """:meth:`Connect4Solver.analyze` on a shared default solver."""
+    """:meth:`Connect4Solver.analyze` on a shared default solver (with the opening
+    book when it is installed)."""
     return _default_solver().analyze(moves)
 
 
 def solve_board(board: np.ndarray, to_play: int) -> int:
-    """:meth:`Connect4Solver.solve_board` on a shared default solver."""
+    """:meth:`Connect4Solver.solve_board` on a shared default solver (with the opening
+    book when it is installed)."""
     return _default_solver().solve_board(board, to_play)
 
 
 def analyze_board(board: np.ndarray, to_play: int) -> list[int | None]:
-    """:meth:`Connect4Solver.analyze_board` on a shared default solver."""
+    """:meth:`Connect4Solver.analyze_board` on a shared default solver (with the opening
+    book when it is installed)."""
     return _default_solver().analyze_board(board, to_play)

@@ -262,6 +262,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             state=state,
             replay_path=args.gif,
             print_results=True,  # before the replay's path
+            mcts_bot_simulations=args.mcts_simulations,
         )
     return 0
 
@@ -306,6 +307,7 @@ def _eval_muzero(args: argparse.Namespace, input_cfg: list) -> int:
             [main_config, create_config], seed=args.seed, model_path=args.ckpt,
             num_episodes=args.episodes, save_replay_gif=args.gif is not None,
             replay_path=args.gif, num_simulations=args.simulations, opening_moves=args.openings,
+            mcts_bot_simulations=args.mcts_simulations,
         )  # fmt: skip
     return 0
 
@@ -359,6 +361,13 @@ def add_eval_subcommand(subparsers) -> None:
         type=non_negative_int,
         default=0,
         help="random moves opening each game, the same for both colours of a pair (default 0)",
+    )
+    p.add_argument(
+        "--mcts-simulations",
+        type=positive_int,
+        default=None,
+        help="rollouts a move of the mcts bot (default: the checkpoint's env config's "
+        "mcts_bot_num_simulations, or CONFIG's; the results say which)",
     )
     p.add_argument("--seed", type=_seed, default=0, help="seed of the envs and bots")
     p.add_argument(

@@ -29,6 +29,7 @@ def eval_muzero_with_gym_env(
     replay_path: str | None = None,
     num_simulations: int | None = None,
     opening_moves: int = 0,
+    mcts_bot_simulations: int | None = None,
 ) -> tuple[float, list[float]]:
     """Plays ``num_episodes`` greedy episodes with a checkpoint's model.
 
@@ -45,6 +46,8 @@ def eval_muzero_with_gym_env(
             game plays the raw network (the most probable legal move, no search).
         opening_moves: on a board game, random moves opening each game, the same for both
             colours of a pair (as AlphaZero's ``eval_alphazero``); 0 on a gym task.
+        mcts_bot_simulations: on a board game, the MCTS bot's rollouts a move (ours; default:
+            the config's ``env.mcts_bot_num_simulations``); needs ``mcts`` among the bots.
 
     Returns:
         The mean return and the list of returns (on a board game, the results against the
@@ -59,8 +62,20 @@ def eval_muzero_with_gym_env(
     if isinstance(opening_moves, bool) or not isinstance(opening_moves, int) or opening_moves < 0:
         raise ConfigError(f"expected opening_moves to be an int >= 0, got {opening_moves!r}")
     muzero_setup.check_seed(seed)
+    cfg = compile_config(input_cfg)
+    if mcts_bot_simulations is not None:
+        if not muzero_setup.is_board(cfg):
+            raise ConfigError(
+                "mcts_bot_simulations (lzero eval --mcts-simulations): expected a board game, "
+                f"got the gym task {muzero_setup.env_name(cfg)} (the MCTS bot is a board game's "
+                "opponent)"
+            )
+        from lzero.worker.alphazero_evaluator import check_mcts_bot_simulations
+
+        check_mcts_bot_simulations(mcts_bot_simulations, cfg.policy.eval_bots or ("mcts",))
+        cfg.env.mcts_bot_num_simulations = mcts_bot_simulations
     return _evaluate(
-        compile_config(input_cfg), seed, model_path, num_episodes,
+        cfg, seed, model_path, num_episodes,
         save_replay_gif=save_replay_gif, replay_path=replay_path,
         num_simulations=num_simulations, opening_moves=opening_moves,
     )  # fmt: skip
@@ -177,6 +192,8 @@ def _eval_board(
     colours = "the agent first" if evaluator.agent_first_only else "both colours"
     opening = f", {opening_moves}-move random openings" if opening_moves else ""
     print(f"eval over {num_games} games per bot, {colours}{opening}:")
+    if "mcts" in evaluator.results:
+        print(f"  (the mcts bot: {evaluator.mcts_bot_simulations} rollouts a move)")
     for bot, r in evaluator.results.items():
         print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
     if replay_dir is not None:

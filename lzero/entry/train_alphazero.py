@@ -31,6 +31,7 @@ from lzero.policy.board_game import BoardGame
 from lzero.utils.replay_io import check_replay_dir
 from lzero.worker.alphazero_collector import make_alphazero_collector
 from lzero.worker.alphazero_evaluator import (
+    check_mcts_bot_simulations,
     check_opening_moves,
     eval_bots,
     evaluate_against_bots,
@@ -306,6 +307,7 @@ def eval_alphazero(
     replay_path: str | None = None,
     print_results: bool = False,
     input_cfg: Sequence[Mapping] | None = None,
+    mcts_bot_simulations: int | None = None,
 ) -> dict[str, dict[str, float]]:
     """Win, draw and loss rates of a checkpoint against bots (both colours); the checkpoint
     records its game, so no config is needed.
@@ -339,6 +341,8 @@ def eval_alphazero(
             the replay's path; ``lzero eval``).
         input_cfg: LightZero's name of the config pair, for its keyword call
             (``eval_alphazero(input_cfg=[main_config, create_config], ...)``).
+        mcts_bot_simulations: the MCTS bot's rollouts a move (ours; default: the checkpoint's
+            env config's ``mcts_bot_num_simulations``); needs ``mcts`` among the bots.
     """
     from lzero.agent import load_agent, read_checkpoint
 
@@ -355,6 +359,7 @@ def eval_alphazero(
             fpu_reduction=fpu_reduction is not FROM_CONFIG, state=state is not None,
             inference_dtype=inference_dtype is not None, replay_path=replay_path is not None,
             print_results=print_results is not False,
+            mcts_bot_simulations=mcts_bot_simulations is not None,
         )  # fmt: skip
         if any(ours.values()):
             raise ConfigError(
@@ -380,7 +385,11 @@ def eval_alphazero(
     model_path = checkpoint if model_path is None else model_path
     state = read_checkpoint(model_path) if state is None else state
     g = state["game"]
-    env = create_env(g["create_env"], g["env_config"])
+    check_mcts_bot_simulations(mcts_bot_simulations, bots or ("mcts",))  # default bots: mcts
+    env_config = dict(g["env_config"])
+    if mcts_bot_simulations is not None:
+        env_config["mcts_bot_num_simulations"] = int(mcts_bot_simulations)
+    env = create_env(g["create_env"], env_config)
     try:  # the asked-for games first, before the network is built
         bots = eval_bots(env, bots, "bots (lzero eval --bots)")
         check_opening_moves(
@@ -395,16 +404,18 @@ def eval_alphazero(
         fpu_reduction=fpu_reduction, reuse_tree=reuse_tree, state=state,
     )  # fmt: skip
     results = evaluate_against_bots(
-        agent.act_batch, g["create_env"], g["env_config"], bots, num_games, seed, opening_moves
+        agent.act_batch, g["create_env"], env_config, bots, num_games, seed, opening_moves
     )
     if print_results:
         opening = f", {opening_moves}-move random openings" if opening_moves else ""
         print(f"{model_path}: {num_games} games per bot, colours alternate{opening}")
+        if "mcts" in bots:
+            print(f"  (the mcts bot: {env._cfg.mcts_bot_num_simulations} rollouts a move)")
         for bot, r in results.items():
             print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
     if replay_path is not None:
         gif = record_game_gif(
-            agent.act_batch, g["create_env"], g["env_config"], bots[0], seed, replay_path
+            agent.act_batch, g["create_env"], env_config, bots[0], seed, replay_path
         )
         print(f"replay GIF: {gif}")
     return results

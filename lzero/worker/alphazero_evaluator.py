@@ -41,6 +41,32 @@ def eval_bots(env: Any, bots: Sequence[str] | None, name: str) -> list[str]:
     return list(bots or default_bots(env))
 
 
+def check_mcts_bot_simulations(simulations: int | None, bots: Sequence[str]) -> None:
+    """Refuses the MCTS bot's simulations when no bot is ``mcts`` (they would be ignored), or
+    when they are not a positive int.
+
+    Raises:
+        ConfigError: naming ``lzero eval --mcts-simulations``.
+    """
+    if simulations is None:
+        return
+    if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)):
+        raise ConfigError(
+            f"mcts_bot_simulations (lzero eval --mcts-simulations): expected a positive int, got "
+            f"{simulations!r}"
+        )
+    if simulations < 1:
+        raise ConfigError(
+            "mcts_bot_simulations (lzero eval --mcts-simulations): expected a positive int, got "
+            f"{simulations}"
+        )
+    if "mcts" not in bots:
+        raise ConfigError(
+            "mcts_bot_simulations (lzero eval --mcts-simulations): expected an mcts bot among "
+            f"the bots (the option sets its strength), got {list(bots)}"
+        )
+
+
 def play_opening(env: Any, moves: int, rng: np.random.Generator) -> list[int]:
     """Plays ``moves`` uniformly random legal moves on ``env`` (both players, from its reset
     position) and returns them. An opening that ends the game is drawn again (``env`` reset,

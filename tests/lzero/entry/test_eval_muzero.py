@@ -159,3 +159,35 @@ def test_an_unknown_bot_or_too_long_an_opening_is_refused_naming_the_option(trai
         run_eval(["--ckpt", ckpt, "--bots", "rule,bogus"])
     with pytest.raises(ConfigError, match=r"opening_moves \(lzero eval --openings\): expected"):
         run_eval(["--ckpt", ckpt, "--openings", "9"])
+
+
+def test_the_mcts_bots_rollouts_are_an_option_and_printed(trained, capsys, monkeypatch):
+    """``lzero eval`` played the MCTS bot at the config's 50 rollouts a move with no way to
+    change it and no word of it, so a figure "against the MCTS bot at 1,000 rollouts" could not
+    be reproduced from the command. ``--mcts-simulations N`` sets it; the results say it."""
+    from zoo.board_games import mcts_bot
+
+    seen = []
+
+    class Recording(mcts_bot.MCTSBot):
+        def __init__(self, env, name, simulations, **kwargs):
+            seen.append(simulations)
+            super().__init__(env, name, simulations, **kwargs)
+
+    monkeypatch.setattr(mcts_bot, "MCTSBot", Recording)
+    tmp, path = trained
+    ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
+    base = ["--ckpt", ckpt, "--episodes", "2", "--bots", "mcts", "--simulations", "2"]
+    assert run_eval(base) == 0
+    assert "(the mcts bot: 50 rollouts a move)" in capsys.readouterr().out
+    assert set(seen) == {50}
+    seen.clear()
+    assert run_eval([*base, "--mcts-simulations", "7"]) == 0
+    assert "(the mcts bot: 7 rollouts a move)" in capsys.readouterr().out
+    assert set(seen) == {7}
+    with pytest.raises(ConfigError, match=r"--mcts-simulations\): expected an mcts bot among"):
+        run_eval(["--ckpt", ckpt, "--bots", "rule", "--mcts-simulations", "7"])
+    with pytest.raises(ConfigError, match=r"--mcts-simulations\): expected a board game"):
+        eval_muzero_with_gym_env(
+            copy.deepcopy([cartpole.main_config, cartpole.create_config]), mcts_bot_simulations=7
+        )

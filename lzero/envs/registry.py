@@ -193,9 +193,27 @@ def create_env(create_cfg: Mapping, env_cfg: Mapping | None = None) -> Any:
         The env instance.
 
     Raises:
-        ConfigError: ``create_cfg`` has no ``type``.
+        ConfigError: ``create_cfg`` or ``env_cfg`` is not a mapping, or ``create_cfg`` has no
+            ``type``.
         KeyError: the type is not registered.
     """
+    if not isinstance(create_cfg, Mapping):
+        hint = (
+            f" (by name: create_env(dict(type={create_cfg!r}), env_cfg), or "
+            f"ENV_REGISTRY.build({create_cfg!r}, env_cfg))"
+            if isinstance(create_cfg, str)
+            else ""
+        )
+        raise ConfigError(
+            "create_env: expected create_cfg to be a mapping (create_config, or its env part "
+            f"such as dict(type='connect4')), got the {type(create_cfg).__name__} "
+            f"{create_cfg!r}{hint}"
+        )
+    if env_cfg is not None and not isinstance(env_cfg, Mapping):
+        raise ConfigError(
+            "create_env: expected env_cfg to be a mapping (main_config.env) or None, got the "
+            f"{type(env_cfg).__name__} {env_cfg!r}"
+        )
     spec = create_cfg.get("env", create_cfg)
     if "type" not in spec:
         raise ConfigError(f"create_config.env: expected a 'type' key, got keys {sorted(spec)}")

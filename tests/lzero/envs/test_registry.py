@@ -164,3 +164,13 @@ def test_a_declared_name_is_taken_before_its_module_is_imported():
         "taken by: MyEnv",
         "new name: MyEnv",
     ]
+
+
+def test_create_env_names_a_config_that_is_not_a_mapping():
+    # A name in place of the create config had failed with "'str' object has no attribute 'get'".
+    with pytest.raises(ConfigError, match=r"expected create_cfg to be a mapping .*got the str "
+                       r"'connect4' \(by name: create_env\(dict\(type='connect4'\), env_cfg\)"):  # fmt: skip
+        create_env("connect4", {"battle_mode": "self_play_mode"})
+    with pytest.raises(ConfigError, match=r"expected env_cfg to be a mapping .*got the list"):
+        create_env({"type": "connect4"}, ["self_play_mode"])
+    assert create_env({"type": "connect4"}, {"battle_mode": "self_play_mode"}).reset()

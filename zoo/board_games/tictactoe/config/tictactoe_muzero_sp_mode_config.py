@@ -1,7 +1,10 @@
-"""MuZero on TicTacToe in self-play mode (LightZero's file name): the bot-mode config's settings
-with the agent on both sides; the tree is two-player (rewards for the mover, values for the
-player to move), and evaluation plays the rule, MCTS and alpha_beta (perfect) bots with both
-colours.
+"""MuZero on TicTacToe in self-play mode (LightZero's file name): the bot-mode config's shared
+``SETTINGS`` with the agent on both sides; the tree is two-player (rewards for the mover, values
+for the player to move), and evaluation plays the rule, MCTS and alpha_beta (perfect) bots with
+both colours. The three settings the bot-mode config adds after them (symmetry augmentation,
+``unvisited_value`` 'mean_q', the root's tactics) were tuned against the bot and are not used
+here: nothing has measured them in self-play. The collector's ``prob_random_action_in_bot``
+comes with ``SETTINGS`` and has no effect without a bot.
 
 Run: ``lzero train zoo.board_games.tictactoe.config.tictactoe_muzero_sp_mode_config``.
 """

@@ -32,7 +32,7 @@ def test_ruff_format_is_clean():
 # mechanisms, whose names come from the user, a config or an entry point, never from the
 # library itself. Anywhere else such a lookup is a back door to a higher layer.
 PLUGIN_LOADERS = {
-    ("lzero/envs/registry.py", "get"): "a registry imports the module an entry point declares",
+    ("lzero/envs/registry.py", "_import_declared"): "the module an entry point declares",
     ("lzero/envs/registry.py", "import_module_names"): "LightZero's import_names of a config",
     ("lzero/cli.py", "_load_adder"): "subcommands of packages built on lzero (entry points)",
     ("lzero/cli_train.py", "load_config_module"): "the config module or file the user names",

@@ -80,7 +80,7 @@ class Registry:
                 # imported first and the rule below decides (one that cannot be imported here,
                 # for want of an optional package, registers nothing to clash with).
                 try:
-                    importlib.import_module(declared)
+                    self._import_declared(declared)
                 except ImportError:
                     pass
             old = self._items.get(key)
@@ -93,6 +93,11 @@ class Registry:
             return obj
 
         return decorator if module is None else decorator(module)
+
+    @staticmethod
+    def _import_declared(module: str) -> None:
+        """Imports the module an entry point declares for a name (it registers the name)."""
+        importlib.import_module(module)
 
     def _declared_once(self) -> dict[str, str]:
         """:meth:`_declared`, read once for this registry's registrations (reading the entry
@@ -113,7 +118,7 @@ class Registry:
             KeyError: ``name`` is unknown; the message lists the names and the closest one.
         """
         if name not in self._items and name in self._declared():
-            importlib.import_module(self._declared()[name])
+            self._import_declared(self._declared()[name])
         if name not in self._items:
             message = unknown_name_message(self._kind, name, self.names(), listing=self._listing)
             raise KeyError(message)

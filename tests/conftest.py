@@ -11,9 +11,11 @@ import pytest
 @pytest.fixture(scope="module")
 def local_ray():
     """A local Ray for one test module (2 CPUs, no dashboard; starting one costs seconds),
-    shut down after it. Yields the ``ray`` module."""
+    shut down after it. Yields the ``ray`` module. ``address='local'``: a new instance even
+    when a cluster started by ``ray start`` runs on this machine (ray.init would join it, and
+    refuses ``num_cpus`` there: the tests had errored whenever one ran)."""
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="error")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="error")
     yield ray
     ray.shutdown()
 

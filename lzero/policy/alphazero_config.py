@@ -232,6 +232,8 @@ TRAINER_ENV_CONFIG = dict(
         # the actors, checked as each collect phase starts
         max_consecutive_failures=5,  # (int) phases in a row an actor may die before the run
         # stops with an error (each failure is warned about and the actor replaced)
+        connect_timeout=60.0,  # (float|None) seconds the Ray actors may take to start (Ray
+        # holds them until the CPUs they reserve are free); then an error; None: no limit
     ),
 )
 

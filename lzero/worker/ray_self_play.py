@@ -90,12 +90,16 @@ class RaySelfPlay:
     ) -> None:
         self.ray = acquire_ray(m.ray_address, "Ray self-play (manager type 'ray')")
         self.policy, self.cfg = policy, m
+        self.actors = None
         try:
             n = actor_count(self.ray, m, units, where)
             self.chunks = [c.tolist() for c in np.array_split(np.arange(units), n)]
             remote = self.ray.remote(actor_cls).options(num_cpus=m.num_cpus_per_actor)
             self.actors = ActorSet(self.ray, lambda a: make_actor(remote, self.chunks[a]), n)
+            self._wait_started(m.get("connect_timeout", 60.0), where)
         except BaseException:
+            if self.actors is not None:
+                self.actors.close()
             release_ray()
             raise
         self._failures = [0] * n
@@ -104,6 +108,25 @@ class RaySelfPlay:
         self._synced_iter: int | None = None
         self._version = -1
         self._closed = False
+
+    def _wait_started(self, timeout: float | None, where: str) -> None:
+        """Waits at most ``timeout`` seconds (None: no limit) for every actor to start.
+
+        Raises:
+            RuntimeError: they did not: Ray lacked the free CPUs they reserve (other jobs'
+                actors hold them), and would have waited for them without a word.
+        """
+        refs = [actor.pid.remote() for actor in self.actors.actors]
+        try:
+            self.ray.get(refs, timeout=timeout)
+        except self.ray.exceptions.GetTimeoutError as err:
+            k, per = len(refs), float(self.cfg.num_cpus_per_actor)
+            raise RuntimeError(
+                f"Ray self-play: expected {k} actors to start within {where}.connect_timeout "
+                f"{timeout:g} s, got fewer (Ray may lack the free CPUs they reserve: {k} * "
+                f"num_cpus_per_actor {per:g}, beside other jobs' actors; lower actor_num or "
+                "num_cpus_per_actor, or raise connect_timeout)"
+            ) from err
 
     def _broadcast(self) -> None:
         it = self.policy.train_iter

@@ -73,6 +73,14 @@ def check_ray_config(cfg: Any, where: str) -> None:
         raise ConfigError(
             f"{where}: expected ray_address to be a str or None, got {cfg.ray_address!r}"
         )
+    t = cfg.get("connect_timeout")
+    if t is not None and (
+        isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t < math.inf
+    ):
+        raise ConfigError(
+            f"{where}: expected connect_timeout, a positive number of seconds or None (no "
+            f"limit), got {t!r}"
+        )
 
 
 def actor_count(ray: Any, cfg: Any, units: int, where: str) -> int:

@@ -117,3 +117,35 @@ def test_without_ray_the_ray_manager_names_the_extra(monkeypatch, tmp_path):
         train_alphazero([ray_main(tmp_path / "run"), CREATE], seed=0, max_env_step=10)
     # No run folder is left behind: it would be neither a new run's nor one to resume.
     assert not (tmp_path / "run").exists()
+
+
+def test_actors_that_cannot_start_for_want_of_free_cpus_are_an_error_not_a_wait(tmp_path):
+    """Another job's actors hold the cluster's CPUs: Ray self-play had waited for them without
+    a word (the check against the cluster's total CPUs passes), where RayEnvManager raised
+    after connect_timeout. Now it raises too, names the key, and leaves no actor running."""
+
+    @ray.remote(num_cpus=2)
+    class Hog:
+        def ready(self):
+            return True
+
+    hog = Hog.remote()
+    ray.get(hog.ready.remote())  # both CPUs of the module's local Ray are taken
+    try:
+        main = ray_main(tmp_path / "run", actor_num=1, connect_timeout=3)
+        with pytest.raises(
+            RuntimeError,
+            match=r"expected 1 actors to start within main_config\.env\.manager\.connect_timeout"
+            r" 3 s, got fewer \(Ray may lack the free CPUs",
+        ):
+            train_alphazero([main, CREATE], seed=0, max_env_step=10)
+    finally:
+        ray.kill(hog)
+    import time
+
+    end = time.monotonic() + 30  # ray.kill is asynchronous
+    while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < end:
+        time.sleep(0.2)
+    assert ray.available_resources().get("CPU", 0) == 2  # the waiting actor was killed too
+    with pytest.raises(ConfigError, match="expected connect_timeout, a positive number"):
+        compile_alphazero_config([ray_main("x", connect_timeout=0), CREATE])

@@ -126,6 +126,12 @@ def acquire_ray(address: str | None, what: str) -> Any:
         except (ValueError, ConnectionError) as err:
             if not address:  # a local Ray that failed to start: Ray's own error says why
                 raise
+            if address.startswith("ray://") and "ray[client]" in str(err):
+                raise MissingExtraError(
+                    f"{source}: {address!r} joins through Ray Client, which needs "
+                    "pip install 'ray[client]' (the .[ray] extra installs Ray without it; "
+                    "'auto' or 'host:port' join without it)"
+                ) from err
             raise ConfigError(
                 f"{source}: expected 'auto', 'host:port' or 'ray://host:port' of a running Ray "
                 f"cluster, got {address!r}: {err}"

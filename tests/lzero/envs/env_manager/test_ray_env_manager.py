@@ -6,6 +6,7 @@ One local Ray serves the whole module (starting one costs seconds)."""
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import sys
 import time
@@ -238,6 +239,12 @@ try:
     acquire_ray("localhost:1", "test")  # nothing listens: Ray retried for minutes
 except ConfigError as err:
     print("unreachable:", err)
+try:  # Ray Client without ray[client] (grpc): the address was blamed for a missing package
+    acquire_ray("ray://127.0.0.1:1", "test")
+except ImportError as err:
+    print("client:", type(err).__name__, err)
+except ConfigError as err:
+    print("client:", type(err).__name__, err)
 def mine(signum, frame):
     pass
 signal.signal(signal.SIGTERM, mine)
@@ -256,6 +263,11 @@ release_ray()
     assert (
         "unreachable: ray_address: expected a running Ray cluster at 'localhost:1'" in proc.stdout
     )
+    if importlib.util.find_spec("grpc") is None:  # ray[client] is not installed
+        assert (
+            "client: MissingExtraError ray_address: 'ray://127.0.0.1:1' joins through Ray "
+            "Client, which needs pip install 'ray[client]'" in proc.stdout
+        ), proc.stdout
 
 
 def test_without_ray_asking_for_it_names_the_extra(monkeypatch):

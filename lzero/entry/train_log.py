@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import itertools
 import json
 import math
+import os
 import re
 import signal
 import sys
@@ -154,6 +156,14 @@ class Progress:
         self.line(f"evaluating the {'resumed' if resumed else 'untrained'} network first: {what}")
 
 
+_WRITERS = itertools.count()
+
+
+def _writer_suffix() -> str:
+    """A suffix unique to this process's next event file (pid and a counter)."""
+    return f".{os.getpid()}.{next(_WRITERS)}"
+
+
 class TrainLog:
     """Appends rows to ``<exp>/progress.csv`` and draws ``<exp>/learning_curve.png``.
 
@@ -219,8 +229,12 @@ class TrainLog:
         else:
             with open(self.csv_path, "w", newline="") as f:
                 csv.writer(f).writerow(self.columns)
-        # Opened once the log is accepted: a refused resume leaves no empty event file.
-        self.tensorboard = SummaryWriter(str(self.dir / "tensorboard"), flush_secs=30)
+        # Opened once the log is accepted: a refused resume leaves no empty event file. The
+        # suffix keeps each writer's file its own: tensorboardX names it by the second and the
+        # host, and opens it with "wb", so a resume within the same second emptied the run's.
+        self.tensorboard = SummaryWriter(
+            str(self.dir / "tensorboard"), flush_secs=30, filename_suffix=_writer_suffix()
+        )
 
     def write(self, **row: float) -> None:
         """Appends one row; missing columns are left empty."""

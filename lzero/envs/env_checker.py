@@ -9,7 +9,7 @@ can be debugged rule by rule. The rules:
    ints and a continuous env's ``action_mask`` may be None), and lie in ``observation_space``;
    an ``action_mask`` leaves a legal action while the episode goes on.
 3. ``reward`` is a float32 array of shape `[1]` in ``reward_space``; ``done`` is a bool;
-   ``info`` is a dict; ``step`` raises nothing on the actions the checker draws.
+   ``info`` is a dict; ``reset`` and ``step`` raise nothing on the actions the checker draws.
 4. At the end of an episode ``info['eval_episode_return']`` is a Python float.
 5. A later step never mutates an observation already returned (no aliasing).
 6. With a static seed, two episodes with the same actions are identical. The replay draws its
@@ -62,34 +62,40 @@ def check_env(env: Any, *, seed: int = 0, max_steps: int = 2000) -> None:
     env.close()
 
 
-def random_legal_action(env: Any, obs: Any, rng: np.random.Generator) -> Any:
+def random_legal_action(env: Any, obs: Any, rng: np.random.Generator, where: str = "") -> Any:
     """A random legal action: drawn from ``obs['action_mask']`` when the observation has one
     (the space alone would offer illegal moves), else ``env.random_action()``.
 
     Raises:
-        EnvCheckError: the mask holds no legal action, though the episode goes on.
+        EnvCheckError: the mask holds no legal action, though the episode goes on (the message
+            starts with ``where``, the step that returned ``obs``).
     """
     mask = obs.get("action_mask") if isinstance(obs, dict) else None
     if mask is not None and isinstance(env.action_space, spaces.Discrete):
         legal = np.flatnonzero(np.asarray(mask).reshape(-1))
         if not legal.size:
             raise EnvCheckError(
-                "obs['action_mask']: expected at least one legal action while the episode goes "
-                "on (done False), got none"
+                f"{where + ': ' if where else ''}obs['action_mask']: expected at least one legal "
+                "action while the episode goes on (done False), got none"
             )
         return int(env.action_space.start + legal[rng.integers(legal.size)])
     return env.random_action()
 
 
 def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
-    obs = env.reset()
+    try:
+        obs = env.reset()
+    except EnvCheckError:
+        raise
+    except Exception as e:
+        raise EnvCheckError(f"reset: env.reset() raised {type(e).__name__}: {e}") from e
     _check_obs(env, obs, "reset")
     kept = [(obs, _copy(obs))]
     trace, played = [obs], []
     for t in range(max_steps):
         if actions is not None and t == len(actions):
             break  # replaying: the first episode ended here, this one did not
-        action = random_legal_action(env, obs, rng)
+        action = random_legal_action(env, obs, rng, "reset" if t == 0 else f"step {t - 1}")
         if actions is not None:
             action = actions[t]
         played.append(action)

@@ -82,10 +82,13 @@ def test_a_resume_refused_for_its_columns_leaves_the_run_folder_as_it_was(tmp_pa
     tensorboard = (tmp_path / "run" / "tensorboard").iterdir()
     assert {p.name: p.stat().st_size for p in tensorboard} == events
     assert (tmp_path / "run" / "progress.csv").read_text() == csv_text
-    # The same columns resume, and the resumed log appends its row.
+    # The same columns resume, and the resumed log appends its row; the run's event file is
+    # kept (a writer in the same second had reopened it with "wb", emptying it).
     again = TrainLog(tmp_path / "run", columns=("train_iter", "env_step", "rule_win"), append=True)
     again.write(train_iter=2, env_step=20, rule_win=0.75)
     again.close()
+    after = {p.name: p.stat().st_size for p in (tmp_path / "run" / "tensorboard").iterdir()}
+    assert {name: after[name] for name in events} == events and len(after) == len(events) + 1
     assert [r["rule_win"] for r in csv.DictReader(open(tmp_path / "run" / "progress.csv"))] == [
         "0.5",
         "0.75",

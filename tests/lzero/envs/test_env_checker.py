@@ -91,7 +91,7 @@ CASES = {
                 "to_play": -1,
             }
         },
-        r"obs\['action_mask'\]: expected at least one legal action .*got none",
+        r"reset: obs\['action_mask'\]: expected at least one legal action .*got none",
     ),
     "to_play outside its space": (
         {
@@ -115,6 +115,10 @@ CASES = {
     "info not a dict": (
         {"step": _step_with(lambda self, ts: ts._replace(info=None) if not ts.done else ts)},
         r"step 0: expected info to be a dict, got NoneType",
+    ),
+    "reset raises": (
+        {"reset": lambda self: 1 / 0},
+        r"reset: env.reset\(\) raised ZeroDivisionError: division by zero",
     ),
     "step raises": (
         {"step": _step_with(lambda self, ts: 1 / 0)},

@@ -202,24 +202,13 @@ def create_env(create_cfg: Mapping, env_cfg: Mapping | None = None) -> Any:
             ``type``.
         KeyError: the type is not registered.
     """
-    if not isinstance(create_cfg, Mapping):
-        hint = (
-            f" (by name: create_env(dict(type={create_cfg!r}), env_cfg), or "
-            f"ENV_REGISTRY.build({create_cfg!r}, env_cfg))"
-            if isinstance(create_cfg, str)
-            else ""
-        )
-        raise ConfigError(
-            "create_env: expected create_cfg to be a mapping (create_config, or its env part "
-            f"such as dict(type='connect4')), got the {type(create_cfg).__name__} "
-            f"{create_cfg!r}{hint}"
-        )
-    if env_cfg is not None and not isinstance(env_cfg, Mapping):
-        raise ConfigError(
-            "create_env: expected env_cfg to be a mapping (main_config.env) or None, got the "
-            f"{type(env_cfg).__name__} {env_cfg!r}"
-        )
+    _check_mapping(create_cfg, "create_env: expected create_cfg", "create_config, or its env "
+                   "part such as dict(type='connect4')", "create_env(dict(type={!r}), env_cfg)")  # fmt: skip
+    if env_cfg is not None:
+        _check_mapping(env_cfg, "create_env: expected env_cfg", "main_config.env, or None")
     spec = create_cfg.get("env", create_cfg)
+    _check_mapping(spec, "create_env: expected create_cfg['env']", "dict(type='connect4')",
+                   "dict(env=dict(type={!r}))")  # fmt: skip
     if "type" not in spec:
         raise ConfigError(f"create_config.env: expected a 'type' key, got keys {sorted(spec)}")
     import_module_names(spec.get("import_names", ()))
@@ -230,6 +219,17 @@ def create_env(create_cfg: Mapping, env_cfg: Mapping | None = None) -> Any:
     return ENV_REGISTRY.build(spec["type"], EasyDict({**extra, **dict(env_cfg or {})}))
 
 
+def _check_mapping(value: Any, what: str, example: str, by_name: str = "") -> None:
+    """Raises ConfigError unless ``value`` is a mapping; a str (an env's name) is answered with
+    ``by_name`` filled in with it."""
+    if isinstance(value, Mapping):
+        return
+    hint = f" (by name: {by_name.format(value)})" if by_name and isinstance(value, str) else ""
+    raise ConfigError(
+        f"{what} to be a mapping ({example}), got the {type(value).__name__} {value!r}{hint}"
+    )
+
+
 def get_env_cls(cfg: Mapping) -> type:
     """DI-engine's ``get_env_cls``: the registered env class of ``cfg.type``, after importing
     ``cfg.import_names``.
@@ -238,6 +238,8 @@ def get_env_cls(cfg: Mapping) -> type:
         ConfigError: no ``type``, or a module of ``import_names`` cannot be imported.
         KeyError: the type is not registered.
     """
+    _check_mapping(cfg, "get_env_cls: expected cfg", "an env config such as "
+                   "dict(type='connect4')", "get_env_cls(dict(type={!r}))")  # fmt: skip
     if not cfg.get("type"):
         raise ConfigError(f"env config: expected a 'type' key, got keys {sorted(cfg)}")
     import_module_names(cfg.get("import_names", ()))

@@ -173,4 +173,14 @@ def test_create_env_names_a_config_that_is_not_a_mapping():
         create_env("connect4", {"battle_mode": "self_play_mode"})
     with pytest.raises(ConfigError, match=r"expected env_cfg to be a mapping .*got the list"):
         create_env({"type": "connect4"}, ["self_play_mode"])
+    # One level down: "type" in 'connect4' had been a substring test, and None a TypeError.
+    with pytest.raises(ConfigError, match=r"expected create_cfg\['env'\] to be a mapping .*"
+                       r"by name: dict\(env=dict\(type='connect4'\)\)"):  # fmt: skip
+        create_env({"env": "connect4"})
+    with pytest.raises(ConfigError, match=r"expected create_cfg\['env'\] .*got the NoneType"):
+        create_env({"env": None})
+    from lzero.envs.registry import get_env_cls
+
+    with pytest.raises(ConfigError, match=r"get_env_cls: expected cfg to be a mapping .*str"):
+        get_env_cls("connect4")
     assert create_env({"type": "connect4"}, {"battle_mode": "self_play_mode"}).reset()

@@ -72,7 +72,10 @@ def eval_muzero_with_gym_env(
             )
         from lzero.worker.alphazero_evaluator import check_mcts_bot_simulations
 
-        check_mcts_bot_simulations(mcts_bot_simulations, cfg.policy.eval_bots or ("mcts",))
+        check_mcts_bot_simulations(mcts_bot_simulations, None)
+        if cfg.policy.eval_bots and "mcts" not in cfg.policy.eval_bots:
+            muzero_setup.check_env_config(cfg)  # an unknown bot is named first
+            check_mcts_bot_simulations(mcts_bot_simulations, cfg.policy.eval_bots)
         cfg.env.mcts_bot_num_simulations = mcts_bot_simulations
     return _evaluate(
         cfg, seed, model_path, num_episodes,

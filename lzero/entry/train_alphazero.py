@@ -385,13 +385,14 @@ def eval_alphazero(
     model_path = checkpoint if model_path is None else model_path
     state = read_checkpoint(model_path) if state is None else state
     g = state["game"]
-    check_mcts_bot_simulations(mcts_bot_simulations, bots or ("mcts",))  # default bots: mcts
+    check_mcts_bot_simulations(mcts_bot_simulations, None)  # before it goes to the env
     env_config = dict(g["env_config"])
     if mcts_bot_simulations is not None:
         env_config["mcts_bot_num_simulations"] = int(mcts_bot_simulations)
     env = create_env(g["create_env"], env_config)
     try:  # the asked-for games first, before the network is built
         bots = eval_bots(env, bots, "bots (lzero eval --bots)")
+        check_mcts_bot_simulations(mcts_bot_simulations, bots)
         check_opening_moves(
             opening_moves, g["height"] * g["width"], "opening_moves (lzero eval --openings)"
         )

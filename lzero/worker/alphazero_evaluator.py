@@ -41,9 +41,9 @@ def eval_bots(env: Any, bots: Sequence[str] | None, name: str) -> list[str]:
     return list(bots or default_bots(env))
 
 
-def check_mcts_bot_simulations(simulations: int | None, bots: Sequence[str]) -> None:
-    """Refuses the MCTS bot's simulations when no bot is ``mcts`` (they would be ignored), or
-    when they are not a positive int.
+def check_mcts_bot_simulations(simulations: int | None, bots: Sequence[str] | None) -> None:
+    """Refuses the MCTS bot's simulations when they are not a positive int, or when no bot of
+    ``bots`` (checked names; None: not known yet) is ``mcts`` (they would be ignored).
 
     Raises:
         ConfigError: naming ``lzero eval --mcts-simulations``.
@@ -60,7 +60,7 @@ def check_mcts_bot_simulations(simulations: int | None, bots: Sequence[str]) -> 
             "mcts_bot_simulations (lzero eval --mcts-simulations): expected a positive int, got "
             f"{simulations}"
         )
-    if "mcts" not in bots:
+    if bots is not None and "mcts" not in bots:
         raise ConfigError(
             "mcts_bot_simulations (lzero eval --mcts-simulations): expected an mcts bot among "
             f"the bots (the option sets its strength), got {list(bots)}"

@@ -91,12 +91,13 @@ class RaySelfPlay:
         self.ray = acquire_ray(m.ray_address, "Ray self-play (manager type 'ray')")
         self.policy, self.cfg = policy, m
         self.actors = None
+        self._connect_timeout, self._where = m.get("connect_timeout", 60.0), where
         try:
             n = actor_count(self.ray, m, units, where)
             self.chunks = [c.tolist() for c in np.array_split(np.arange(units), n)]
             remote = self.ray.remote(actor_cls).options(num_cpus=m.num_cpus_per_actor)
             self.actors = ActorSet(self.ray, lambda a: make_actor(remote, self.chunks[a]), n)
-            self._wait_started(m.get("connect_timeout", 60.0), where)
+            self._wait_started(range(n))
         except BaseException:
             if self.actors is not None:
                 self.actors.close()
@@ -109,23 +110,25 @@ class RaySelfPlay:
         self._version = -1
         self._closed = False
 
-    def _wait_started(self, timeout: float | None, where: str) -> None:
-        """Waits at most ``timeout`` seconds (None: no limit) for every actor to start.
+    def _wait_started(self, actors) -> None:
+        """Waits at most ``connect_timeout`` seconds (None: no limit) for ``actors`` (indices)
+        to start: all of them at first, a replacement after a failure.
 
         Raises:
             RuntimeError: they did not: Ray lacked the free CPUs they reserve (other jobs'
                 actors hold them), and would have waited for them without a word.
         """
-        refs = [actor.pid.remote() for actor in self.actors.actors]
+        refs = [self.actors[a].pid.remote() for a in actors]
+        timeout = self._connect_timeout
         try:
             self.ray.get(refs, timeout=timeout)
         except self.ray.exceptions.GetTimeoutError as err:
             k, per = len(refs), float(self.cfg.num_cpus_per_actor)
             raise RuntimeError(
-                f"Ray self-play: expected {k} actors to start within {where}.connect_timeout "
-                f"{timeout:g} s, got fewer (Ray may lack the free CPUs they reserve: {k} * "
-                f"num_cpus_per_actor {per:g}, beside other jobs' actors; lower actor_num or "
-                "num_cpus_per_actor, or raise connect_timeout)"
+                f"Ray self-play: expected {k} actors to start within {self._where}."
+                f"connect_timeout {timeout:g} s, got fewer (Ray may lack the free CPUs they "
+                f"reserve: {k} * num_cpus_per_actor {per:g}, beside other jobs' actors; lower "
+                "actor_num or num_cpus_per_actor, or raise connect_timeout)"
             ) from err
 
     def _broadcast(self) -> None:
@@ -189,6 +192,10 @@ class RaySelfPlay:
             raise RuntimeError(f"{message} (max_consecutive_failures reached)") from err
         warnings.warn(message, ActorFailureWarning, stacklevel=4)
         self.actors.restart(a)
+        try:  # another job may have taken the CPUs the dead one freed: an error, not a wait
+            self._wait_started([a])
+        except self.ray.exceptions.RayActorError:
+            pass  # it died starting: its next phase fails, and counts as a failure in a row
 
     def _lost(self, a: int) -> None:
         """Called when actor ``a``'s running phase is lost (the actor failed)."""

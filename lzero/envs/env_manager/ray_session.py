@@ -57,7 +57,8 @@ def import_ray(what: str = "the Ray env manager") -> Any:
 
 def check_ray_config(cfg: Any, where: str) -> None:
     """Raises ConfigError unless ``actor_num``, ``num_cpus_per_actor`` and ``ray_address``
-    hold the types :data:`RAY_CONFIG` documents."""
+    hold the types :data:`RAY_CONFIG` documents, and ``connect_timeout`` (where the config has
+    it) is a positive number of seconds or None."""
     n = cfg.actor_num
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
         raise ConfigError(f"{where}: expected actor_num to be a positive int or None, got {n!r}")

@@ -187,6 +187,8 @@ def test_the_mcts_bots_rollouts_are_an_option_and_printed(trained, capsys, monke
     assert set(seen) == {7}
     with pytest.raises(ConfigError, match=r"--mcts-simulations\): expected an mcts bot among"):
         run_eval(["--ckpt", ckpt, "--bots", "rule", "--mcts-simulations", "7"])
+    with pytest.raises(ConfigError, match=r"--bots\): expected bots of tictactoe .*\['bogus'\]"):
+        run_eval(["--ckpt", ckpt, "--bots", "rule,bogus", "--mcts-simulations", "7"])
     with pytest.raises(ConfigError, match=r"--mcts-simulations\): expected a board game"):
         eval_muzero_with_gym_env(
             copy.deepcopy([cartpole.main_config, cartpole.create_config]), mcts_bot_simulations=7

@@ -149,3 +149,35 @@ def test_actors_that_cannot_start_for_want_of_free_cpus_are_an_error_not_a_wait(
     assert ray.available_resources().get("CPU", 0) == 2  # the waiting actor was killed too
     with pytest.raises(ConfigError, match="expected connect_timeout, a positive number"):
         compile_alphazero_config([ray_main("x", connect_timeout=0), CREATE])
+
+
+def test_a_replacement_actor_that_cannot_start_is_an_error_not_a_wait(tmp_path, monkeypatch):
+    """An actor dies and another job takes the CPU it freed: its replacement had waited for it
+    without a word (only the first start had a timeout)."""
+
+    @ray.remote(num_cpus=1)
+    class Hog:
+        def ready(self):
+            return True
+
+    hogs = []
+    collect = RayAlphaZeroCollector.collect
+
+    def collect_and_kill(self, n_episode):
+        if not hogs:
+            ray.kill(self.actors[0])
+            hogs.append(Hog.remote())  # asked for before the replacement: it gets the CPU
+            self._connect_timeout = 3  # the replacement's (the first start had 60 s)
+        return collect(self, n_episode)
+
+    monkeypatch.setattr(RayAlphaZeroCollector, "collect", collect_and_kill)
+    main = ray_main(tmp_path / "run", actor_num=2)
+    try:
+        with (
+            pytest.warns(ActorFailureWarning, match="actor 0"),
+            pytest.raises(RuntimeError, match=r"expected 1 actors to start within .*connect_"),
+        ):
+            train_alphazero([main, CREATE], seed=0, max_env_step=400)
+    finally:
+        for hog in hogs:
+            ray.kill(hog)

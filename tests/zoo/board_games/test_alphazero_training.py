@@ -538,6 +538,8 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys, monk
     assert "(the mcts bot: 7 rollouts a move)" in capsys.readouterr().out and set(seen) == {7}
     assert lzero_main([*mcts[:-1], "rule", "--mcts-simulations", "7"]) == 2
     assert "--mcts-simulations): expected an mcts bot among" in capsys.readouterr().err
+    assert lzero_main([*mcts[:-1], "rule,bogus", "--mcts-simulations", "7"]) == 2
+    assert "got ['bogus']" in capsys.readouterr().err  # the unknown bot first
     with pytest.raises(SystemExit):
         lzero_main(["play", "tictactoe", "--agent-fpu-reduction", "-0.5"])
     assert "expected 'off' or a finite number >= 0, got '-0.5'" in capsys.readouterr().err

@@ -40,3 +40,20 @@ def _exits(pid: int, wait: float = 15.0) -> bool:
 def exits():
     """``exits(pid, wait=15.0)``: whether the process ends within ``wait`` seconds."""
     return _exits
+
+
+@pytest.fixture
+def mcts_bot_simulations(monkeypatch):
+    """The simulations of every MCTS bot built during the test, in order (the bot class is
+    wrapped to record them)."""
+    from zoo.board_games import mcts_bot
+
+    seen: list[int] = []
+
+    class Recording(mcts_bot.MCTSBot):
+        def __init__(self, env, name, simulations, **kwargs):
+            seen.append(simulations)
+            super().__init__(env, name, simulations, **kwargs)
+
+    monkeypatch.setattr(mcts_bot, "MCTSBot", Recording)
+    return seen

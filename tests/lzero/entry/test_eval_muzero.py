@@ -161,20 +161,11 @@ def test_an_unknown_bot_or_too_long_an_opening_is_refused_naming_the_option(trai
         run_eval(["--ckpt", ckpt, "--openings", "9"])
 
 
-def test_the_mcts_bots_rollouts_are_an_option_and_printed(trained, capsys, monkeypatch):
+def test_the_mcts_bots_rollouts_are_an_option_and_printed(trained, capsys, mcts_bot_simulations):
     """``lzero eval`` played the MCTS bot at the config's 50 rollouts a move with no way to
     change it and no word of it, so a figure "against the MCTS bot at 1,000 rollouts" could not
     be reproduced from the command. ``--mcts-simulations N`` sets it; the results say it."""
-    from zoo.board_games import mcts_bot
-
-    seen = []
-
-    class Recording(mcts_bot.MCTSBot):
-        def __init__(self, env, name, simulations, **kwargs):
-            seen.append(simulations)
-            super().__init__(env, name, simulations, **kwargs)
-
-    monkeypatch.setattr(mcts_bot, "MCTSBot", Recording)
+    seen = mcts_bot_simulations
     tmp, path = trained
     ckpt = str(tmp / "run" / "ckpt" / "ckpt_last.pth.tar")
     base = ["--ckpt", ckpt, "--episodes", "2", "--bots", "mcts", "--simulations", "2"]

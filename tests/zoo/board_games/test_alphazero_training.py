@@ -465,7 +465,7 @@ def test_bad_configs_fail_before_any_env_starts(tmp_path, change, match):
     assert not (tmp_path / "bad" / "progress.csv").exists()
 
 
-def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys, monkeypatch):
+def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys, mcts_bot_simulations):
     config = tmp_path / "tiny_az_config.py"
     main = tiny_main(tmp_path / "cli_run")
     config.write_text(
@@ -523,16 +523,8 @@ def test_command_line_trains_evaluates_and_plays_an_agent(tmp_path, capsys, monk
     assert lzero_main(["eval", "--ckpt", str(ckpt), "--openings", "9"]) == 2
     assert "opening_moves (lzero eval --openings): expected fewer" in capsys.readouterr().err
     # The MCTS bot's rollouts: the checkpoint's env config's, or --mcts-simulations; said.
-    from zoo.board_games import mcts_bot
-
-    seen = []
-
-    class Recording(mcts_bot.MCTSBot):
-        def __init__(self, env, name, simulations, **kwargs):
-            seen.append(simulations)
-            super().__init__(env, name, simulations, **kwargs)
-
-    monkeypatch.setattr(mcts_bot, "MCTSBot", Recording)
+    seen = mcts_bot_simulations
+    seen.clear()  # the training's own evaluations played it too, at the config's 50
     mcts = ["eval", "--ckpt", str(ckpt), "--episodes", "2", "--bots", "mcts"]
     assert lzero_main([*mcts, "--mcts-simulations", "7"]) == 0
     assert "(the mcts bot: 7 rollouts a move)" in capsys.readouterr().out and set(seen) == {7}

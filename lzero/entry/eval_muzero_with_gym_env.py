@@ -15,7 +15,11 @@ from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
 from lzero.utils.replay_io import check_replay_dir
 from lzero.worker import MuZeroEvaluator
-from lzero.worker.alphazero_evaluator import lightzero_eval_bot, record_game_gif
+from lzero.worker.alphazero_evaluator import (
+    check_mcts_bot_simulations,
+    lightzero_eval_bot,
+    record_game_gif,
+)
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
 
@@ -70,17 +74,13 @@ def eval_muzero_with_gym_env(
                 f"got the gym task {muzero_setup.env_name(cfg)} (the MCTS bot is a board game's "
                 "opponent)"
             )
-        from lzero.worker.alphazero_evaluator import check_mcts_bot_simulations
-
-        check_mcts_bot_simulations(mcts_bot_simulations, None)
-        if cfg.policy.eval_bots and "mcts" not in cfg.policy.eval_bots:
-            muzero_setup.check_env_config(cfg)  # an unknown bot is named first
-            check_mcts_bot_simulations(mcts_bot_simulations, cfg.policy.eval_bots)
+        check_mcts_bot_simulations(mcts_bot_simulations, None)  # before it goes to the env
         cfg.env.mcts_bot_num_simulations = mcts_bot_simulations
     return _evaluate(
         cfg, seed, model_path, num_episodes,
         save_replay_gif=save_replay_gif, replay_path=replay_path,
         num_simulations=num_simulations, opening_moves=opening_moves,
+        mcts_bot_simulations=mcts_bot_simulations,
     )  # fmt: skip
 
 
@@ -95,11 +95,12 @@ def _evaluate(
     num_simulations: int | None = None,
     opening_moves: int = 0,
     config_bot: bool = False,
+    mcts_bot_simulations: int | None = None,
 ) -> tuple[float, list[float]]:
     """:func:`eval_muzero_with_gym_env` on its compiled config ``cfg`` (changed in place), its
-    arguments checked but for the checkpoint and ``num_simulations``; ``config_bot``: a board
-    game is played against the env's ``bot_action_type`` only, the agent first (LightZero's
-    ``eval_muzero``)."""
+    arguments checked but for the checkpoint, ``num_simulations`` and whether the bots take
+    ``mcts_bot_simulations`` (already in ``cfg.env``); ``config_bot``: a board game is played
+    against the env's ``bot_action_type`` only, the agent first (LightZero's ``eval_muzero``)."""
     if model_path is None:
         model_path = cfg.policy.model_path  # LightZero's config key; None: untrained
     if model_path is not None and not Path(model_path).is_file():
@@ -118,7 +119,8 @@ def _evaluate(
             )
         if num_simulations:
             cfg.policy.num_simulations = num_simulations
-    muzero_setup.check_env_config(cfg)
+    muzero_setup.check_env_config(cfg)  # an unknown bot is named first
+    check_mcts_bot_simulations(mcts_bot_simulations, cfg.policy.eval_bots or None)
     every_game = (
         check_board_eval_env(cfg.env, "eval_muzero") if muzero_setup.is_board(cfg) else None
     )

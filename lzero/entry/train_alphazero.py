@@ -411,7 +411,7 @@ def eval_alphazero(
         opening = f", {opening_moves}-move random openings" if opening_moves else ""
         print(f"{model_path}: {num_games} games per bot, colours alternate{opening}")
         if "mcts" in bots:
-            print(f"  (the mcts bot: {env._cfg.mcts_bot_num_simulations} rollouts a move)")
+            print(f"  (the mcts bot: {env.mcts_bot_num_simulations} rollouts a move)")
         for bot, r in results.items():
             print(f"  vs {bot:>10}: win {r['win']:.2f}  draw {r['draw']:.2f}  loss {r['loss']:.2f}")
     if replay_path is not None:

@@ -142,6 +142,14 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
+def check_positive_int(value: Any, name: str) -> int:
+    """``value`` as an int, or ConfigError unless it is an int >= 1 (Python's or NumPy's, not a
+    bool). The message reads ``"<name>: expected a positive int, got <value>"``."""
+    if not is_int(value) or value < 1:
+        raise ConfigError(f"{name}: expected a positive int, got {value!r}")
+    return int(value)
+
+
 def check_positive_ints(cfg: Mapping, keys: tuple[str, ...], *, where: str) -> None:
     """Raises ConfigError unless every ``cfg[key]`` for ``key`` in ``keys`` is an int >= 1
     (not a bool: ``True`` passed as 1, and crashed the replay's sampling mid-run).

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from lzero.envs.config import check_positive_int
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 
@@ -41,29 +42,25 @@ def eval_bots(env: Any, bots: Sequence[str] | None, name: str) -> list[str]:
     return list(bots or default_bots(env))
 
 
-def check_mcts_bot_simulations(simulations: int | None, bots: Sequence[str] | None) -> None:
+def check_mcts_bot_simulations(
+    simulations: int | None,
+    bots: Sequence[str] | None,
+    name: str = "mcts_bot_simulations (lzero eval --mcts-simulations)",
+) -> None:
     """Refuses the MCTS bot's simulations when they are not a positive int, or when no bot of
-    ``bots`` (checked names; None: not known yet) is ``mcts`` (they would be ignored).
+    ``bots`` (checked names; None: not known yet) is ``mcts`` (they would be ignored). The one
+    check of ``lzero eval``, ``lzero play`` and ``lzero arena``; ``name`` names the setting.
 
     Raises:
-        ConfigError: naming ``lzero eval --mcts-simulations``.
+        ConfigError: naming ``name``.
     """
     if simulations is None:
         return
-    if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)):
-        raise ConfigError(
-            f"mcts_bot_simulations (lzero eval --mcts-simulations): expected a positive int, got "
-            f"{simulations!r}"
-        )
-    if simulations < 1:
-        raise ConfigError(
-            "mcts_bot_simulations (lzero eval --mcts-simulations): expected a positive int, got "
-            f"{simulations}"
-        )
+    check_positive_int(simulations, name)
     if bots is not None and "mcts" not in bots:
         raise ConfigError(
-            "mcts_bot_simulations (lzero eval --mcts-simulations): expected an mcts bot among "
-            f"the bots (the option sets its strength), got {list(bots)}"
+            f"{name}: expected an mcts bot among the bots (the option sets its strength), got "
+            f"{', '.join(bots)}"
         )
 
 

@@ -76,7 +76,7 @@ class MuZeroBoardEvaluator:
         env = create_env(create_cfg, dict(env_cfg))
         self.game = BoardGame.from_env(env)
         self.bots = list(bots) if bots else default_bots(env)
-        self.mcts_bot_simulations = int(env._cfg.mcts_bot_num_simulations)  # for the results
+        self.mcts_bot_simulations = env.mcts_bot_num_simulations  # for the results
         env.close()
         self.two_player = dict(env_cfg).get("battle_mode", "self_play_mode") == "self_play_mode"
         self.agent_first_only = (

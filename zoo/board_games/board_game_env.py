@@ -193,6 +193,11 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._self_play = mode == "self_play_mode"
         self._plain_self_play = self._self_play and not (self._p_random or self._p_expert)
 
+    @property
+    def mcts_bot_num_simulations(self) -> int:
+        """The MCTS bot's rollouts a move (the config key of that name)."""
+        return int(self._cfg.mcts_bot_num_simulations)
+
     @staticmethod
     def create_evaluator_env_cfg(cfg: dict) -> list[EasyDict]:
         """One config per evaluator env (``cfg.evaluator_env_num``), each in ``eval_mode``: as

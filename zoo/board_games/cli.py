@@ -18,6 +18,7 @@ from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg, non_negative
 from lzero.envs.config import INFERENCE_DTYPES
 from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
 from lzero.utils.replay_io import removing_unused_folders
+from lzero.worker.alphazero_evaluator import check_mcts_bot_simulations
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
 from zoo.board_games.env_support import bot_move
 from zoo.board_games.solve_cli import add_solve_subcommand
@@ -68,7 +69,7 @@ def bot_spec(text: str) -> str:
 
 def _check_bot_options(args: argparse.Namespace, bots: tuple[str, ...]) -> None:
     """Refuses ``--agent-*`` options when no bot is ``agent:PATH``, and ``--mcts-simulations``
-    when none is ``mcts`` (they would be ignored)."""
+    when none is ``mcts`` (they would be ignored; the check of ``lzero eval`` too)."""
     given = [
         f"--agent-{name.replace('_', '-')}"
         for name in ("simulations", "reuse_tree", "fpu_reduction", "dtype")
@@ -79,11 +80,7 @@ def _check_bot_options(args: argparse.Namespace, bots: tuple[str, ...]) -> None:
             f"{', '.join(given)}: expected an agent:PATH bot (the options set a checkpoint's "
             f"player), got {', '.join(bots)}"
         )
-    if args.mcts_simulations is not None and "mcts" not in bots:
-        raise ValueError(
-            f"--mcts-simulations: expected an mcts bot (the option sets its strength), got "
-            f"{', '.join(bots)}"
-        )
+    check_mcts_bot_simulations(args.mcts_simulations, bots, "--mcts-simulations")
 
 
 def _check_bot(

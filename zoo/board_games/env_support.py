@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lzero.envs.config import unknown_name_message
+from lzero.envs.config import check_positive_int, unknown_name_message
 from lzero.errors import ConfigError, IllegalActionError
 from lzero.utils.nbrng import randbelow, uniform
 from zoo.board_games.common.kinrow import longest_line
@@ -67,9 +67,7 @@ def check_config(cfg, battle_modes, bot_types, render_modes) -> None:
     scaling = cfg.screen_scaling
     if isinstance(scaling, bool) or not isinstance(scaling, (int, float)) or scaling <= 0:
         raise ConfigError(f"screen_scaling: expected a positive number, got {scaling!r}")
-    sims = cfg.mcts_bot_num_simulations
-    if isinstance(sims, bool) or not isinstance(sims, (int, np.integer)) or sims < 1:
-        raise ConfigError(f"mcts_bot_num_simulations: expected a positive int, got {sims!r}")
+    check_positive_int(cfg.mcts_bot_num_simulations, "mcts_bot_num_simulations")
     for key in ("channel_last", "scale", "agent_vs_human"):
         if not isinstance(cfg[key], (bool, np.bool_)):
             raise ConfigError(f"{key}: expected a bool, got {cfg[key]!r}")
@@ -203,7 +201,7 @@ def bot_move(env, kind: str) -> int:
 
             # A new bot per episode, seeded from the episode's stream: same seed, same games.
             seed = int(randbelow(env._rng_state, 2**62))
-            sims = int(env._cfg.mcts_bot_num_simulations)
-            bot = env._bots["mcts"] = MCTSBot(env, "mcts_player", sims, seed=seed)
+            bot = MCTSBot(env, "mcts_player", env.mcts_bot_num_simulations, seed=seed)
+            env._bots["mcts"] = bot
         return int(bot.get_actions(env.board, player_index=env.current_player_index))
     raise ConfigError(f"bot_action_type: unknown bot type {kind!r}")

@@ -129,7 +129,7 @@ def test_bad_options_are_clear_errors():
     assert proc.returncode == 2 and "--mcts-simulations: expected a positive int" in proc.stderr
     proc = run(["arena", "connect4", "--bot1", "rule", "--mcts-simulations", "500"])
     assert proc.returncode == 2 and "Playing" not in proc.stdout
-    expected = "--mcts-simulations: expected an mcts bot (the option sets its strength), got"
+    expected = "--mcts-simulations: expected an mcts bot among the bots (the option sets its strength), got"
     assert f"{expected} rule, random" in proc.stderr
     proc = run(["arena", "gomoku", "--bot1", "alpha_beta"])
     assert proc.returncode == 2 and "--bot1: expected one of" in proc.stderr

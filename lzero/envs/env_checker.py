@@ -82,13 +82,20 @@ def random_legal_action(env: Any, obs: Any, rng: np.random.Generator, where: str
     return env.random_action()
 
 
-def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
+def _call(where: str, env: Any, method: str, *args: Any) -> Any:
+    """``env.<method>(*args)``; an exception it raises (but an ``EnvCheckError``) comes out as
+    an ``EnvCheckError`` that starts with ``where`` and names the call, chained to it."""
     try:
-        obs = env.reset()
+        return getattr(env, method)(*args)
     except EnvCheckError:
         raise
     except Exception as e:
-        raise EnvCheckError(f"reset: env.reset() raised {type(e).__name__}: {e}") from e
+        call = f"env.{method}({', '.join(map(repr, args))})"
+        raise EnvCheckError(f"{where}: {call} raised {type(e).__name__}: {e}") from e
+
+
+def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
+    obs = _call("reset", env, "reset")
     _check_obs(env, obs, "reset")
     kept = [(obs, _copy(obs))]
     trace, played = [obs], []
@@ -99,14 +106,7 @@ def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
         if actions is not None:
             action = actions[t]
         played.append(action)
-        try:
-            timestep = env.step(action)
-        except EnvCheckError:
-            raise
-        except Exception as e:
-            raise EnvCheckError(
-                f"step {t}: env.step({action!r}) raised {type(e).__name__}: {e}"
-            ) from e
+        timestep = _call(f"step {t}", env, "step", action)
         if not isinstance(timestep, tuple) or len(timestep) != 4:
             raise EnvCheckError(f"step: expected a BaseEnvTimestep, got {type(timestep).__name__}")
         obs, reward, done, info = BaseEnvTimestep(*timestep)

@@ -73,7 +73,7 @@ class Registry:
                 raise ValueError(
                     f"register: expected a name (or an object with a __name__), got {key!r}"
                 )
-            declared = self._declared_once().get(key)
+            declared = self._declared().get(key)
             if key not in self._items and declared and getattr(obj, "__module__", "") != declared:
                 # A name an installed package declares: its module registers the name when
                 # imported, which would then clash with this one (or take it over), so it is
@@ -99,17 +99,16 @@ class Registry:
         """Imports the module an entry point declares for a name (it registers the name)."""
         importlib.import_module(module)
 
-    def _declared_once(self) -> dict[str, str]:
-        """:meth:`_declared`, read once for this registry's registrations (reading the entry
-        points takes tens of ms, and every module of the zoo registers on import)."""
-        if not hasattr(self, "_declared_cache"):
-            self._declared_cache = self._declared()
-        return self._declared_cache
-
     def _declared(self) -> dict[str, str]:
-        if self._group is None:
-            return {}
-        return {ep.name: ep.value for ep in entry_points(group=self._group)}
+        """The names installed packages declare for this registry (entry points), and their
+        modules: read once per process (reading them takes tens of ms, and every module of the
+        zoo registers on import), so a package installed later is seen after a restart."""
+        if not hasattr(self, "_declared_cache"):
+            group = self._group
+            self._declared_cache = (
+                {} if group is None else {ep.name: ep.value for ep in entry_points(group=group)}
+            )
+        return self._declared_cache
 
     def get(self, name: str) -> Any:
         """Returns what is registered under ``name``, importing its declared module if needed.
@@ -117,8 +116,9 @@ class Registry:
         Raises:
             KeyError: ``name`` is unknown; the message lists the names and the closest one.
         """
-        if name not in self._items and name in self._declared():
-            self._import_declared(self._declared()[name])
+        declared = self._declared().get(name)
+        if name not in self._items and declared:
+            self._import_declared(declared)
         if name not in self._items:
             message = unknown_name_message(self._kind, name, self.names(), listing=self._listing)
             raise KeyError(message)

@@ -258,10 +258,21 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
 
     if last_eval is None:
         progress.evaluating_first(resumed is not None, f"{cfg.env.n_evaluator_episode} episodes")
+    def budget_spent() -> str | None:
+        if collector.env_steps >= max_env_step:
+            return "max_env_step spent"
+        if policy.train_iter >= max_train_iter:
+            return "max_train_iter spent"
+        if max_time_s is not None and time.time() - start >= max_time_s:
+            return f"max_time_s {max_time_s:g} spent"
+        return None
+
     reason = "max_train_iter"
     try:
         while True:
-            if last_eval is None or policy.train_iter - last_eval >= pc.eval_freq:
+            spent = budget_spent()  # then the run ends with an evaluation, in the same row
+            due = last_eval is None or policy.train_iter - last_eval >= pc.eval_freq
+            if due or (spent and last_eval != policy.train_iter and best < cfg.env.stop_value):
                 evaluate()
             write_row()
             if best >= cfg.env.stop_value:
@@ -269,14 +280,9 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
                     f"stop value {cfg.env.stop_value} reached at env step {collector.env_steps}"
                 )
                 break
-            if collector.env_steps >= max_env_step:
-                reason = "max_env_step spent"
-                break
-            if policy.train_iter >= max_train_iter:
-                reason = "max_train_iter spent"
-                break
-            if max_time_s is not None and time.time() - start >= max_time_s:
-                reason = f"max_time_s {max_time_s:g} spent"
+            spent = spent or budget_spent()  # the time may run out while evaluating
+            if spent:
+                reason = spent
                 break
             segments, stats = collector.collect(
                 pc.n_episode,
@@ -306,9 +312,6 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
                     seed=seed,
                 )
             progress.status(collector.env_steps, policy.train_iter, row.get("total_loss"))
-        if last_eval != policy.train_iter and not reason.startswith("stop value"):
-            evaluate()
-            write_row()
     except KeyboardInterrupt:
         reason = "interrupted"
         raise

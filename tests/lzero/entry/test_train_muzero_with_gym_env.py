@@ -63,7 +63,8 @@ def read_rows(path):
 
 
 def test_tiny_run_writes_checkpoints_csv_png_and_is_reproducible(tmp_path):
-    policy = train_muzero_with_gym_env(tiny(tmp_path, "a"), seed=3, max_env_step=120)
+    # eval_freq 7: the budget runs out between evaluations, and the run ends with one
+    policy = train_muzero_with_gym_env(tiny(tmp_path, "a", eval_freq=7), seed=3, max_env_step=120)
     exp = tmp_path / "a"
     assert policy.train_iter > 0
     assert (exp / "ckpt" / "ckpt_best.pth.tar").is_file()
@@ -77,10 +78,13 @@ def test_tiny_run_writes_checkpoints_csv_png_and_is_reproducible(tmp_path):
     assert 120 <= steps <= 120 + envs - 1 and last["env_step"] == steps
     assert int(rows[-1]["train_iter"]) == policy.train_iter
     assert any(r["eval_return_mean"] for r in rows) and any(r["total_loss"] for r in rows)
+    # one row an iteration: the final evaluation shares the last iteration's row
+    assert len({r["train_iter"] for r in rows}) == len(rows)
+    assert rows[-1]["eval_return_mean"] and rows[-1]["total_loss"]
     state = torch.load(exp / "ckpt" / "ckpt_best.pth.tar", weights_only=True)
     assert {"model", "optimizer", "train_iter", "env_step"} <= set(state)
 
-    train_muzero_with_gym_env(tiny(tmp_path, "b"), seed=3, max_env_step=120)
+    train_muzero_with_gym_env(tiny(tmp_path, "b", eval_freq=7), seed=3, max_env_step=120)
     keep = ("train_iter", "env_step", "collect_return", "eval_return_mean", "total_loss")
     again = read_rows(tmp_path / "b" / "progress.csv")
     assert [[r[k] for k in keep] for r in rows] == [[r[k] for k in keep] for r in again]

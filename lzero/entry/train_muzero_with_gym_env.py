@@ -258,6 +258,7 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
 
     if last_eval is None:
         progress.evaluating_first(resumed is not None, f"{cfg.env.n_evaluator_episode} episodes")
+
     def budget_spent() -> str | None:
         if collector.env_steps >= max_env_step:
             return "max_env_step spent"

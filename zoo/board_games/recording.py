@@ -55,7 +55,8 @@ class BoardRecordingMethods:
 
         LightZero's modes print the board (``'state_realtime_mode'``, in colour on a
         terminal), show it in a window (``'image_realtime_mode'``) or record a GIF frame
-        (``'image_savefile_mode'``); gymnasium's return the frame (``'rgb_array'``) or the text
+        (``'image_savefile_mode'``, when the env records: its ``render_mode`` is that one;
+        else the frame is only returned); gymnasium's return the frame (``'rgb_array'``) or the text
         (``'ansi'``), or show the window (``'human'``). Without a display, a window is a
         one-time warning and nothing else.
 
@@ -86,8 +87,8 @@ class BoardRecordingMethods:
         if shown:
             rec.show(frame, mode)
             return None if mode == "human" else frame
-        if mode == "image_savefile_mode":
-            rec.frames.append(frame)
+        if mode == "image_savefile_mode" and self.render_mode == mode:
+            rec.frames.append(frame)  # recording: the GIF is written when the game ends
         return frame
 
     def caption(self) -> tuple[str, ...]:

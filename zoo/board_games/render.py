@@ -90,7 +90,9 @@ def write_gif(
     """
     # The final position is held longer: the GIF loops, and the result is what one looks for.
     durations = [duration_ms] * (len(frames) - 1) + [max(duration_ms, final_ms)]
-    return write_frames_atomic(frames, path, extension=".gif", duration=durations, loop=0)
+    # Pillow takes a list of durations for an animation only; one frame takes a number.
+    duration = durations if len(durations) > 1 else durations[0]
+    return write_frames_atomic(frames, path, extension=".gif", duration=duration, loop=0)
 
 
 class RealtimeWindow:

@@ -241,3 +241,30 @@ def test_a_replay_folder_gone_during_the_game_is_a_warning_too(tmp_path):
     assert timestep.done and timestep.info["eval_episode_return"] == 1
     assert env.last_replay_file is None and isinstance(env.last_replay_error, ConfigError)
     assert os.listdir(tmp_path) == ["gifs"]
+
+
+def test_a_recording_started_on_the_last_move_saves_a_one_frame_gif(tmp_path):
+    """Pillow takes one frame's duration as a number, not a list: the write had raised a
+    TypeError out of ``step``."""
+    env = TicTacToeEnv({"battle_mode": "self_play_mode"})
+    env.reset()
+    for a in (0, 3, 1, 4):
+        env.step(a)
+    env.enable_save_replay(str(tmp_path))
+    assert env.step(2).done
+    frames = iio.imread(env.last_replay_file, index=None)
+    assert frames.shape[0] == 1 and frames[0].shape == env.render("rgb_array").shape
+    assert render.write_gif([frames[0]], tmp_path / "one.gif") == str(tmp_path / "one.gif")
+
+
+def test_a_one_off_image_savefile_render_records_nothing(tmp_path, monkeypatch):
+    """``render('image_savefile_mode')`` on an env that does not record returns the frame; it
+    had started a recording that wrote a GIF to ./replays when the game ended."""
+    monkeypatch.chdir(tmp_path)
+    env = TicTacToeEnv({"battle_mode": "self_play_mode"})
+    env.reset()
+    frame = env.render("image_savefile_mode")
+    assert np.array_equal(frame, env.render("rgb_array"))
+    for a in (0, 3, 1, 4, 2):
+        env.step(a)
+    assert env.last_replay_file is None and not (tmp_path / "replays").exists()

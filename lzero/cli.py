@@ -10,11 +10,15 @@ setting ``func`` (a callable taking the parsed args and returning an exit code).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from importlib.metadata import entry_points
+from typing import Any
 
 from lzero import __version__
 from lzero.envs import ENV_REGISTRY, check_env
@@ -144,17 +148,47 @@ def quiet_on_closed_stdout(run: Callable[[], int]) -> int:
         return 1
 
 
+@contextlib.contextmanager
+def exiting_on_termination() -> Iterator[None]:
+    """Within it, SIGTERM and SIGHUP (``kill``, ``timeout``, a closed terminal) raise
+    ``SystemExit(128 + signal)`` in the main thread, so that ``finally`` blocks run (the folders
+    ``--gif`` made are removed) where Python's default would end the process at once. A signal
+    whose handler is not the default (ignored under ``nohup``, or the caller's own) is left
+    as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def leave(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    names = ("SIGTERM", "SIGHUP")  # Windows has no SIGHUP
+    wanted = [getattr(signal, n) for n in names if hasattr(signal, n)]
+    previous = {s: signal.getsignal(s) for s in wanted}
+    for s, handler in previous.items():
+        if handler is signal.SIG_DFL:
+            signal.signal(s, leave)
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            if handler is signal.SIG_DFL:
+                signal.signal(s, handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code.
 
     Errors the project raises on purpose (and unknown registry names) print one line and
     exit 2; Ctrl-C exits without a traceback, with 0 in ``lzero play`` (it leaves the game, as
     ``quit`` does) and 130 elsewhere
-    (SIGTERM during ``lzero train`` stops the run as Ctrl-C does, and exits 143);
+    (SIGTERM during ``lzero train`` stops the run as Ctrl-C does, and exits 143; elsewhere
+    SIGTERM and SIGHUP exit with 128 + the signal, the folders ``--gif`` made removed);
     a closed stdout (piping into ``head``) exits 1 quietly.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
-    return quiet_on_closed_stdout(lambda: _dispatch(argv))
+    with exiting_on_termination():
+        return quiet_on_closed_stdout(lambda: _dispatch(argv))
 
 
 def _dispatch(argv: list[str]) -> int:

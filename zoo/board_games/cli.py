@@ -13,7 +13,7 @@ import os
 import sys
 import warnings
 
-from lzero.cli import DefaultsHelp, quiet_on_closed_stdout
+from lzero.cli import DefaultsHelp, exiting_on_termination, quiet_on_closed_stdout
 from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg, non_negative_int, positive_int
 from lzero.envs.config import INFERENCE_DTYPES
 from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
@@ -345,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         with removing_unused_folders(getattr(args, "gif", None)):  # solve has none
             return int(args.func(args) or 0)
 
-    return quiet_on_closed_stdout(run)
+    with exiting_on_termination():
+        return quiet_on_closed_stdout(run)
 
 
 if __name__ == "__main__":

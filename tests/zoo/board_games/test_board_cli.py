@@ -499,3 +499,43 @@ def test_gif_paths_starting_with_a_tilde_are_the_home_folders(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert (home / "game.gif").is_file() and not (cwd / "~").exists()
+
+
+def _start_at_prompt(args: list[str], **popen) -> tuple[subprocess.Popen, bytes]:
+    """Starts ``args`` and returns the process once it waits at the move prompt."""
+    proc = subprocess.Popen(
+        MODULE + args,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+        **popen,
+    )
+    out, deadline = b"", time.time() + 60
+    while b"enter a cell" not in out and time.time() < deadline:
+        if select.select([proc.stdout], [], [], 0.1)[0]:
+            out += os.read(proc.stdout.fileno(), 4096)
+    assert b"enter a cell" in out, out
+    return proc, out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_kill_and_hangup_exit_and_remove_the_gif_folders(tmp_path, sig):
+    """``kill`` or a closed terminal ends the game with 128 + the signal, and the folders
+    ``--gif`` made for it are removed as on quit, EOF and Ctrl-C (they had stayed)."""
+    proc, _ = _start_at_prompt(["play", "tictactoe", "--gif", str(tmp_path / "a" / "g.gif")])
+    assert (tmp_path / "a").is_dir()
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + sig and b"Traceback" not in err
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_ignored_hangup_stays_ignored(tmp_path):
+    """Under ``nohup`` (SIGHUP ignored) a hangup does not end the game."""
+    proc, out = _start_at_prompt(
+        ["play", "tictactoe"], preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    )
+    proc.send_signal(signal.SIGHUP)
+    rest, _ = proc.communicate(b"quit\n", timeout=30)
+    assert proc.returncode == 0 and b"Game abandoned." in out + rest

@@ -176,6 +176,54 @@ def exiting_on_termination() -> Iterator[None]:
                 signal.signal(s, handler)
 
 
+@contextlib.contextmanager
+def interrupts_outside_compilation() -> Iterator[None]:
+    """Within it, a Ctrl-C that comes while numba compiles (or loads a kernel from its cache)
+    is raised when it has finished. Raised within, the interrupt can come inside LLVM's
+    callbacks into Python: there it was printed as ignored and the game went on, or the
+    process aborted with "double free" (seen on the first moves with a cold cache). A SIGINT
+    handler other than Python's default is left as it is, as are other threads."""
+    import numba.core.event as numba_event
+
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    state = {"depth": 0, "pending": False}
+
+    class Guard(numba_event.Listener):
+        # Counted in the main thread only: the interrupt is raised there.
+        def on_start(self, event: Any) -> None:
+            if _in_main_thread():
+                state["depth"] += 1
+
+        def on_end(self, event: Any) -> None:
+            if _in_main_thread():
+                state["depth"] -= 1
+                if state["depth"] == 0 and state["pending"]:
+                    state["pending"] = False
+                    raise KeyboardInterrupt
+
+    def interrupt(signum: int, frame: Any) -> None:
+        if state["depth"]:
+            state["pending"] = True
+        else:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupt)
+    try:
+        with numba_event.install_listener("numba:compiler_lock", Guard()):
+            yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code.
 
@@ -187,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     a closed stdout (piping into ``head``) exits 1 quietly.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
-    with exiting_on_termination():
+    with exiting_on_termination(), interrupts_outside_compilation():
         return quiet_on_closed_stdout(lambda: _dispatch(argv))
 
 

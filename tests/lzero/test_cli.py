@@ -1,6 +1,7 @@
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -123,3 +124,35 @@ def test_output_piped_into_head_exits_quietly(args, codes, unbuffered):
     os.close(read_end)
     _, err = proc.communicate(timeout=60)
     assert err == b"" and proc.returncode in codes
+
+
+def test_a_ctrl_c_while_numba_compiles_is_raised_when_the_compilation_is_done():
+    """An interrupt inside the compilation can come within LLVM's callbacks into Python, where
+    it was printed as ignored, or aborted the process ("double free"). It is raised after."""
+    import signal
+
+    import numba
+    import numba.core.event as numba_event
+
+    from lzero.cli import interrupts_outside_compilation
+
+    @numba.njit  # not cached: it compiles here
+    def add_one(x):
+        return x + 1
+
+    class CtrlC(numba_event.Listener):  # Ctrl-C pressed as the compilation starts
+        def on_start(self, event):
+            signal.raise_signal(signal.SIGINT)
+
+        def on_end(self, event):
+            pass
+
+    with interrupts_outside_compilation():
+        with numba_event.install_listener("numba:compiler_lock", CtrlC()):
+            with pytest.raises(KeyboardInterrupt):
+                add_one(1)
+        assert len(add_one.signatures) == 1  # compiled in full before the interrupt
+        with pytest.raises(KeyboardInterrupt):  # outside a compilation: at once
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(1)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -13,7 +13,12 @@ import os
 import sys
 import warnings
 
-from lzero.cli import DefaultsHelp, exiting_on_termination, quiet_on_closed_stdout
+from lzero.cli import (
+    DefaultsHelp,
+    exiting_on_termination,
+    interrupts_outside_compilation,
+    quiet_on_closed_stdout,
+)
 from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg, non_negative_int, positive_int
 from lzero.envs.config import INFERENCE_DTYPES
 from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
@@ -345,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         with removing_unused_folders(getattr(args, "gif", None)):  # solve has none
             return int(args.func(args) or 0)
 
-    with exiting_on_termination():
+    with exiting_on_termination(), interrupts_outside_compilation():
         return quiet_on_closed_stdout(run)
 
 

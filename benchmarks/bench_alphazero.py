@@ -39,7 +39,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_args import positive_float, positive_int, require
 
+from lzero.cli import DefaultsHelp
 from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg
 
 GAMES = {
@@ -180,7 +182,9 @@ def evaluate(
     iteration = int(saved["train_iter"])
     rows = [r for r in rows if int(r["train_iter"]) <= iteration]
     eval_sims = (
-        sims or policy_cfg.get("eval_num_simulations") or policy_cfg["mcts"]["num_simulations"]
+        sims
+        if sims is not None
+        else policy_cfg.get("eval_num_simulations") or policy_cfg["mcts"]["num_simulations"]
     )
     openings = policy_cfg.get("eval_opening_moves", 0)
     # eval_alphazero's games, kept per game so that each colour's share can be printed too
@@ -227,19 +231,58 @@ def evaluate(
     return line, ok
 
 
+def ckpt_problem(ckpt: Path, game: str) -> str | None:
+    """Why ``--ckpt`` cannot be evaluated as a run of ``game`` (None if it can): not a file,
+    not in a run's ``ckpt/`` folder (the run's ``progress.csv`` and ``config.json`` beside
+    it), not an AlphaZero checkpoint (``read_checkpoint``'s message), or one of another game."""
+    if not ckpt.is_file():
+        why = "a directory" if ckpt.is_dir() else "not found"
+        return (
+            f"expected a checkpoint file of a run (EXP/ckpt/*.pth.tar), got {str(ckpt)!r} ({why})"
+        )
+    for name in ("progress.csv", "config.json"):
+        if not (ckpt.parent.parent / name).is_file():
+            return (
+                f"expected a checkpoint in a run's ckpt/ folder, the run's progress.csv and "
+                f"config.json beside that folder, got {str(ckpt)!r}: "
+                f"{ckpt.parent.parent / name} not found"
+            )
+    require("torch", "bench_alphazero.py")
+    from lzero.agent import read_checkpoint
+    from lzero.errors import ConfigError
+
+    try:
+        saved = read_checkpoint(ckpt)
+    except ConfigError as err:
+        return str(err)
+    name = saved["game"]["name"]
+    if name != game:
+        hint = f": pass --game {name}" if name in GAMES else ""
+        return f"expected a checkpoint of {game} (--game), got one of {name}{hint}"
+    return None
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--game", choices=sorted(GAMES), default="tictactoe")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--minutes", type=float, default=3.0, help="training wall time per seed")
-    parser.add_argument("--games", type=int, default=100, help="evaluation games per bot")
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
+    )
     parser.add_argument(
-        "--simulations", type=int, default=None,
+        "--game", choices=sorted(GAMES), default="tictactoe", help="the zoo self-play config"
+    )
+    parser.add_argument(
+        "--seeds", type=int, nargs="+", default=[0, 1, 2], help="one training run each"
+    )
+    parser.add_argument(
+        "--minutes", type=positive_float, default=3.0, help="training wall time per seed"
+    )
+    parser.add_argument("--games", type=positive_int, default=100, help="evaluation games per bot")
+    parser.add_argument(
+        "--simulations", type=positive_int, default=None,
         help="eval simulations a move (default: the game's EVAL_SIMULATIONS, else the config's)",
     )  # fmt: skip
-    parser.add_argument("--out", default="data_bench_alphazero")
+    parser.add_argument("--out", default="data_bench_alphazero", help="folder of the runs")
     parser.add_argument(
-        "--torch-threads", type=int, default=None,
+        "--torch-threads", type=positive_int, default=None,
         help="torch threads of training and evaluation (default: the config's); 1 lets seeds "
         "run side by side, each on part of the machine",
     )  # fmt: skip
@@ -261,7 +304,11 @@ def main() -> None:
         parser.error("--fpu-reduction applies to --ckpt (a run's evaluation uses its config's)")
     if args.reuse_tree and not args.ckpt:
         parser.error("--reuse-tree applies to --ckpt")
-    args.simulations = args.simulations or EVAL_SIMULATIONS.get(args.game)
+    if args.ckpt and (problem := ckpt_problem(Path(args.ckpt), args.game)):
+        parser.error(f"argument --ckpt: {problem}")
+    require("torch", "bench_alphazero.py")
+    if args.simulations is None:
+        args.simulations = EVAL_SIMULATIONS.get(args.game)
     print(
         f"settings: game {args.game}, seeds {args.seeds}, "
         f"{f'evaluating {args.ckpt}' if args.ckpt else f'{args.minutes} min per seed'}, {args.games} games "

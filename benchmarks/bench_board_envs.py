@@ -49,7 +49,10 @@ import random
 import time
 
 import numpy as np
+from bench_args import positive_float, positive_int
 from bench_versions import versions_line
+
+from lzero.cli import DefaultsHelp
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -265,16 +268,24 @@ def sampler_costs(game: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--seconds", type=float, default=0.5, help="per contender and round")
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
+    )
+    parser.add_argument(
+        "--seconds", type=positive_float, default=0.5, help="timed per contender and round"
+    )
+    parser.add_argument(
+        "--rounds", type=positive_int, default=7, help="interleaved rounds (the best is shown)"
+    )
+    parser.add_argument(
+        "--games", nargs="+", default=list(GAMES), choices=list(GAMES), help="games to time"
+    )
     parser.add_argument(
         "--clock",
         default="thread",
         choices=list(CLOCKS),
-        help="thread: this thread's CPU time (default: a shared machine's other work does not "
-        "count); wall: elapsed time",
+        help="thread: this thread's CPU time (a shared machine's other work does not count); "
+        "wall: elapsed time",
     )
     args = parser.parse_args(argv)
     clock = CLOCKS[args.clock]

@@ -30,6 +30,7 @@ import timeit
 
 from bench_versions import versions_line
 
+from lzero.cli import DefaultsHelp
 from lzero.envs import BaseEnvTimestep
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
 from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
@@ -158,8 +159,12 @@ def profile(game: str) -> list[tuple[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
+    )
+    parser.add_argument(
+        "--games", nargs="+", default=list(GAMES), choices=list(GAMES), help="games to profile"
+    )
     args = parser.parse_args(argv)
     print(versions_line(("numpy", "numba", "open_spiel")))
     print("ns of CPU time per move (min of 15 repeats, GC off); samplers: late in the game")

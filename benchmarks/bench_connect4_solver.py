@@ -41,9 +41,11 @@ counts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -55,6 +57,9 @@ from numba import njit
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from bench_args import non_negative_int, positive_int, require  # noqa: E402
+
+from lzero.cli import DefaultsHelp  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_position import play_sequence  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_search import solve_bits  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_solver import Connect4Solver  # noqa: E402
@@ -168,19 +173,47 @@ int main(int argc, char **argv) {  // a move string a line in; "score seconds" a
 """
 
 
+#: The files of a PascalPons/connect4 checkout the driver is built from.
+PONS_FILES = ("Solver.cpp", "Solver.hpp")
+
+
+def pons_src_problem(src: str) -> str | None:
+    """Why ``--pons-src`` cannot be built (None if it can): a missing file, or no g++."""
+    missing = [f for f in PONS_FILES if not os.path.isfile(os.path.join(src, f))]
+    if missing:
+        return (
+            f"expected a checkout of github.com/PascalPons/connect4 (a folder holding "
+            f"{', '.join(PONS_FILES)}), got {src!r}, "
+            + ("which is not a folder" if not os.path.isdir(src) else f"without {missing[0]}")
+        )
+    if shutil.which("g++") is None:
+        return "building Pons' solver needs g++, which is not on PATH"
+    return None
+
+
 class PonsSolver:
     """Pons' C++ solver in a child process, fed a category's positions at once (each timed
-    inside C++)."""
+    inside C++). Built in a temporary folder, removed by :meth:`close` (or at once if the
+    build fails)."""
 
     def __init__(self, src: str, repeats: int) -> None:
         self._dir = tempfile.mkdtemp(prefix="pons_")
+        self._proc = None
         driver = os.path.join(self._dir, "driver.cpp")
         with open(driver, "w") as f:
             f.write(PONS_DRIVER)
         exe = os.path.join(self._dir, "pons")
         cmd = ["g++", "--std=c++11", "-O3", "-DNDEBUG", "-march=native", f"-I{src}", driver,
                os.path.join(src, "Solver.cpp"), "-o", exe]  # fmt: skip
-        subprocess.run(cmd, check=True)
+        try:
+            subprocess.run(cmd, check=True)
+        except subprocess.CalledProcessError as err:
+            self.close()
+            raise SystemExit(
+                f"--pons-src {src}: building Pons' solver failed (g++ exited with "
+                f"{err.returncode}, its errors above); expected a PascalPons/connect4 checkout "
+                "that g++ -std=c++11 compiles"
+            ) from None
         self._proc = subprocess.Popen(
             [exe, str(repeats)],
             stdin=subprocess.PIPE,
@@ -199,22 +232,51 @@ class PonsSolver:
             out.append((int(score), float(seconds)))
         return out
 
+    def close(self) -> None:
+        """Ends the child process and removes the build folder."""
+        if self._proc is not None:
+            with contextlib.suppress(OSError):  # a driver that died: nothing left to end
+                self._proc.stdin.close()
+            self._proc.wait()
+            self._proc = None
+        shutil.rmtree(self._dir, ignore_errors=True)
+
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--per-category", type=int, default=20)
-    parser.add_argument("--hard", type=int, default=3, help="positions of 'beginning hard'")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--pons-src", default=None, help="a PascalPons/connect4 checkout")
-    parser.add_argument(
-        "--repeats", type=int, default=3, help="each solver's time: the best of this many"
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
     )
     parser.add_argument(
-        "--rounds", type=int, default=3, help="passes over each category, solvers in turn"
+        "--per-category", type=non_negative_int, default=20, help="positions of each category"
+    )
+    parser.add_argument(
+        "--hard", type=non_negative_int, default=3, help="positions of 'beginning hard'"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random games")
+    parser.add_argument(
+        "--pons-src", default=None, help="a PascalPons/connect4 checkout: adds his C++ solver"
+    )
+    parser.add_argument(
+        "--repeats", type=positive_int, default=3, help="each solver's time: the best of this many"
+    )
+    parser.add_argument(
+        "--rounds", type=positive_int, default=3, help="passes over each category, solvers in turn"
     )
     args = parser.parse_args()
-    import bitbully
+    if args.pons_src is not None and (problem := pons_src_problem(args.pons_src)):
+        parser.error(f"argument --pons-src: {problem}")
+    bitbully = require("bitbully", "bench_connect4_solver.py")
+    # Built first, so that a checkout that does not compile stops the run before any work.
+    pons = PonsSolver(args.pons_src, args.repeats) if args.pons_src else None
+    try:
+        run(args, bitbully, pons)
+    finally:
+        if pons is not None:
+            pons.close()
 
+
+def run(args: argparse.Namespace, bitbully, pons: PonsSolver | None) -> None:
+    """The benchmark: label the positions, then time every solver category by category."""
     per = {name: args.per_category for name, _, _ in CATEGORIES}
     per["beginning hard"] = args.hard
     sets = positions(bitbully, per, args.seed)
@@ -226,8 +288,7 @@ def main() -> None:
     clock = np.zeros(2, dtype=np.int64)
     tables = ours._tables()
     _timed_solve(*warm_ours, *tables, clock)
-    # His table is allocated and emptied (its pages mapped) when the driver starts.
-    pons = PonsSolver(args.pons_src, args.repeats) if args.pons_src else None
+    # His table is allocated and emptied (its pages mapped) when his driver starts (in main).
     print(f"bitbully {bitbully.__version__} (no book) vs ours (numba, table {ours.table_size})")
     print(
         f"settings: seed {args.seed}, {args.per_category} positions per category "

@@ -7,7 +7,8 @@ per second, the share of time in the network's forward pass, the cache's hit rat
 ratio. The collects run one after the other in this process, with the same torch threads,
 off and on alternating ``--repeats`` times; the median ratio is printed.
 
-Run: ``python benchmarks/bench_eval_cache.py --ckpt PATH`` (9x9 Gomoku by default).
+Run: ``python benchmarks/bench_eval_cache.py --ckpt PATH`` (9x9 Gomoku by default). Needs
+torch (the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -17,23 +18,63 @@ import os
 import time
 
 import numpy as np
-import torch
-from easydict import EasyDict
+from bench_args import positive_int, require
 
-from lzero.agent import read_checkpoint
-from lzero.cli_train import load_config_module
-from lzero.envs.registry import create_env
-from lzero.policy.alphazero import AlphaZeroPolicy
-from lzero.policy.alphazero_config import compile_alphazero_config
-from lzero.policy.board_game import BoardGame
-from lzero.worker.alphazero_collector import AlphaZeroCollector
+from lzero.cli import DefaultsHelp
 
 CONFIG = "zoo.board_games.gomoku.config.gomoku_9x9_alphazero_sp_mode_config"
+
+
+def load_config(parser: argparse.ArgumentParser, config: str):
+    """The compiled AlphaZero config of the module ``config`` (``--config``); a module that is
+    not one ends the script at ``parser.error``."""
+    from lzero.cli_train import load_config_module
+    from lzero.errors import LZeroError
+    from lzero.policy.alphazero_config import compile_alphazero_config
+
+    try:
+        module = load_config_module(config)
+        return compile_alphazero_config([module.main_config, module.create_config])
+    except LZeroError as err:
+        parser.error(f"argument --config: {err}")
+
+
+def read_ckpt(parser: argparse.ArgumentParser, cfg, path: str, config: str) -> dict:
+    """The AlphaZero checkpoint at ``path`` (``--ckpt``), checked to be of the game of
+    ``cfg`` (the config module ``config``) on its board; anything else ends the script at
+    ``parser.error``, with ``read_checkpoint``'s message or one as ``Agent.check_game``'s."""
+    from lzero.agent import read_checkpoint
+    from lzero.envs.registry import create_env
+    from lzero.errors import ConfigError
+
+    try:
+        state = read_checkpoint(path)
+    except ConfigError as err:
+        parser.error(f"argument --ckpt: {err}")
+    env = create_env(cfg.create, cfg.env)
+    rules = env.rules
+    env.close()
+    g = state["game"]
+    if (g["name"], g["height"], g["width"]) != (rules.name, rules.height, rules.width):
+        parser.error(
+            f"argument --ckpt: expected a checkpoint of {rules.name} on a "
+            f"{rules.height}x{rules.width} board (the game of {config}), got one of "
+            f"{g['name']} on a {g['height']}x{g['width']} board"
+        )
+    return state
 
 
 def run(cfg, state, size: int, games: int, seed: int, **policy_keys) -> dict:
     """One self-play collect of ``games`` games with ``nn_cache_size`` ``size`` (and any other
     ``policy_keys`` set): positions, seconds, positions/s, forward share and cache hit rate."""
+    import torch
+    from easydict import EasyDict
+
+    from lzero.envs.registry import create_env
+    from lzero.policy.alphazero import AlphaZeroPolicy
+    from lzero.policy.board_game import BoardGame
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
     env = create_env(cfg.create, cfg.env)
     game = BoardGame.from_env(env)
     env.close()
@@ -67,26 +108,28 @@ def run(cfg, state, size: int, games: int, seed: int, **policy_keys) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--config", default=CONFIG)
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
+    )
+    parser.add_argument("--config", default=CONFIG, help="a zoo AlphaZero config module")
     parser.add_argument(
         "--ckpt",
         default=None,
         help="an AlphaZero checkpoint of the config's game (its policy "
-        "config and weights are used)",
+        "config and weights are used; default: untrained weights)",
     )
-    parser.add_argument("--games", type=int, default=64, help="games finished per collect")
-    parser.add_argument("--size", type=int, default=1 << 16, help="nn_cache_size when on")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--repeats", type=int, default=3, help="off/on pairs")
-    parser.add_argument("--torch-threads", type=int, default=1)
+    parser.add_argument("--games", type=positive_int, default=64, help="games finished per collect")
+    parser.add_argument("--size", type=positive_int, default=1 << 16, help="nn_cache_size when on")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the policy and games")
+    parser.add_argument("--repeats", type=positive_int, default=3, help="off/on pairs")
+    parser.add_argument("--torch-threads", type=positive_int, default=1, help="torch threads")
     args = parser.parse_args()
+    torch = require("torch", "bench_eval_cache.py")
+    from easydict import EasyDict
+
+    cfg = load_config(parser, args.config)
+    state = None if args.ckpt is None else read_ckpt(parser, cfg, args.ckpt, args.config)
     torch.set_num_threads(args.torch_threads)
-    module = load_config_module(args.config)
-    cfg = compile_alphazero_config([module.main_config, module.create_config])
-    state = None
-    if args.ckpt:
-        state = read_checkpoint(args.ckpt)
     p = EasyDict(state["policy_config"]) if state is not None else cfg.policy
     print(
         f"settings: {args.config}, {cfg.trainer.collector_env_num} games at once, "

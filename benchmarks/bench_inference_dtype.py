@@ -18,6 +18,7 @@ bfloat16 needs a CPU with native bfloat16 arithmetic (AVX-512 BF16 or AMX); else
 script says so and stops.
 
 Run: ``python benchmarks/bench_inference_dtype.py [--ckpt PATH]`` (9x9 Gomoku by default).
+Needs torch (the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -29,23 +30,17 @@ import time
 import warnings
 
 import numpy as np
-import torch
-from bench_eval_cache import CONFIG, run
-from easydict import EasyDict
+from bench_args import non_negative_int, positive_int, require
+from bench_eval_cache import CONFIG, load_config, read_ckpt, run
 
-from lzero.agent import read_checkpoint
-from lzero.cli_train import load_config_module
-from lzero.envs.registry import create_env
-from lzero.model.alphazero_model import AlphaZeroModel
-from lzero.model.frozen import freeze, native_bfloat16
-from lzero.model.line_features import num_planes
-from lzero.policy.alphazero import AlphaZeroPolicy
-from lzero.policy.alphazero_config import compile_alphazero_config
-from lzero.policy.board_game import BoardGame
+from lzero.cli import DefaultsHelp
 
 
-def forward_ms(net, x: torch.Tensor, calls: int) -> float:
-    """Milliseconds a call of ``net`` on ``x``, over ``calls`` calls after 10 warm-up calls."""
+def forward_ms(net, x, calls: int) -> float:
+    """Milliseconds a call of ``net`` on ``x`` (a tensor), over ``calls`` calls after 10
+    warm-up calls."""
+    import torch
+
     with torch.inference_mode():
         for _ in range(10):
             net(x)
@@ -60,6 +55,13 @@ def learn_ms(cfg, channels: int, blocks: int, args) -> None:
     policy from the same initial weights on the same batch; prints the medians, their ratio,
     and the largest gap between the two runs' total losses. Each policy takes one untimed step
     first (its one-off setup), and the order alternates from one try to the next."""
+    import torch
+    from easydict import EasyDict
+
+    from lzero.envs.registry import create_env
+    from lzero.policy.alphazero import AlphaZeroPolicy
+    from lzero.policy.board_game import BoardGame
+
     env = create_env(cfg.create, cfg.env)
     game = BoardGame.from_env(env)
     env.close()
@@ -99,31 +101,65 @@ def learn_ms(cfg, channels: int, blocks: int, args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--config", default=CONFIG)
-    parser.add_argument("--channels", type=int, default=None, help="tower width (config's)")
-    parser.add_argument("--blocks", type=int, default=None, help="residual blocks (config's)")
-    parser.add_argument("--batches", type=int, nargs="+", default=[16, 32, 64, 128])
-    parser.add_argument("--calls", type=int, default=200, help="forward passes timed per try")
-    parser.add_argument("--learn-batch", type=int, default=256, help="positions a training step")
-    parser.add_argument("--steps", type=int, default=20, help="training steps timed per try")
-    parser.add_argument("--envs", type=int, default=None, help="games at once in part 2 (config's)")
-    parser.add_argument("--ckpt", default=None, help="an AlphaZero checkpoint for part 2")
-    parser.add_argument("--games", type=int, default=64, help="games finished per collect")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--repeats", type=int, default=3, help="float32/bfloat16 pairs")
-    parser.add_argument("--torch-threads", type=int, default=1)
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
+    )
+    parser.add_argument("--config", default=CONFIG, help="a zoo AlphaZero config module")
+    parser.add_argument(
+        "--channels", type=positive_int, default=None, help="tower width (default: the config's)"
+    )
+    parser.add_argument(
+        "--blocks",
+        type=non_negative_int,
+        default=None,
+        help="residual blocks (default: the config's)",
+    )
+    parser.add_argument(
+        "--batches",
+        type=positive_int,
+        nargs="+",
+        default=[16, 32, 64, 128],
+        help="batch sizes of part 1's forward passes",
+    )
+    parser.add_argument(
+        "--calls", type=positive_int, default=200, help="forward passes timed per try"
+    )
+    parser.add_argument(
+        "--learn-batch", type=positive_int, default=256, help="positions a training step"
+    )
+    parser.add_argument(
+        "--steps", type=positive_int, default=20, help="training steps timed per try"
+    )
+    parser.add_argument(
+        "--envs",
+        type=positive_int,
+        default=None,
+        help="games at once in part 2 (default: the config's)",
+    )
+    parser.add_argument(
+        "--ckpt", default=None, help="an AlphaZero checkpoint of the config's game, for part 2"
+    )
+    parser.add_argument("--games", type=positive_int, default=64, help="games finished per collect")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the weights and games")
+    parser.add_argument("--repeats", type=positive_int, default=3, help="float32/bfloat16 pairs")
+    parser.add_argument("--torch-threads", type=positive_int, default=1, help="torch threads")
     args = parser.parse_args()
+    torch = require("torch", "bench_inference_dtype.py")
+    from lzero.model.alphazero_model import AlphaZeroModel
+    from lzero.model.frozen import freeze, native_bfloat16
+    from lzero.model.line_features import num_planes
+
+    cfg = load_config(parser, args.config)
+    state = None if args.ckpt is None else read_ckpt(parser, cfg, args.ckpt, args.config)
     if not native_bfloat16():
         raise SystemExit(
             "this CPU has no native bfloat16 (avx512_bf16 or amx_bf16): nothing to compare"
         )
     torch.set_num_threads(args.torch_threads)
     warnings.simplefilter("ignore", DeprecationWarning)  # torch.jit's
-    module = load_config_module(args.config)
-    cfg = compile_alphazero_config([module.main_config, module.create_config])
     m = cfg.policy.model
-    channels, blocks = args.channels or m.num_channels, args.blocks or m.num_res_blocks
+    channels = m.num_channels if args.channels is None else args.channels
+    blocks = m.num_res_blocks if args.blocks is None else args.blocks
     c, h, w = m.observation_shape
     c += num_planes(m.line_directions) if m.line_features else 0
     print(
@@ -151,11 +187,10 @@ def main() -> None:
             f"(medians), ratio {f32 / bf16:.2f}"
         )
     learn_ms(cfg, channels, blocks, args)
-    if not args.ckpt:
+    if state is None:
         return
-    if args.envs:
+    if args.envs is not None:
         cfg.trainer.collector_env_num = args.envs
-    state = read_checkpoint(args.ckpt)
     print(
         f"self-play: {cfg.trainer.collector_env_num} games at once, {args.games} finished a "
         f"collect, seed {args.seed}, {args.ckpt}"

@@ -44,8 +44,10 @@ import tempfile
 import time
 
 import numpy as np
+from bench_args import non_negative_float, positive_int
 from bench_versions import versions_line
 
+from lzero.cli import DefaultsHelp
 from lzero.mcts.python_uct import PythonUCT
 from lzero.utils.nbrng import make_rng_state, randbelow
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action as connect4_rule_bot
@@ -276,15 +278,22 @@ def compile_time() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--games", type=int, default=10, help="games per strength match-up")
-    parser.add_argument(
-        "--seconds", type=float, default=0.5, help="CPU time per contender and round"
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
     )
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds")
-    parser.add_argument("--skip-speed", action="store_true")
-    parser.add_argument("--skip-strength", action="store_true")
-    parser.add_argument("--skip-compile", action="store_true")
+    parser.add_argument(
+        "--games", type=positive_int, default=10, help="games per strength match-up"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=non_negative_float,
+        default=0.5,
+        help="CPU time per contender and round (at least one search each)",
+    )
+    parser.add_argument("--rounds", type=positive_int, default=3, help="interleaved timing rounds")
+    parser.add_argument("--skip-speed", action="store_true", help="no speed table")
+    parser.add_argument("--skip-strength", action="store_true", help="no strength matches")
+    parser.add_argument("--skip-compile", action="store_true", help="no compile-time table")
     args = parser.parse_args()
     print(versions_line(("numpy", "numba", "open_spiel")))
     if not args.skip_speed:

@@ -19,6 +19,10 @@ import shutil
 import time
 from pathlib import Path
 
+from bench_args import non_negative_float, positive_float, positive_int, require
+
+from lzero.cli import DefaultsHelp
+
 
 def first_hit(csv_path: Path, target: float) -> dict | None:
     """Returns the first progress row whose mean eval return reaches ``target``."""
@@ -40,6 +44,7 @@ def run_benchmark(
     ssl_loss_weight: float = 0.0,
 ) -> bool:
     """Trains one run per seed and prints a line per seed; returns True if all met the bar."""
+    require("torch", "MuZero training")
     from lzero.entry import train_muzero_with_gym_env
 
     mod = importlib.import_module(config_module)
@@ -100,20 +105,27 @@ def cli(
     max_env_step: int,
     target: float,
     max_minutes: float,
+    lightzero_ssl: str,
 ) -> None:
-    """Parses the benchmark's options (defaults as given), runs it and exits 0 if it passed."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--seeds", type=int, nargs="+", default=seeds)
-    parser.add_argument("--max-env-step", type=int, default=max_env_step)
-    parser.add_argument("--target", type=float, default=target)
-    parser.add_argument("--max-minutes", type=float, default=max_minutes)
-    parser.add_argument("--out-dir", default="data_muzero/bench")
+    """Parses the benchmark's options (defaults as given), runs it and exits 0 if it passed.
+    ``lightzero_ssl``: LightZero's own config of the task and its ``ssl_loss_weight``, for
+    the help."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=DefaultsHelp)
+    parser.add_argument("--seeds", type=int, nargs="+", default=seeds, help="one training run each")
+    parser.add_argument(
+        "--max-env-step", type=positive_int, default=max_env_step, help="env steps per seed"
+    )
+    parser.add_argument("--target", type=float, default=target, help="mean eval return to reach")
+    parser.add_argument(
+        "--max-minutes", type=positive_float, default=max_minutes, help="wall time per seed"
+    )
+    parser.add_argument("--out-dir", default="data_muzero/bench", help="folder of the runs")
     parser.add_argument(
         "--ssl-loss-weight",
-        type=float,
+        type=non_negative_float,
         default=0.0,
-        help="train with EfficientZero's consistency loss at this weight (LightZero's CartPole "
-        "config: 2); 0: without it, as the config",
+        help=f"train with EfficientZero's consistency loss at this weight ({lightzero_ssl}); "
+        "0: without it, as the zoo config",
     )
     args = parser.parse_args()
     ok = run_benchmark(
@@ -136,6 +148,7 @@ def main() -> None:
         max_env_step=30_000,
         target=195.0,
         max_minutes=20.0,
+        lightzero_ssl="LightZero's cartpole_muzero_config: 2",
     )
 
 

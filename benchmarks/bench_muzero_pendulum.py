@@ -23,6 +23,7 @@ def main() -> None:
         max_env_step=100_000,
         target=-400.0,
         max_minutes=60.0,
+        lightzero_ssl="LightZero's pendulum_cont_disc_muzero_config: 2",
     )
 
 

@@ -18,14 +18,15 @@ import io
 import os
 import re
 
+from bench_args import positive_int, require
 from bench_versions import versions_line
-from pettingzoo.classic import connect_four_v3
-from pettingzoo.test import performance_benchmark
 
-from lzero.envs.pettingzoo import env as lzero_env
+from lzero.cli import DefaultsHelp
 
 
 def turns_per_second(make) -> float:
+    from pettingzoo.test import performance_benchmark
+
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         performance_benchmark(make())
@@ -33,9 +34,18 @@ def turns_per_second(make) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--rounds", type=int, default=3)
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
+    )
+    parser.add_argument(
+        "--rounds", type=positive_int, default=3, help="rounds of 5 s per env (the best counts)"
+    )
     args = parser.parse_args()
+    require("pettingzoo", "bench_pettingzoo.py")
+    from pettingzoo.classic import connect_four_v3
+
+    from lzero.envs.pettingzoo import env as lzero_env
+
     contenders = {
         "ours (lzero.envs.pettingzoo, connect4)": lambda: lzero_env("connect4"),
         "PettingZoo connect_four_v3.raw_env": connect_four_v3.raw_env,

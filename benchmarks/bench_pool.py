@@ -42,14 +42,19 @@ import warnings
 from functools import partial
 
 import numpy as np
+from bench_args import positive_float, positive_int
 from numba import njit
 from pool_classic import CLASSIC_IDS, bench_classic, bench_single
 from pool_timing import faster, measure, ratio, settings_line
+
+from lzero.cli import DefaultsHelp
 
 warnings.filterwarnings("ignore")
 
 #: Steps a scanned pgx rollout runs per jitted call (its observations all kept).
 PGX_SCAN = 16
+#: The board games of the pool; pgx has the first two.
+BOARD_GAMES = ["tictactoe", "connect4", "gomoku"]
 
 
 @njit(cache=True)
@@ -208,19 +213,41 @@ def bench_boards(args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--seconds", type=float, default=0.3)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[256, 1024])
-    parser.add_argument(
-        "--ids", nargs="+", default=CLASSIC_IDS, choices=CLASSIC_IDS + ["CartPole-v0"]
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
     )
-    parser.add_argument("--board-sizes", type=int, nargs="+", default=[64, 256])
-    parser.add_argument("--board-envs", type=int, default=1024, help="extra Connect4 size vs pgx")
     parser.add_argument(
-        "--skip", nargs="*", default=[], choices=["classic", "single", "boards", "pgx", "envpool"]
+        "--seconds", type=positive_float, default=0.3, help="length of each timed window"
     )
-    parser.add_argument("--games", nargs="+", default=["tictactoe", "connect4", "gomoku"])
+    parser.add_argument(
+        "--repeats", type=positive_int, default=5, help="timed windows per contender"
+    )
+    parser.add_argument(
+        "--sizes", type=positive_int, nargs="+", default=[256, 1024], help="classic-control envs"
+    )
+    parser.add_argument(
+        "--ids",
+        nargs="+",
+        default=CLASSIC_IDS,
+        choices=CLASSIC_IDS + ["CartPole-v0"],
+        help="classic-control tasks",
+    )
+    parser.add_argument(
+        "--board-sizes", type=positive_int, nargs="+", default=[64, 256], help="board-game envs"
+    )
+    parser.add_argument(
+        "--board-envs", type=positive_int, default=1024, help="extra Connect4 size vs pgx"
+    )
+    parser.add_argument(
+        "--skip",
+        nargs="*",
+        default=[],
+        choices=["classic", "single", "boards", "pgx", "envpool"],
+        help="parts (classic, single, boards) or peers (pgx, envpool) left out",
+    )
+    parser.add_argument(
+        "--games", nargs="+", default=BOARD_GAMES, choices=BOARD_GAMES, help="board games"
+    )
     args = parser.parse_args()
     print(settings_line(args))
     print(f"(load average {os.getloadavg()[0]:.1f} at the start)")

@@ -1,6 +1,6 @@
 """Ray against the single-machine paths, in the same run.
 
-1. Env steps per second at 8 envs, CartPole and Connect4: ``RayEnvManager`` (``actor_num``
+1. Env steps per second at 8 envs, CartPole and Connect4: ``RayEnvManager`` (``--actors``
    actors, 8 envs split among them) against ``SubprocessEnvManager`` (one worker process per
    env, shared memory: its fastest setting). Rounds alternate between the two so that a change
    of load hits both; the median round is printed with the load average.
@@ -13,20 +13,26 @@
    ``RayMuZeroCollector`` (``self_play_actors=True``) with 1 and 2 actors.
 
 Ray starts its workers at niceness 15: run this on an otherwise idle machine, or the actors
-get only what other work leaves.
+get only what other work leaves. Parts 2 and 3 need torch (the ``train`` extra); without it
+they are skipped, saying so.
 
-Usage: python benchmarks/bench_ray.py [--steps 300] [--rounds 3] [--phases 3]
+Usage: python benchmarks/bench_ray.py [--steps 300] [--rounds 3] [--actors 2] [--phases 3]
+    [--simulations 25] [--threads 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import importlib.util
 import os
 import statistics
 import time
 
 import numpy as np
+from bench_args import INSTALL, int_in, positive_int, require
+
+from lzero.cli import DefaultsHelp
 
 
 def load() -> str:
@@ -162,21 +168,62 @@ def bench_muzero_self_play(args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--actors", type=int, default=2)
-    parser.add_argument("--phases", type=int, default=3)
-    parser.add_argument("--simulations", type=int, default=25)
-    # 1: on a loaded 2-core machine torch's 2-thread forward was 40x slower than 1 thread's
-    parser.add_argument("--threads", type=int, default=1)
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
+    )
+    parser.add_argument(
+        "--steps",
+        type=positive_int,
+        default=300,
+        help="part 1: manager steps a timed round (each steps every ready env)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=positive_int,
+        default=3,
+        help="part 1: timed rounds per manager, alternating (the median is printed)",
+    )
+    cpus = os.cpu_count() or 1  # the CPUs this script gives Ray, one an actor
+    parser.add_argument(
+        "--actors",
+        type=int_in(1, min(8, cpus), f"8 envs, and one of this machine's {cpus} CPUs an actor"),
+        default=2,
+        help="part 1: actors of RayEnvManager (parts 2 and 3 always compare 1 and 2 actors)",
+    )
+    parser.add_argument(
+        "--phases",
+        type=positive_int,
+        default=3,
+        help="parts 2 and 3: timed collect phases (8 games each) per collector, after one "
+        "warm-up phase",
+    )
+    parser.add_argument(
+        "--simulations",
+        type=positive_int,
+        default=25,
+        help="parts 2 and 3: MCTS simulations a move",
+    )
+    parser.add_argument(
+        "--threads",
+        type=positive_int,
+        default=1,
+        # on a loaded 2-core machine torch's 2-thread forward was 40x slower than 1 thread's
+        help="parts 2 and 3: torch threads of the in-process collector and of each actor",
+    )
     args = parser.parse_args()
-    import ray
+    ray = require("ray", "bench_ray.py")
+    self_play = importlib.util.find_spec("torch") is not None  # parts 2 and 3 need it
 
     print(f"ray {ray.__version__}, {os.cpu_count()} CPUs, {load()}")
     ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level="error")
     try:
         bench_env_managers(args)
+        if not self_play:
+            print(
+                "\nparts 2 and 3 (self-play) skipped: they need torch, which is not installed: "
+                + INSTALL["torch"]
+            )
+            return
         bench_self_play(args)
         bench_muzero_self_play(args)
     finally:

@@ -217,7 +217,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     for bot, name in ((1, args.bot1), (2, args.bot2)):
         w, d, loss = record[bot]
         print(f"bot{bot} {name:>{width}}: wins {w}  draws {d}  losses {loss}")
-    failed = gif_failed(problems[0] if problems else None)
+    more = f" (and {len(problems) - 1} more of the games were not saved)" if problems[1:] else ""
+    failed = gif_failed(problems[0] + more if problems else None)
     return 130 if interrupted else failed
 
 

@@ -251,6 +251,11 @@ def test_a_gif_that_cannot_be_written_still_shows_the_result(tmp_path):
         == f"error: --gif: the game was not saved as {gif}: {os.strerror(errno.EFBIG)}\n"
     )
     assert os.listdir(tmp_path) == []
+    proc = run(arena + ["--gif", str(gif), "--gif-all"], preexec_fn=limit_file_size)
+    assert proc.returncode == 1 and proc.stderr == (
+        f"error: --gif: the game was not saved as {tmp_path / 'big-1.gif'}: "
+        f"{os.strerror(errno.EFBIG)} (and 1 more of the games were not saved)\n"
+    )
 
 
 @pytest.mark.parametrize("unbuffered", ["", "1"])

@@ -117,17 +117,13 @@ def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
             raise EnvCheckError(
                 f"{where}: expected done to be a bool, got {type(done).__module__}.{type(done).__name__}"
             )
-        for i, (returned, copy) in enumerate(kept):
-            if not _equal(returned, copy):
-                raise EnvCheckError(
-                    f"{where}: the observation returned at {'reset' if i == 0 else f'step {i - 1}'}"
-                    " was changed afterwards (observations must not alias env state)"
-                )
+        _check_unchanged(kept, where, len(kept) - 1)  # a buffer reused: seen at once
         kept.append((obs, _copy(obs)))
         trace.append((obs, reward, done))
         if not isinstance(info, dict):
             raise EnvCheckError(f"{where}: expected info to be a dict, got {type(info).__name__}")
         if done:
+            _check_unchanged(kept, where)  # every one, once: each step had made it quadratic
             ret = info.get("eval_episode_return")
             if not isinstance(ret, float):
                 raise EnvCheckError(
@@ -136,8 +132,21 @@ def _run_episode(env: Any, actions: list | None, max_steps: int, rng) -> dict:
                 )
             return {"actions": played, "trace": trace}
     if actions is not None:
+        _check_unchanged(kept, f"step {len(played) - 1}")
         return {"actions": played, "trace": trace}
     raise EnvCheckError(f"the episode did not end within max_steps={max_steps}")
+
+
+def _check_unchanged(kept: list, where: str, first: int = 0) -> None:
+    """Raises unless each observation of ``kept[first:]`` (``(returned, copy)``, in the
+    order returned: reset's first) still equals its copy."""
+    for i in range(first, len(kept)):
+        returned, copy = kept[i]
+        if not _equal(returned, copy):
+            raise EnvCheckError(
+                f"{where}: the observation returned at {'reset' if i == 0 else f'step {i - 1}'}"
+                " was changed afterwards (observations must not alias env state)"
+            )
 
 
 def _check_obs(env: Any, obs: Any, where: str) -> None:

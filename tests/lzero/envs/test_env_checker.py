@@ -171,6 +171,25 @@ def test_aliasing_observation_is_caught(walk_env_cls):
         check_env(Aliasing())
 
 
+def test_an_observation_changed_steps_later_is_caught_by_the_episodes_end(walk_env_cls):
+    """Each step compares the observation before it; the episode's end compares them all (each
+    step comparing them all made the check quadratic: 36 s for BipedalWalker)."""
+
+    class Keeping(walk_env_cls):
+        def reset(self):
+            self._first, self._steps = super().reset(), 0
+            return self._first
+
+        def step(self, action):
+            self._steps += 1
+            if self._steps == 2:  # the reset observation, changed a step late
+                self._first["observation"][...] = -1.0
+            return super().step(action)
+
+    with pytest.raises(EnvCheckError, match=r"the observation returned at reset was changed"):
+        check_env(Keeping())
+
+
 def test_unseeded_randomness_is_caught(walk_env_cls):
     class Unseeded(walk_env_cls):
         last_start = None

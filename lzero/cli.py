@@ -155,7 +155,7 @@ def exiting_on_termination() -> Iterator[None]:
     ``--gif`` made are removed) where Python's default would end the process at once. A signal
     whose handler is not the default (ignored under ``nohup``, or the caller's own) is left
     as it is."""
-    if threading.current_thread() is not threading.main_thread():
+    if not _in_main_thread():
         yield
         return
 
@@ -185,10 +185,7 @@ def interrupts_outside_compilation() -> Iterator[None]:
     handler other than Python's default is left as it is, as are other threads."""
     import numba.core.event as numba_event
 
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
+    if not _in_main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield
         return
     state = {"depth": 0, "pending": False}
@@ -230,8 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     Errors the project raises on purpose (and unknown registry names) print one line and
     exit 2; Ctrl-C exits without a traceback, with 0 in ``lzero play`` (it leaves the game, as
     ``quit`` does) and 130 elsewhere
-    (SIGTERM during ``lzero train`` stops the run as Ctrl-C does, and exits 143; elsewhere
-    SIGTERM and SIGHUP exit with 128 + the signal, the folders ``--gif`` made removed);
+    (SIGTERM and SIGHUP during ``lzero train`` stop the run as Ctrl-C does, and exit with 143
+    and 129; elsewhere they exit with those codes, the folders ``--gif`` made removed);
     a closed stdout (piping into ``head``) exits 1 quietly.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -260,9 +257,9 @@ def _dispatch(argv: list[str]) -> int:
 def _interrupted(argv: list[str], interrupt: KeyboardInterrupt) -> int:
     from lzero.cli_train import Terminated
 
-    if isinstance(interrupt, Terminated):  # SIGTERM during lzero train
+    if isinstance(interrupt, Terminated):  # SIGTERM or SIGHUP during lzero train
         print("\nterminated", file=sys.stderr)
-        return 143
+        return 128 + interrupt.signum
     print("\ninterrupted", file=sys.stderr)
     return 0 if argv and argv[0] in INTERACTIVE_COMMANDS else 130
 

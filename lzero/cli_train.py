@@ -126,27 +126,37 @@ def _as_options(renames: tuple[tuple[str, str], ...]):
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM during ``lzero train`` (``kill``, ``timeout``, a batch scheduler), raised as an
-    interrupt so that the run stops as on Ctrl-C: its last checkpoint written, its stop line
-    printed. The command line exits with 143 (128 + SIGTERM)."""
+    """SIGTERM (``kill``, ``timeout``, a batch scheduler) or SIGHUP (the terminal closed) during
+    ``lzero train``, raised as an interrupt so that the run stops as on Ctrl-C: its last
+    checkpoint written, its stop line printed. The command line exits with 128 + ``signum``
+    (143, 129)."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__()
+        self.signum = int(signum)
 
 
 @contextlib.contextmanager
 def _sigterm_as_interrupt():
-    """Within it, SIGTERM raises :class:`Terminated` in the main thread (Python's default
-    would end the process at once, skipping the ``finally`` that saves the checkpoint)."""
+    """Within it, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread (Python's
+    default would end the process at once, skipping the ``finally`` that saves the
+    checkpoint). An ignored SIGHUP (``nohup``) stays ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def terminate(signum, frame):
-        raise Terminated()
+        raise Terminated(signum)
 
-    previous = signal.signal(signal.SIGTERM, terminate)
+    previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, terminate)}
+    hangup = getattr(signal, "SIGHUP", None)  # Windows has none
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+        previous[hangup] = signal.signal(hangup, terminate)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _cmd_train(args: argparse.Namespace) -> int:

@@ -30,7 +30,8 @@ def write_config(tmp_path):
 
 @pytest.mark.parametrize(
     ("signum", "code"),
-    [(signal.SIGINT, 130), (signal.SIGTERM, 143)],  # Ctrl-C; kill, timeout, a scheduler
+    # Ctrl-C; kill, timeout, a scheduler; the terminal closed
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)],
 )
 def test_an_interrupt_writes_a_loadable_last_checkpoint_and_exits_128_plus_signal(
     tmp_path, signum, code

@@ -25,6 +25,9 @@ pytestmark = pytest.mark.usefixtures("local_ray")
 
 
 def ray_main(exp_name, actor_num=2, **manager):
+    # The actors' first start compiles their kernels (a fresh clone's cold cache): on a loaded
+    # 2-core machine that took over the default 60 s.
+    manager.setdefault("connect_timeout", 600)
     main = copy.deepcopy(sp.main_config)
     main.exp_name = str(exp_name)
     main.env.update(collector_env_num=4, n_evaluator_episode=2)

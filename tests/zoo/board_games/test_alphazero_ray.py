@@ -24,6 +24,9 @@ pytestmark = pytest.mark.usefixtures("local_ray")
 
 
 def ray_main(exp_name, actor_num=2, **manager):
+    # The actors' first start compiles their kernels (a fresh clone's cold cache): on a loaded
+    # 2-core machine that took over the default 60 s.
+    manager.setdefault("connect_timeout", 600)
     main = copy.deepcopy(sp.main_config)
     main.exp_name = str(exp_name)
     main.env.update(collector_env_num=4, n_evaluator_episode=2)
@@ -167,7 +170,7 @@ def test_a_replacement_actor_that_cannot_start_is_an_error_not_a_wait(tmp_path, 
         if not hogs:
             ray.kill(self.actors[0])
             hogs.append(Hog.remote())  # asked for before the replacement: it gets the CPU
-            self._connect_timeout = 3  # the replacement's (the first start had 60 s)
+            self._connect_timeout = 3  # the replacement's (the first start had 600 s)
         return collect(self, n_episode)
 
     monkeypatch.setattr(RayAlphaZeroCollector, "collect", collect_and_kill)

@@ -127,8 +127,9 @@ class RaySelfPlay:
             raise RuntimeError(
                 f"Ray self-play: expected {k} actors to start within {self._where}."
                 f"connect_timeout {timeout:g} s, got fewer (Ray may lack the free CPUs they "
-                f"reserve: {k} * num_cpus_per_actor {per:g}, beside other jobs' actors; lower "
-                "actor_num or num_cpus_per_actor, or raise connect_timeout)"
+                f"reserve: {k} * num_cpus_per_actor {per:g}, beside other jobs' actors; or they "
+                "are still starting: a first start compiles their kernels; lower actor_num or "
+                "num_cpus_per_actor, or raise connect_timeout)"
             ) from err
 
     def _broadcast(self) -> None:

@@ -119,7 +119,8 @@ class ActorHub:
             raise RuntimeError(
                 f"RayEnvManager: expected {k} actors to start within connect_timeout "
                 f"{cfg.connect_timeout:g} s, got fewer (Ray may lack the CPUs they reserve: "
-                f"{k} * num_cpus_per_actor {cfg.num_cpus_per_actor:g}, beside other actors)"
+                f"{k} * num_cpus_per_actor {cfg.num_cpus_per_actor:g}, beside other actors; or "
+                "they are still building their envs: raise connect_timeout)"
             ) from err
         failed = next((e for e in errors if e is not None), None)
         if failed is not None:

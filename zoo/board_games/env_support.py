@@ -17,9 +17,14 @@ from zoo.board_games.common.rules import BoardRules
 
 def check_choice(where: str, kind: str, value, valid) -> None:
     """Raises ``ConfigError`` naming ``where``, the closest valid ``kind`` and the valid set if
-    ``value`` is not in ``valid``."""
+    ``value`` is not in ``valid`` (names: a value of another type is named with its type)."""
+    if not isinstance(value, str):
+        raise ConfigError(
+            f"{where}: expected a {kind} name among {sorted(valid)}, got {value!r} of type "
+            f"{type(value).__name__}"
+        )
     if value not in valid:
-        raise ConfigError(f"{where}: " + unknown_name_message(kind, str(value), valid))
+        raise ConfigError(f"{where}: " + unknown_name_message(kind, value, valid))
 
 
 def resolve_bot_type(kind, bot_types, aliases: dict, game: str) -> str:

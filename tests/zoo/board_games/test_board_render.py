@@ -113,6 +113,11 @@ def test_render_rejects_unknown_mode_and_enable_save_replay(tmp_path):
     env = TicTacToeEnv()
     with pytest.raises(ConfigError, match="unknown mode 'video'"):
         env.render("video")
+    # A mode of another type is named as it is, not quoted as a name ('3')
+    with pytest.raises(
+        ConfigError, match=r"expected a mode name among \['ansi'.*got 3 of type int$"
+    ):
+        env.render(3)
     env.enable_save_replay(str(tmp_path))
     env.reset()
     while not env.step(env.random_action()).done:

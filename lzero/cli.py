@@ -10,15 +10,11 @@ setting ``func`` (a callable taking the parsed args and returning an exit code).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import os
-import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from importlib.metadata import entry_points
-from typing import Any
 
 from lzero import __version__
 from lzero.envs import ENV_REGISTRY, check_env
@@ -29,6 +25,7 @@ from lzero.utils.replay_io import (
     place_replay,
     removing_unused_folders,
 )
+from lzero.utils.signals import exiting_on_termination, interrupts_outside_compilation
 from lzero_console import INTERACTIVE_COMMANDS, interrupt_behind
 
 COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
@@ -148,79 +145,6 @@ def quiet_on_closed_stdout(run: Callable[[], int]) -> int:
         return 1
 
 
-@contextlib.contextmanager
-def exiting_on_termination() -> Iterator[None]:
-    """Within it, SIGTERM and SIGHUP (``kill``, ``timeout``, a closed terminal) raise
-    ``SystemExit(128 + signal)`` in the main thread, so that ``finally`` blocks run (the folders
-    ``--gif`` made are removed) where Python's default would end the process at once. A signal
-    whose handler is not the default (ignored under ``nohup``, or the caller's own) is left
-    as it is."""
-    if not _in_main_thread():
-        yield
-        return
-
-    def leave(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    names = ("SIGTERM", "SIGHUP")  # Windows has no SIGHUP
-    wanted = [getattr(signal, n) for n in names if hasattr(signal, n)]
-    previous = {s: signal.getsignal(s) for s in wanted}
-    for s, handler in previous.items():
-        if handler is signal.SIG_DFL:
-            signal.signal(s, leave)
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            if handler is signal.SIG_DFL:
-                signal.signal(s, handler)
-
-
-@contextlib.contextmanager
-def interrupts_outside_compilation() -> Iterator[None]:
-    """Within it, a Ctrl-C that comes while numba compiles (or loads a kernel from its cache)
-    is raised when it has finished. Raised within, the interrupt can come inside LLVM's
-    callbacks into Python: there it was printed as ignored and the game went on, or the
-    process aborted with "double free" (seen on the first moves with a cold cache). A SIGINT
-    handler other than Python's default is left as it is, as are other threads."""
-    import numba.core.event as numba_event
-
-    if not _in_main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield
-        return
-    state = {"depth": 0, "pending": False}
-
-    class Guard(numba_event.Listener):
-        # Counted in the main thread only: the interrupt is raised there.
-        def on_start(self, event: Any) -> None:
-            if _in_main_thread():
-                state["depth"] += 1
-
-        def on_end(self, event: Any) -> None:
-            if _in_main_thread():
-                state["depth"] -= 1
-                if state["depth"] == 0 and state["pending"]:
-                    state["pending"] = False
-                    raise KeyboardInterrupt
-
-    def interrupt(signum: int, frame: Any) -> None:
-        if state["depth"]:
-            state["pending"] = True
-        else:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, interrupt)
-    try:
-        with numba_event.install_listener("numba:compiler_lock", Guard()):
-            yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def _in_main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
-
-
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code.
 
@@ -228,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     exit 2; Ctrl-C exits without a traceback, with 0 in ``lzero play`` (it leaves the game, as
     ``quit`` does) and 130 elsewhere
     (SIGTERM and SIGHUP during ``lzero train`` stop the run as Ctrl-C does, and exit with 143
-    and 129; elsewhere they exit with those codes, the folders ``--gif`` made removed);
+    and 129; elsewhere they raise ``SystemExit`` with those codes, the folders ``--gif`` made
+    removed);
     a closed stdout (piping into ``head``) exits 1 quietly.
     """
     argv = sys.argv[1:] if argv is None else list(argv)

@@ -25,6 +25,7 @@ from easydict import EasyDict
 
 from lzero.envs.config import INFERENCE_DTYPES, closest_key
 from lzero.errors import ConfigError, LZeroError
+from lzero.utils.signals import held_while_compiling
 
 
 def load_config_module(spec: str) -> ModuleType:
@@ -145,6 +146,7 @@ def _sigterm_as_interrupt():
         yield
         return
 
+    @held_while_compiling
     def terminate(signum, frame):
         raise Terminated(signum)
 
@@ -456,7 +458,7 @@ def run_eval_as_main(config: str) -> None:
     sys.exit(main(["eval", *argv]))
 
 
-def _int_in(lowest: int, end: int | None, what: str):
+def int_in(lowest: int, end: int | None, what: str):
     """An argparse type: an int in ``[lowest, end)`` (no upper bound if ``end`` is None),
     written out or, as LightZero's configs write budgets (``int(1e4)``), as a whole number in
     e-notation (``1e4``, ``2.5e5``)."""
@@ -499,9 +501,9 @@ def agent_fpu_reduction(value: float | str | None) -> float | str | None:
     return FROM_CONFIG if value is None else None if value == "off" else value
 
 
-positive_int = _int_in(1, None, "a positive int")
-non_negative_int = _int_in(0, None, "a non-negative int")
-_seed = _int_in(0, 2**32, "an int in [0, 2**32)")
+positive_int = int_in(1, None, "a positive int")
+non_negative_int = int_in(0, None, "a non-negative int")
+_seed = int_in(0, 2**32, "an int in [0, 2**32)")
 
 
 def add_train_subcommand(subparsers) -> None:

@@ -37,9 +37,9 @@ COLUMNS = (
 
 @contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Holds a Ctrl-C (SIGINT), or a SIGTERM, that arrives in the block until the block has
-    ended, then delivers it to the handler in force (Python's SIGINT handler raises
-    ``KeyboardInterrupt``; ``lzero train``'s SIGTERM handler raises its subclass).
+    """Holds a Ctrl-C (SIGINT), or a SIGTERM or SIGHUP, that arrives in the block until the
+    block has ended, then delivers it to the handler in force (Python's SIGINT handler raises
+    ``KeyboardInterrupt``; ``lzero train``'s SIGTERM and SIGHUP handler raises its subclass).
 
     tensorboardX hands events to its writer thread through a ``multiprocessing.Queue``. A
     ``KeyboardInterrupt`` raised inside that queue's ``put`` can leave its feeder thread
@@ -51,7 +51,7 @@ def interrupts_held() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
+    held = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
     previous = [signal.signal(s, lambda signum, frame: caught.append(signum)) for s in held]
     try:
         yield

@@ -126,33 +126,42 @@ def test_output_piped_into_head_exits_quietly(args, codes, unbuffered):
     assert err == b"" and proc.returncode in codes
 
 
-def test_a_ctrl_c_while_numba_compiles_is_raised_when_the_compilation_is_done():
-    """An interrupt inside the compilation can come within LLVM's callbacks into Python, where
-    it was printed as ignored, or aborted the process ("double free"). It is raised after."""
+@pytest.mark.parametrize(
+    ("signame", "raised"), [("SIGINT", KeyboardInterrupt), ("SIGTERM", SystemExit)]
+)
+def test_a_signal_while_numba_compiles_is_raised_when_the_compilation_is_done(signame, raised):
+    """A Ctrl-C or ``kill`` inside the compilation can come within LLVM's callbacks into
+    Python, where it was printed as ignored (the program went on), or aborted the process
+    ("double free"). It is raised after."""
     import signal
 
     import numba
     import numba.core.event as numba_event
 
-    from lzero.cli import interrupts_outside_compilation
+    from lzero.utils.signals import exiting_on_termination, interrupts_outside_compilation
+
+    signum = getattr(signal, signame)
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        pytest.skip("the test runner handles SIGTERM itself")
 
     @numba.njit  # not cached: it compiles here
     def add_one(x):
         return x + 1
 
-    class CtrlC(numba_event.Listener):  # Ctrl-C pressed as the compilation starts
+    class Signal(numba_event.Listener):  # the signal comes as the compilation starts
         def on_start(self, event):
-            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signum)
 
         def on_end(self, event):
             pass
 
-    with interrupts_outside_compilation():
-        with numba_event.install_listener("numba:compiler_lock", CtrlC()):
-            with pytest.raises(KeyboardInterrupt):
+    with exiting_on_termination(), interrupts_outside_compilation():
+        with numba_event.install_listener("numba:compiler_lock", Signal()):
+            with pytest.raises(raised):
                 add_one(1)
-        assert len(add_one.signatures) == 1  # compiled in full before the interrupt
-        with pytest.raises(KeyboardInterrupt):  # outside a compilation: at once
-            signal.raise_signal(signal.SIGINT)
+        assert len(add_one.signatures) == 1  # compiled in full before the signal's exception
+        with pytest.raises(raised):  # outside a compilation: at once
+            signal.raise_signal(signum)
             time.sleep(1)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL

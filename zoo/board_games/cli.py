@@ -13,16 +13,12 @@ import os
 import sys
 import warnings
 
-from lzero.cli import (
-    DefaultsHelp,
-    exiting_on_termination,
-    interrupts_outside_compilation,
-    quiet_on_closed_stdout,
-)
+from lzero.cli import DefaultsHelp, quiet_on_closed_stdout
 from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg, non_negative_int, positive_int
 from lzero.envs.config import INFERENCE_DTYPES
 from lzero.errors import ConfigError, LZeroError, ReplayWriteWarning
 from lzero.utils.replay_io import removing_unused_folders
+from lzero.utils.signals import exiting_on_termination, interrupts_outside_compilation
 from lzero.worker.alphazero_evaluator import check_mcts_bot_simulations
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
 from zoo.board_games.env_support import bot_move

@@ -135,6 +135,8 @@ def _worker_main(conn: Any, parent_end: Any, env_fn: Callable[[], Any]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits lzero train's SIGTERM handler (which raises): it ends at once.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):  # the terminal closed: the manager ends, and then the workers
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if parent_end is not None:
         parent_end.close()  # else the pipe would never report EOF once the manager dies
     env, slots = env_fn(), None

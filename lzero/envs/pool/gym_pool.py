@@ -159,6 +159,8 @@ def _buffers(n, example, action_space, *, shared) -> Buffers:
 def _worker(conn, parent_end, make_env, lo, hi, seeds, max_steps, buffer_args) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the pool decides when workers stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not lzero train's handler, if forked
+    if hasattr(signal, "SIGHUP"):  # the terminal closed: the pool ends, and then the workers
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if parent_end is not None:
         parent_end.close()
     runner = GymRunner(

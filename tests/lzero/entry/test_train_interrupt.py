@@ -42,6 +42,7 @@ def test_an_interrupt_writes_a_loadable_last_checkpoint_and_exits_128_plus_signa
         [sys.executable, "-c", "from lzero.cli import main; raise SystemExit(main())", "train",
          str(path), "--max-env-step", "1000000"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),  # if under nohup
     )  # fmt: skip
     lines = []
     try:

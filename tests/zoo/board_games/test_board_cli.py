@@ -528,7 +528,10 @@ def _start_at_prompt(args: list[str], **popen) -> tuple[subprocess.Popen, bytes]
 def test_kill_and_hangup_exit_and_remove_the_gif_folders(tmp_path, sig):
     """``kill`` or a closed terminal ends the game with 128 + the signal, and the folders
     ``--gif`` made for it are removed as on quit, EOF and Ctrl-C (they had stayed)."""
-    proc, _ = _start_at_prompt(["play", "tictactoe", "--gif", str(tmp_path / "a" / "g.gif")])
+    proc, _ = _start_at_prompt(
+        ["play", "tictactoe", "--gif", str(tmp_path / "a" / "g.gif")],
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),  # if under nohup
+    )
     assert (tmp_path / "a").is_dir()
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=30)

@@ -1,0 +1,116 @@
+"""Signal handling of the command line: SIGTERM and SIGHUP end a command through its
+``finally`` blocks, and no signal is raised while numba compiles.
+
+Raised while numba compiles (or loads a kernel from its cache), an exception can come inside
+LLVM's callbacks into Python, where ctypes prints it as ignored and the program goes on (a
+Ctrl-C or a ``kill`` lost), or the process aborts ("double free"). The handlers here, and any
+wrapped with :func:`held_while_compiling`, record such a signal and deliver it to the handler
+in force once the compilation has ended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+#: Compilations under way in the main thread, and the signals that came meanwhile.
+_COMPILING: dict[str, Any] = {"depth": 0, "pending": []}
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def held_while_compiling(handler: Callable[[int, Any], None]) -> Callable[[int, Any], None]:
+    """``handler`` as a signal handler that, while numba compiles (within
+    :func:`interrupts_outside_compilation`), records the signal to be delivered after."""
+
+    def held(signum: int, frame: Any) -> None:
+        if _COMPILING["depth"]:
+            _COMPILING["pending"].append(signum)
+        else:
+            handler(signum, frame)
+
+    return held
+
+
+def _deliver_pending() -> None:
+    pending = list(dict.fromkeys(_COMPILING["pending"]))  # each once, in order of arrival
+    _COMPILING["pending"].clear()
+    for signum in pending:  # the first handler that raises ends it
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            handler(signum, None)
+        else:
+            signal.raise_signal(signum)
+
+
+@contextlib.contextmanager
+def interrupts_outside_compilation() -> Iterator[None]:
+    """Within it, Ctrl-C raises ``KeyboardInterrupt`` outside numba's compilations only; one
+    that comes during one, and any signal a :func:`held_while_compiling` handler takes, is
+    delivered when it has ended (the ``numba:compiler_lock`` event of numba's event API). A
+    SIGINT handler other than Python's default is left as it is, as are other threads."""
+    import numba.core.event as numba_event
+
+    if not _in_main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+
+    class Guard(numba_event.Listener):
+        # Counted in the main thread only: the signal handlers run there.
+        def on_start(self, event: Any) -> None:
+            if _in_main_thread():
+                _COMPILING["depth"] += 1
+
+        def on_end(self, event: Any) -> None:
+            if _in_main_thread():
+                _COMPILING["depth"] -= 1
+                if _COMPILING["depth"] == 0 and _COMPILING["pending"]:
+                    _deliver_pending()
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, held_while_compiling(interrupt))
+    try:
+        with numba_event.install_listener("numba:compiler_lock", Guard()):
+            yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _COMPILING["pending"].clear()
+
+
+@contextlib.contextmanager
+def exiting_on_termination() -> Iterator[None]:
+    """Within it, SIGTERM and SIGHUP (``kill``, ``timeout``, a closed terminal) raise
+    ``SystemExit(128 + signal)`` in the main thread, so that ``finally`` blocks run (the folders
+    ``--gif`` made are removed) where Python's default would end the process at once; held
+    while numba compiles. A signal whose handler is not the default (ignored under ``nohup``,
+    or the caller's own) is left as it is."""
+    if not _in_main_thread():
+        yield
+        return
+
+    def leave(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    names = ("SIGTERM", "SIGHUP")  # Windows has no SIGHUP
+    previous = {
+        getattr(signal, n): signal.getsignal(getattr(signal, n))
+        for n in names
+        if hasattr(signal, n)
+    }
+    handler = held_while_compiling(leave)
+    for signum, old in previous.items():
+        if old is signal.SIG_DFL:
+            signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            if old is signal.SIG_DFL:
+                signal.signal(signum, old)

@@ -275,13 +275,15 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
             due = last_eval is None or policy.train_iter - last_eval >= pc.eval_freq
             if due or (spent and last_eval != policy.train_iter and best < cfg.env.stop_value):
                 evaluate()
+                # The time may run out while evaluating: then this evaluation is the last.
+                # (Not rechecked otherwise: a run is never left without its final evaluation.)
+                spent = spent or budget_spent()
             write_row()
             if best >= cfg.env.stop_value:
                 reason = (
                     f"stop value {cfg.env.stop_value} reached at env step {collector.env_steps}"
                 )
                 break
-            spent = spent or budget_spent()  # the time may run out while evaluating
             if spent:
                 reason = spent
                 break

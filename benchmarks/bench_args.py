@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from types import ModuleType
 
+from lzero.cli_train import int_in as cli_int_in
 from lzero.cli_train import non_negative_int, positive_int
 
 __all__ = [
@@ -37,21 +38,9 @@ INSTALL = {
 
 def int_in(lowest: int, highest: int, why: str = "") -> Callable[[str], int]:
     """An argparse type: an int from ``lowest`` to ``highest`` inclusive (``why``: the
-    reason for the bounds, added to the message)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or not lowest <= value <= highest:
-            raise argparse.ArgumentTypeError(
-                f"expected an int from {lowest} to {highest}{f' ({why})' if why else ''}, "
-                f"got {text!r}"
-            )
-        return value
-
-    return parse
+    reason for the bounds, added to the message); the ``lzero`` command's parser of ints."""
+    reason = f" ({why})" if why else ""
+    return cli_int_in(lowest, highest + 1, f"an int from {lowest} to {highest}{reason}")
 
 
 def _number(lowest: float, strict: bool, what: str) -> Callable[[str], float]:

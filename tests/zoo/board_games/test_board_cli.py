@@ -102,18 +102,29 @@ def test_an_abandoned_game_says_no_gif_was_saved(tmp_path):
         assert os.listdir(tmp_path) == []
 
 
-def test_ctrl_c_exits_cleanly():
+def _start_at_prompt(
+    args: list[str], until: bytes = b"enter a cell", **popen
+) -> tuple[subprocess.Popen, bytes]:
+    """Starts ``args`` and returns the process, and its output so far, once it has printed
+    ``until`` (by default: it waits at the move prompt)."""
     proc = subprocess.Popen(
-        MODULE + ["play", "tictactoe"],
-        stdin=subprocess.PIPE,
+        MODULE + args,
+        stdin=popen.pop("stdin", subprocess.PIPE),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ENV,
+        **popen,
     )
     out, deadline = b"", time.time() + 60
-    while b"enter a cell" not in out and time.time() < deadline:  # wait for the prompt
+    while until not in out and time.time() < deadline:
         if select.select([proc.stdout], [], [], 0.1)[0]:
             out += os.read(proc.stdout.fileno(), 4096)
+    assert until in out, out
+    return proc, out
+
+
+def test_ctrl_c_exits_cleanly():
+    proc, out = _start_at_prompt(["play", "tictactoe"])
     proc.send_signal(signal.SIGINT)
     rest, err = proc.communicate(timeout=30)
     assert proc.returncode == 0
@@ -177,17 +188,8 @@ def test_lzero_console_script():
 
 
 def test_ctrl_c_in_arena_prints_the_games_so_far():
-    proc = subprocess.Popen(
-        MODULE + ["arena", "gomoku", "--bot1", "rule", "--bot2", "rule", "--games", "100000"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=ENV,
-    )
-    out, deadline = b"", time.time() + 60
-    while b"Playing 100000 games" not in out and time.time() < deadline:
-        if select.select([proc.stdout], [], [], 0.1)[0]:
-            out += os.read(proc.stdout.fileno(), 4096)
+    args = ["arena", "gomoku", "--bot1", "rule", "--bot2", "rule", "--games", "100000"]
+    proc, out = _start_at_prompt(args, b"Playing 100000 games", stdin=subprocess.DEVNULL)
     time.sleep(1.0)  # some games in
     proc.send_signal(signal.SIGINT)
     rest, err = proc.communicate(timeout=30)
@@ -504,24 +506,6 @@ def test_gif_paths_starting_with_a_tilde_are_the_home_folders(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert (home / "game.gif").is_file() and not (cwd / "~").exists()
-
-
-def _start_at_prompt(args: list[str], **popen) -> tuple[subprocess.Popen, bytes]:
-    """Starts ``args`` and returns the process once it waits at the move prompt."""
-    proc = subprocess.Popen(
-        MODULE + args,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=ENV,
-        **popen,
-    )
-    out, deadline = b"", time.time() + 60
-    while b"enter a cell" not in out and time.time() < deadline:
-        if select.select([proc.stdout], [], [], 0.1)[0]:
-            out += os.read(proc.stdout.fileno(), 4096)
-    assert b"enter a cell" in out, out
-    return proc, out
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])

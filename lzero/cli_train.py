@@ -16,7 +16,6 @@ import pkgutil
 import re
 import signal
 import sys
-import threading
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -25,7 +24,7 @@ from easydict import EasyDict
 
 from lzero.envs.config import INFERENCE_DTYPES, closest_key
 from lzero.errors import ConfigError, LZeroError
-from lzero.utils.signals import held_while_compiling
+from lzero.utils.signals import raising_on_termination
 
 
 def load_config_module(spec: str) -> ModuleType:
@@ -137,28 +136,14 @@ class Terminated(KeyboardInterrupt):
         self.signum = int(signum)
 
 
-@contextlib.contextmanager
-def _sigterm_as_interrupt():
+def _sigterm_as_interrupt() -> contextlib.AbstractContextManager[None]:
     """Within it, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread (Python's
     default would end the process at once, skipping the ``finally`` that saves the
     checkpoint). An ignored SIGHUP (``nohup``) stays ignored."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    @held_while_compiling
-    def terminate(signum, frame):
-        raise Terminated(signum)
-
-    previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, terminate)}
-    hangup = getattr(signal, "SIGHUP", None)  # Windows has none
-    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
-        previous[hangup] = signal.signal(hangup, terminate)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+    return raising_on_termination(
+        Terminated,
+        lambda signum, handler: signum == signal.SIGTERM or handler is not signal.SIG_IGN,
+    )
 
 
 def _cmd_train(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from lzero.errors import ConfigError
+from lzero.utils.signals import TERMINATION_SIGNALS
 
 COLUMNS = (
     "train_iter",
@@ -51,7 +52,7 @@ def interrupts_held() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
+    held = (signal.SIGINT, *TERMINATION_SIGNALS)
     previous = [signal.signal(s, lambda signum, frame: caught.append(signum)) for s in held]
     try:
         yield

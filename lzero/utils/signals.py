@@ -84,33 +84,44 @@ def interrupts_outside_compilation() -> Iterator[None]:
         _COMPILING["pending"].clear()
 
 
+#: The signals that end a command from outside: ``kill``/``timeout``/a scheduler, and a
+#: closed terminal (Windows has no SIGHUP).
+TERMINATION_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
 @contextlib.contextmanager
-def exiting_on_termination() -> Iterator[None]:
+def raising_on_termination(
+    exception: Callable[[int], BaseException], replaces: Callable[[int, Any], bool]
+) -> Iterator[None]:
+    """Within it, each of :data:`TERMINATION_SIGNALS` whose handler in force ``replaces(signum,
+    handler)`` accepts raises ``exception(signum)`` in the main thread, held while numba
+    compiles; the handlers are restored after. Outside the main thread it does nothing."""
+    if not _in_main_thread():
+        yield
+        return
+
+    @held_while_compiling
+    def raise_it(signum: int, frame: Any) -> None:
+        raise exception(signum)
+
+    previous = {s: signal.getsignal(s) for s in TERMINATION_SIGNALS}
+    replaced = [s for s, handler in previous.items() if replaces(s, handler)]
+    for signum in replaced:
+        signal.signal(signum, raise_it)
+    try:
+        yield
+    finally:
+        for signum in replaced:
+            signal.signal(signum, previous[signum])
+
+
+def exiting_on_termination() -> contextlib.AbstractContextManager[None]:
     """Within it, SIGTERM and SIGHUP (``kill``, ``timeout``, a closed terminal) raise
     ``SystemExit(128 + signal)`` in the main thread, so that ``finally`` blocks run (the folders
     ``--gif`` made are removed) where Python's default would end the process at once; held
     while numba compiles. A signal whose handler is not the default (ignored under ``nohup``,
     or the caller's own) is left as it is."""
-    if not _in_main_thread():
-        yield
-        return
-
-    def leave(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    names = ("SIGTERM", "SIGHUP")  # Windows has no SIGHUP
-    previous = {
-        getattr(signal, n): signal.getsignal(getattr(signal, n))
-        for n in names
-        if hasattr(signal, n)
-    }
-    handler = held_while_compiling(leave)
-    for signum, old in previous.items():
-        if old is signal.SIG_DFL:
-            signal.signal(signum, handler)
-    try:
-        yield
-    finally:
-        for signum, old in previous.items():
-            if old is signal.SIG_DFL:
-                signal.signal(signum, old)
+    return raising_on_termination(
+        lambda signum: SystemExit(128 + signum),
+        lambda signum, handler: handler is signal.SIG_DFL,
+    )

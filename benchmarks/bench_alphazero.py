@@ -29,7 +29,6 @@ the time budget), reading the run's ``progress.csv`` and ``config.json`` beside 
 
 from __future__ import annotations
 
-import argparse
 import copy
 import csv
 import importlib
@@ -39,9 +38,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_args import positive_float, positive_int, require
+from bench_args import positive_float, positive_int, require, script_parser
 
-from lzero.cli import DefaultsHelp
 from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg
 
 GAMES = {
@@ -263,9 +261,7 @@ def ckpt_problem(ckpt: Path, game: str) -> str | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--game", choices=sorted(GAMES), default="tictactoe", help="the zoo self-play config"
     )

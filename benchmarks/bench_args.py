@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from types import ModuleType
 
+from lzero.cli import DefaultsHelp
 from lzero.cli_train import int_in as cli_int_in
 from lzero.cli_train import non_negative_int, positive_int
 
@@ -25,6 +26,7 @@ __all__ = [
     "positive_float",
     "positive_int",
     "require",
+    "script_parser",
 ]
 
 #: How to install each optional library the benchmarks use (the extras of setup.py).
@@ -34,6 +36,14 @@ INSTALL = {
     "ray": "pip install -e '.[ray]' (or pip install 'ray>=2.10')",
     "torch": "pip install -e '.[train]' (it pins the CPU build, torch==2.13.0)",
 }
+
+
+def script_parser(doc: str) -> argparse.ArgumentParser:
+    """A script's parser: the first paragraph of its docstring ``doc`` as the description, and
+    each option's default shown in ``--help`` (the ``lzero`` command's formatter)."""
+    return argparse.ArgumentParser(
+        description=" ".join(doc.split("\n\n")[0].split()), formatter_class=DefaultsHelp
+    )
 
 
 def int_in(lowest: int, highest: int, why: str = "") -> Callable[[str], int]:

@@ -42,17 +42,14 @@ a step's time down, ours against OpenSpiel's.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import random
 import time
 
 import numpy as np
-from bench_args import positive_float, positive_int
+from bench_args import positive_float, positive_int, script_parser
 from bench_versions import versions_line
-
-from lzero.cli import DefaultsHelp
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -268,9 +265,7 @@ def sampler_costs(game: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--seconds", type=positive_float, default=0.5, help="timed per contender and round"
     )

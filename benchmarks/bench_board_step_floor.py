@@ -22,15 +22,14 @@ Usage: ``python benchmarks/bench_board_step_floor.py [--games tictactoe connect4
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import time
 import timeit
 
+from bench_args import script_parser
 from bench_versions import versions_line
 
-from lzero.cli import DefaultsHelp
 from lzero.envs import BaseEnvTimestep
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
 from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
@@ -159,9 +158,7 @@ def profile(game: str) -> list[tuple[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--games", nargs="+", default=list(GAMES), choices=list(GAMES), help="games to profile"
     )

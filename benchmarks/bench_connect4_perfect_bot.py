@@ -23,7 +23,6 @@ inflates it less than the wall clock, which is printed for ours too), in seconds
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
@@ -33,9 +32,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from bench_args import int_in, positive_int, require  # noqa: E402
+from bench_args import int_in, positive_int, require, script_parser  # noqa: E402
 
-from lzero.cli import DefaultsHelp  # noqa: E402
 from zoo.board_games.connect4.envs import connect4_perfect  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_book import INSTALL_HINT, book_available  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action  # noqa: E402
@@ -116,9 +114,7 @@ def positions(rng: random.Random, stones: list[int], per: int) -> list:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--stones",
         # Every count is asked of every kind, and after 41 stones the perfect bot (moving

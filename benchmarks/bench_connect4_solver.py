@@ -57,9 +57,8 @@ from numba import njit
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from bench_args import non_negative_int, positive_int, require  # noqa: E402
+from bench_args import non_negative_int, positive_int, require, script_parser  # noqa: E402
 
-from lzero.cli import DefaultsHelp  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_position import play_sequence  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_search import solve_bits  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_solver import Connect4Solver  # noqa: E402
@@ -243,9 +242,7 @@ class PonsSolver:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--per-category", type=non_negative_int, default=20, help="positions of each category"
     )

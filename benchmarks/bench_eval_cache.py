@@ -18,9 +18,7 @@ import os
 import time
 
 import numpy as np
-from bench_args import positive_int, require
-
-from lzero.cli import DefaultsHelp
+from bench_args import positive_int, require, script_parser
 
 CONFIG = "zoo.board_games.gomoku.config.gomoku_9x9_alphazero_sp_mode_config"
 
@@ -108,9 +106,7 @@ def run(cfg, state, size: int, games: int, seed: int, **policy_keys) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument("--config", default=CONFIG, help="a zoo AlphaZero config module")
     parser.add_argument(
         "--ckpt",

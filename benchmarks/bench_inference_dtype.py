@@ -23,17 +23,14 @@ Needs torch (the ``train`` extra).
 
 from __future__ import annotations
 
-import argparse
 import copy
 import os
 import time
 import warnings
 
 import numpy as np
-from bench_args import non_negative_int, positive_int, require
+from bench_args import non_negative_int, positive_int, require, script_parser
 from bench_eval_cache import CONFIG, load_config, read_ckpt, run
-
-from lzero.cli import DefaultsHelp
 
 
 def forward_ms(net, x, calls: int) -> float:
@@ -101,9 +98,7 @@ def learn_ms(cfg, channels: int, blocks: int, args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument("--config", default=CONFIG, help="a zoo AlphaZero config module")
     parser.add_argument(
         "--channels", type=positive_int, default=None, help="tower width (default: the config's)"

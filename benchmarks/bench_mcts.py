@@ -36,7 +36,6 @@ Usage: ``python benchmarks/bench_mcts.py [--games N] [--seconds S] [--rounds R]
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -44,10 +43,9 @@ import tempfile
 import time
 
 import numpy as np
-from bench_args import non_negative_float, positive_int
+from bench_args import non_negative_float, positive_int, script_parser
 from bench_versions import versions_line
 
-from lzero.cli import DefaultsHelp
 from lzero.mcts.python_uct import PythonUCT
 from lzero.utils.nbrng import make_rng_state, randbelow
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action as connect4_rule_bot
@@ -278,9 +276,7 @@ def compile_time() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--games", type=positive_int, default=10, help="games per strength match-up"
     )

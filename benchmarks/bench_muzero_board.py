@@ -11,15 +11,12 @@ Run: ``python benchmarks/bench_muzero_board.py --game tictactoe --seeds 0 1 2``.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_args import positive_float, positive_int  # noqa: E402
+from bench_args import positive_float, positive_int, script_parser  # noqa: E402
 from bench_muzero_cartpole import run_benchmark  # noqa: E402
-
-from lzero.cli import DefaultsHelp  # noqa: E402
 
 #: game -> (target, max minutes, max env steps) in play_with_bot_mode. The env-step caps sit
 #: above what the zoo configs collect in the time (Connect4: about 450,000 in 60 minutes), so
@@ -28,9 +25,7 @@ BARS = {"tictactoe": (0.95, 10.0, 40_000), "connect4": (0.9, 60.0, 1_000_000)}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument("--game", choices=sorted(BARS), default="tictactoe", help="the board game")
     parser.add_argument(
         "--mode",

@@ -12,16 +12,13 @@ Run: ``python benchmarks/bench_pettingzoo.py [--rounds 3]`` (needs the ``bench``
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import os
 import re
 
-from bench_args import positive_int, require
+from bench_args import positive_int, require, script_parser
 from bench_versions import versions_line
-
-from lzero.cli import DefaultsHelp
 
 
 def turns_per_second(make) -> float:
@@ -34,9 +31,7 @@ def turns_per_second(make) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--rounds", type=positive_int, default=3, help="rounds of 5 s per env (the best counts)"
     )

@@ -35,19 +35,16 @@ Usage: python benchmarks/bench_pool.py [--seconds 0.3] [--repeats 5] [--sizes 25
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 import warnings
 from functools import partial
 
 import numpy as np
-from bench_args import positive_float, positive_int
+from bench_args import positive_float, positive_int, script_parser
 from numba import njit
 from pool_classic import CLASSIC_IDS, bench_classic, bench_single
 from pool_timing import faster, measure, ratio, settings_line
-
-from lzero.cli import DefaultsHelp
 
 warnings.filterwarnings("ignore")
 
@@ -213,9 +210,7 @@ def bench_boards(args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--seconds", type=positive_float, default=0.3, help="length of each timed window"
     )

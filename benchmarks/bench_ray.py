@@ -22,7 +22,6 @@ Usage: python benchmarks/bench_ray.py [--steps 300] [--rounds 3] [--actors 2] [-
 
 from __future__ import annotations
 
-import argparse
 import copy
 import importlib.util
 import os
@@ -30,9 +29,7 @@ import statistics
 import time
 
 import numpy as np
-from bench_args import INSTALL, int_in, positive_int, require
-
-from lzero.cli import DefaultsHelp
+from bench_args import INSTALL, int_in, positive_int, require, script_parser
 
 
 def load() -> str:
@@ -168,9 +165,7 @@ def bench_muzero_self_play(args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=" ".join(__doc__.split("\n\n")[0].split()), formatter_class=DefaultsHelp
-    )
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--steps",
         type=positive_int,

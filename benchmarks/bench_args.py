@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import math
+import re
 from collections.abc import Callable
 from types import ModuleType
 
@@ -19,23 +21,36 @@ from lzero.cli_train import int_in as cli_int_in
 from lzero.cli_train import non_negative_int, positive_int
 
 __all__ = [
-    "INSTALL",
+    "EXTRAS",
     "int_in",
     "non_negative_float",
     "non_negative_int",
     "positive_float",
     "positive_int",
+    "install_command",
     "require",
     "script_parser",
 ]
 
-#: How to install each optional library the benchmarks use (the extras of setup.py).
-INSTALL = {
-    "bitbully": "pip install -e '.[bench]' (or pip install 'bitbully>=0.0.79')",
-    "pettingzoo": "pip install -e '.[pettingzoo]' (or pip install 'pettingzoo>=1.24')",
-    "ray": "pip install -e '.[ray]' (or pip install 'ray>=2.10')",
-    "torch": "pip install -e '.[train]' (it pins the CPU build, torch==2.13.0)",
-}
+#: The extra of setup.py that installs each optional library the benchmarks use.
+EXTRAS = {"bitbully": "bench", "pettingzoo": "pettingzoo", "ray": "ray", "torch": "train"}
+
+
+def install_command(module: str) -> str:
+    """How to install ``module``: its extra, and the requirement that extra pins, as the
+    installed ``lzero-suite``'s metadata gives it (setup.py's ``extras_require``, read, not
+    copied; without the metadata, the extra alone)."""
+    extra = EXTRAS[module]
+    try:
+        requirements = importlib.metadata.requires("lzero-suite") or []
+    except importlib.metadata.PackageNotFoundError:
+        requirements = []
+    for line in requirements:
+        spec, _, marker = line.partition(";")
+        name = re.match(r"[A-Za-z0-9_.-]+", spec.strip()).group(0)
+        if name.lower() == module and re.search(rf"extra\s*==\s*['\"]{extra}['\"]", marker):
+            return f"pip install -e '.[{extra}]' (or pip install '{spec.strip()}')"
+    return f"pip install -e '.[{extra}]'"
 
 
 def script_parser(doc: str) -> argparse.ArgumentParser:
@@ -72,10 +87,10 @@ non_negative_float = _number(0.0, False, "a finite number >= 0")
 
 def require(module: str, what: str) -> ModuleType:
     """``module`` imported, or an exit (code 1) with one line: ``what`` needs it, and the
-    command that installs it (:data:`INSTALL`)."""
+    command that installs it (:func:`install_command`)."""
     try:
         return importlib.import_module(module)
     except ImportError as err:
         raise SystemExit(
-            f"{what} needs {module}: {err}; install it with {INSTALL[module]}"
+            f"{what} needs {module}: {err}; install it with {install_command(module)}"
         ) from None

@@ -29,7 +29,7 @@ import statistics
 import time
 
 import numpy as np
-from bench_args import INSTALL, int_in, positive_int, require, script_parser
+from bench_args import install_command, int_in, positive_int, require, script_parser
 
 
 def load() -> str:
@@ -216,7 +216,7 @@ def main() -> None:
         if not self_play:
             print(
                 "\nparts 2 and 3 (self-play) skipped: they need torch, which is not installed: "
-                + INSTALL["torch"]
+                + install_command("torch")
             )
             return
         bench_self_play(args)

@@ -76,6 +76,23 @@ def test_without_its_peer_a_script_helps_then_names_what_to_install(script, miss
     assert stopped.stderr.startswith(f"{script} needs {missing}: ") and extra in stopped.stderr
 
 
+@pytest.mark.parametrize("module", ["bitbully", "pettingzoo", "ray", "torch"])
+def test_the_install_command_gives_the_pin_setup_py_gives(module, monkeypatch):
+    """The command names an extra that setup.py declares and that extra's pin of the module,
+    as setup.py spells it: read from the installed metadata, so the two cannot drift."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    from bench_args import EXTRAS, install_command
+
+    command = install_command(module)
+    extra = EXTRAS[module]
+    setup = (ROOT / "setup.py").read_text()
+    block = setup[setup.index(f'"{extra}": [') + len(f'"{extra}": [') :]
+    block = block[: block.index("]")]
+    pins = [p for p in block.split('"') if p.lower().startswith(module)]
+    assert len(pins) == 1, block
+    assert command == f"pip install -e '.[{extra}]' (or pip install '{pins[0]}')"
+
+
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_a_failed_build_of_pons_solver_exits_cleanly_and_leaves_no_files(
     tmp_path, monkeypatch, capfd

@@ -220,12 +220,14 @@ class DingEnvWrapper(BaseEnv):
             action = ((unit + 1) / 2 * (space.high - space.low) + space.low).astype(space.dtype)
         action = to_gym_action(env.action_space, action)
         obs, reward, terminated, truncated, info = env.step(action)
+        # The episode return adds up the env's own rewards; rew_clip clips only the reward
+        # returned (DI-engine's and LightZero's order, so evaluation scores the real return).
+        self._eval_episode_return += float(np.asarray(reward, np.float64).reshape(()))
         if self._ding_keys and self._cfg.rew_clip:
             reward = max(-10.0, float(np.asarray(reward, np.float64).reshape(())))
         info = dict(info)
         done = bool(terminated) or bool(truncated)
         info["TimeLimit.truncated"] = bool(truncated)
-        self._eval_episode_return += float(np.asarray(reward, np.float64).reshape(()))
         if self._recorder is not None:
             self._recorder.add(env.render())
         if done:

@@ -309,9 +309,14 @@ def test_rew_clip_raises_rewards_below_minus_ten():
             return obs, -25.0, term, trunc, info
 
     env = DingEnvWrapper(Costly(gymnasium.make("CartPole-v1")), cfg=dict(rew_clip=True))
+    env.seed(0, dynamic_seed=False)
     env.reset()
-    ts = env.step(0)
-    assert ts.reward[0] == -10.0
+    steps = [env.step(0)]
+    while not steps[-1].done:
+        steps.append(env.step(0))
+    assert all(ts.reward[0] == -10.0 for ts in steps)
+    # The episode's return is the env's own (DI-engine's order: added up, then clipped).
+    assert steps[-1].info["eval_episode_return"] == -25.0 * len(steps)
 
 
 def test_clone_builds_another_env_of_the_same_task():

@@ -482,6 +482,8 @@ class BaseEnvManager(EnvAttributeForwarding):
         for env_id, message in failed.items():
             self._failures[env_id] += 1
             if self._failures[env_id] >= self._cfg.max_consecutive_failures:
+                # A fresh worker, so a hung env does not hold up the next reset.
+                self._restart(env_id)
                 raise RuntimeError(
                     f"step: env {env_id} failed {self._failures[env_id]} steps in a row "
                     f"(max_consecutive_failures); last error: {message}"

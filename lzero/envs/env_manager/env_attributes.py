@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import Any
 
-from lzero.envs.env_manager.env_handle import EnvFailure, EnvMethod
+from lzero.envs.env_manager.env_handle import EnvFailure, EnvMethod, EnvTimeout
 from lzero.errors import ManagerStateError
 
 #: The env methods a manager forwards, DI-engine's list (``step``, ``reset``, ``seed`` and
@@ -103,6 +103,10 @@ class EnvAttributeForwarding:
             )
         try:
             values = self._ask_envs("getattr", key)
+        except EnvTimeout as err:  # not a missing attribute: an env too slow to answer
+            raise RuntimeError(
+                f"{key}: an env did not answer within step_timeout ({err})"
+            ) from None
         except EnvFailure as err:
             raise AttributeError(f"the envs have no attribute {key!r} ({err})") from None
         if isinstance(values[0], EnvMethod):

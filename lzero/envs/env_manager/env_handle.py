@@ -46,6 +46,10 @@ class EnvFailure(Exception):
     """An env raised, its worker died, or it hung past the timeout."""
 
 
+class EnvTimeout(EnvFailure):
+    """An env did not answer before the deadline (its worker may still be working)."""
+
+
 class EnvRejected(Exception):
     """An env refused the action of a step (``error``: what it raised); it is unchanged."""
 
@@ -142,14 +146,14 @@ def _worker_main(conn: Any, parent_end: Any, env_fn: Callable[[], Any]) -> None:
     env, slots = env_fn(), None
     while True:
         try:
-            cmd, arg = conn.recv()
+            seq, cmd, arg = conn.recv()
         except (EOFError, OSError):
             break
         if cmd == "close":
             break
         if cmd == "attach":
             slots = ShmSlots(*arg)
-            conn.send(("ok", None))
+            conn.send((seq, "ok", None))
             continue
         try:
             out = run_command(env, cmd, arg)
@@ -159,9 +163,9 @@ def _worker_main(conn: Any, parent_end: Any, env_fn: Callable[[], Any]) -> None:
                 ts, reset_obs = out
                 ts = ts._replace(obs=slots.put(0, ts.obs))
                 out = ts, None if reset_obs is None else slots.put(1, reset_obs)
-            conn.send(("ok", out))
+            conn.send((seq, "ok", out))
         except Exception as err:
-            conn.send(answer_to_error(err, cmd, ("err", traceback.format_exc(limit=4))))
+            conn.send((seq, *answer_to_error(err, cmd, ("err", traceback.format_exc(limit=4)))))
     try:
         env.close()
     finally:
@@ -208,6 +212,9 @@ class WorkerProcess:
         self._use_shm = bool(cfg.shared_memory)
         self._slots: ShmSlots | None = None
         self._cmd: str | None = None
+        # Each command is numbered and its answer carries the number: the late answer of a
+        # command that timed out is dropped, not read as the next command's.
+        self._seq = 0
         self._start()
 
     def _start(self) -> None:
@@ -230,8 +237,12 @@ class WorkerProcess:
             self._attach()
 
     def _attach(self) -> None:
-        self._conn.send(("attach", self._slots.spec()))
+        self._post("attach", self._slots.spec())
         self._wait(time.monotonic() + 60.0)
+
+    def _post(self, cmd: str, arg: Any) -> None:
+        self._seq += 1
+        self._conn.send((self._seq, cmd, arg))
 
     @property
     def pid(self) -> int | None:
@@ -240,19 +251,22 @@ class WorkerProcess:
     def send(self, cmd: str, arg: Any) -> None:
         self._cmd = cmd
         try:
-            self._conn.send((cmd, arg))
+            self._post(cmd, arg)
         except (BrokenPipeError, OSError):
             pass  # reported by recv, which sees the dead worker
 
     def _wait(self, deadline: float | None) -> Any:
-        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-        try:
-            if not self._conn.poll(timeout):
-                raise EnvFailure(f"env {self.env_id}: no answer within the timeout")
-            status, value = self._conn.recv()
-        except (EOFError, OSError) as err:
-            code = self._proc.exitcode
-            raise EnvFailure(f"env {self.env_id}: worker died (exit code {code})") from err
+        while True:
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                if not self._conn.poll(timeout):
+                    raise EnvTimeout(f"env {self.env_id}: no answer within the timeout")
+                seq, status, value = self._conn.recv()
+            except (EOFError, OSError) as err:
+                code = self._proc.exitcode
+                raise EnvFailure(f"env {self.env_id}: worker died (exit code {code})") from err
+            if seq == self._seq:
+                break  # else the answer of a command that timed out: dropped
         if status == "rejected":
             raise EnvRejected(value)
         if status != "ok":
@@ -284,7 +298,7 @@ class WorkerProcess:
     def _stop(self, graceful: bool) -> None:
         if graceful and self._proc.is_alive():
             try:
-                self._conn.send(("close", None))
+                self._post("close", None)
             except (BrokenPipeError, OSError):
                 pass
             self._proc.join(1.0)

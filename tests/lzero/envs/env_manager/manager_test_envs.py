@@ -60,6 +60,12 @@ class CounterEnv(BaseEnv):
         pass
 
     @property
+    def slow(self):
+        """An attribute that takes ``slow_seconds`` to read (0 unless set)."""
+        time.sleep(getattr(self, "slow_seconds", 0.0))
+        return 42
+
+    @property
     def observation_space(self):
         return spaces.Dict(
             {

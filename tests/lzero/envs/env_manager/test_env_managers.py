@@ -141,6 +141,35 @@ def test_a_worker_that_hangs_is_reported_after_the_timeout():
     assert "timeout" in bad.info["error"] and 0.5 <= elapsed < 5
 
 
+def test_the_late_answer_of_a_timed_out_question_is_not_read_as_the_next_answer():
+    ref = Reference(1, seed=5, length=4)
+    with SubprocessEnvManager(_factories(1, length=4), dict(step_timeout=0.3)) as manager:
+        manager.seed(5)
+        manager.launch()
+        manager._handles[0].send("call", ("__setattr__", ("slow_seconds", 0.8), {}))
+        manager._handles[0].recv(None)
+        with pytest.raises(RuntimeError, match="did not answer within step_timeout"):
+            manager.slow  # noqa: B018 (a missing attribute would be AttributeError)
+        time.sleep(1.0)  # the answer, 42, is now waiting in the pipe
+        timestep = manager.step({0: 1})[0]
+        expected = ref.step(0, 1)
+        assert _same(timestep.obs, expected.obs) and timestep.done is expected.done
+
+
+def test_an_env_past_max_consecutive_failures_is_restarted_before_the_error():
+    cfg = dict(step_timeout=0.5, max_consecutive_failures=1)
+    with SubprocessEnvManager(_factories(1, length=4), cfg) as manager:
+        manager.seed(5)
+        manager.launch()
+        with pytest.raises(RuntimeError, match="failed 1 steps in a row"):
+            manager.step({0: HANG})
+        t0 = time.monotonic()
+        manager.reset()  # a fresh worker, not the hung one (nor its late answer)
+        fresh = CounterEnv({"length": 4})
+        fresh.seed(5)
+        assert _same(manager.ready_obs[0], fresh.reset()) and time.monotonic() - t0 < 5
+
+
 def test_observations_come_through_shared_memory():
     with SubprocessEnvManager(_factories(2)) as manager:
         manager.launch()

@@ -9,6 +9,7 @@ signalled with a few bytes per batch through a pipe; the pool waits on the pipes
 from __future__ import annotations
 
 import multiprocessing as mp
+import pickle
 import selectors
 import signal
 
@@ -156,6 +157,15 @@ def _buffers(n, example, action_space, *, shared) -> Buffers:
     return Buffers(n, obs_fields(example), shape, dtype, shared=shared)
 
 
+def _picklable(err: Exception) -> Exception:
+    """``err`` if it pickles, else a ``RuntimeError`` with its type and message."""
+    try:
+        pickle.dumps(err)
+        return err
+    except Exception:
+        return RuntimeError(f"{type(err).__name__}: {err}")
+
+
 def _worker(conn, parent_end, make_env, lo, hi, seeds, max_steps, buffer_args) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the pool decides when workers stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not lzero train's handler, if forked
@@ -179,7 +189,10 @@ def _worker(conn, parent_end, make_env, lo, hi, seeds, max_steps, buffer_args) -
             break
         arr = np.frombuffer(msg, np.int64)
         if arr.shape[0] == 1:  # a step message has an even length: this asks for a frame
-            conn.send(runner.render(arr)[0])
+            try:
+                conn.send((None, runner.render(arr)[0]))
+            except Exception as err:  # the env's render raised: the caller gets its error
+                conn.send((_picklable(err), None))
             continue
         half = arr.shape[0] // 2
         try:
@@ -274,10 +287,13 @@ class ProcGymBackend:
             w = int(self.owner[i])
             self._send(w, np.array([i], np.int64).tobytes())
             try:
-                frames.append(self.conns[w].recv())
+                error, frame = self.conns[w].recv()
             except (EOFError, OSError) as err:
                 raise self._died(w) from err
             self._busy[w] -= 1
+            if error is not None:  # as a pool without workers raises it; the env runs on
+                raise error
+            frames.append(frame)
         return frames
 
     def _died(self, w: int) -> PoolWorkerDied:

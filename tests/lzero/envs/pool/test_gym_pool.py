@@ -347,6 +347,37 @@ def test_an_env_that_raises_breaks_the_pool_and_names_its_error(num_threads):
     pool.close()
 
 
+class NoFrameEnv(BoomEnv):
+    """An env whose render raises (a renderer missing, say)."""
+
+    metadata = {"render_modes": ["rgb_array"]}
+
+    def __init__(self, render_mode=None):
+        self.render_mode = render_mode
+
+    def render(self):
+        raise ValueError("no frame today")
+
+
+gymnasium.register("LzeroTest/NoFrame-v0", entry_point=NoFrameEnv)
+
+
+@pytest.mark.parametrize("num_threads", [0, 1])
+def test_an_env_whose_render_raises_gives_its_error_and_the_pool_runs_on(num_threads):
+    """In a worker, the error killed the worker: 'pool worker 0 died (exit code 1)', and every
+    later call was refused."""
+    pool = make(
+        "LzeroTest/NoFrame-v0", num_envs=2, seed=0, num_threads=num_threads,
+        env_type="gymnasium", render_mode="rgb_array",
+    )  # fmt: skip
+    pool.reset()
+    with pytest.raises(ValueError, match="no frame today"):
+        pool.render()
+    obs = pool.step(np.zeros(2, np.int64))[0]
+    np.testing.assert_array_equal(obs, np.full((2, 1), 0.1, np.float32))
+    pool.close()
+
+
 def test_a_ctrl_c_inside_an_in_process_env_leaves_the_pool_refusing(monkeypatch):
     """A Ctrl-C (or SystemExit) inside an env's step goes on as it is, but the batch is lost
     as with an error: the pool had stayed usable, env 0 a step ahead."""

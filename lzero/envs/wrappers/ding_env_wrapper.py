@@ -191,8 +191,6 @@ class DingEnvWrapper(BaseEnv):
         env = self._ensure_env()
         self._episode_seed = self._start_episode()
         obs, _ = env.reset(seed=self._episode_seed if self._seed_api else None)
-        self._done = False
-        self._eval_episode_return = 0.0
         if self._replay_path:
             if self._recorder is None:
                 self._recorder = ReplayRecorder(
@@ -201,7 +199,9 @@ class DingEnvWrapper(BaseEnv):
                     fmt=self._cfg.replay_format,
                     fps=self._cfg.replay_fps,
                 )
-            self._recorder.start(env.render())
+            self._recorder.start(env.render())  # if it raises, no episode runs
+        self._done = False
+        self._eval_episode_return = 0.0
         return to_contract_obs(obs, env.observation_space)
 
     def step(self, action: Any) -> BaseEnvTimestep:
@@ -272,27 +272,26 @@ class DingEnvWrapper(BaseEnv):
         """Saves each following episode under ``replay_path`` (None stops saving).
 
         An env built from ``env_id`` is rebuilt with ``render_mode='rgb_array'``; an env
-        given by the caller must already render ``rgb_array`` frames.
+        given by the caller (or built by the caller's factory) must already render
+        ``rgb_array`` frames.
 
         Raises:
-            ConfigError: ``replay_path`` is not a writable directory, or the env was given
-                with another ``render_mode``.
+            ConfigError: ``replay_path`` is not a writable directory, or the caller's env
+                has another ``render_mode``. Nothing is changed then.
         """
         if replay_path:
             check_replay_dir(replay_path)  # now, not at the end of the first episode
+            if self._source is not None:  # the caller's env: built now to ask it
+                mode = getattr(self._ensure_env(), "render_mode", None)
+                if mode != "rgb_array":
+                    raise ConfigError(
+                        "enable_save_replay: expected an env with render_mode='rgb_array', "
+                        f"got {mode!r}"
+                    )
         super().enable_save_replay(replay_path)
         self._recorder = None
-        if not replay_path:
-            return
-        if self._env is None or self._env.render_mode == "rgb_array":
-            return
-        if self._source is None:
-            self.close()  # rebuilt with render_mode='rgb_array' on the next reset
-        else:
-            raise ConfigError(
-                "enable_save_replay: expected an env with render_mode='rgb_array', "
-                f"got {self._env.render_mode!r}"
-            )
+        if replay_path and self._env is not None and self._env.render_mode != "rgb_array":
+            self.close()  # built from env_id: rebuilt with render_mode='rgb_array' on reset
 
     def clone(self, caller: str = "collector") -> DingEnvWrapper:
         """DI-engine's: a new wrapper of a new env of the same task, with this one's config

@@ -53,22 +53,27 @@ def test_env_built_from_env_id_is_rebuilt_to_render(tmp_path):
     env.close()
 
 
-def test_given_env_must_render_rgb_array(tmp_path, counter_env_cls):
-    env = DingEnvWrapper(counter_env_cls(render_mode=None))
+def _refused_then_unchanged(env, tmp_path):
+    """``enable_save_replay`` refuses the env, then the env plays on and records nothing.
+    It had kept the path: every later ``reset`` raised, or each ``step`` moved the env and
+    then raised."""
     with pytest.raises(
         ConfigError, match=r"expected an env with render_mode='rgb_array', got None"
     ):
-        env.enable_save_replay(str(tmp_path))
+        env.enable_save_replay(str(tmp_path / "replays"))
+    env.reset()
+    ts = env.step(env.random_action())
+    assert ts.obs is not None and "replay_path" not in ts.info
+    assert not (tmp_path / "replays").exists() or not any((tmp_path / "replays").iterdir())
 
 
-@pytest.mark.filterwarnings("ignore:.*render method without specifying any render mode")
-def test_a_factory_env_that_does_not_render_is_reported(tmp_path):
-    env = DingEnvWrapper(lambda: gymnasium.make("CartPole-v1"))
-    env.enable_save_replay(str(tmp_path))
-    with pytest.raises(
-        ConfigError, match=r"expected render\(\) to return an \[H, W, 3\] rgb_array frame, got None"
-    ):
-        env.reset()
+def test_given_env_must_render_rgb_array(tmp_path, counter_env_cls):
+    _refused_then_unchanged(DingEnvWrapper(counter_env_cls(render_mode=None)), tmp_path)
+    _refused_then_unchanged(DingEnvWrapper(gymnasium.make("CartPole-v1")), tmp_path)
+
+
+def test_a_factory_env_that_does_not_render_is_refused_up_front(tmp_path):
+    _refused_then_unchanged(DingEnvWrapper(lambda: gymnasium.make("CartPole-v1")), tmp_path)
 
 
 def test_mp4_needs_a_writer_backend(monkeypatch, counter_env_cls):

@@ -106,7 +106,8 @@ def make(
             ``TimeStep``s; needs dm-env) or 'gym_legacy' (``reset -> obs``, ``step -> obs,
             reward, done, info``: envpool's 'gym' before 0.7).
         num_envs: envs in the pool.
-        batch_size: envs per ``recv``; None or ``num_envs`` is sync mode.
+        batch_size: envs per ``recv``; None, 0 (envpool's default) or ``num_envs`` is sync
+            mode.
         num_threads: gym tasks only: worker processes (0: step in this process). None picks
             this process in sync mode, else one worker per core (at most ``num_envs``).
             Board games always run in one numba call in this process, and so do the
@@ -246,13 +247,13 @@ def _spec_and_backend(
     rid = options["render_env_id"]
     if isinstance(rid, bool) or not isinstance(rid, (int, np.integer)) or not 0 <= rid < num_envs:
         raise ValueError(f"render_env_id: expected an env id in [0, {num_envs}), got {rid!r}")
-    _positive("batch_size", batch_size, allow_none=True)
+    _positive("batch_size", batch_size, allow_none=True, allow_zero=True)
     _positive("num_threads", num_threads, allow_none=True, allow_zero=True)
     # Python ints: a NumPy integer would reach gymnasium's seeding, which wants an int.
     seeds = env_seeds(seed, num_envs)
     seed = int(seed) if isinstance(seed, (int, np.integer)) else tuple(seeds)
     _positive("max_episode_steps", max_episode_steps, allow_none=True)
-    batch_size = num_envs if batch_size is None else batch_size
+    batch_size = num_envs if batch_size is None or batch_size == 0 else int(batch_size)
     if batch_size > num_envs:
         raise ValueError(f"batch_size: expected at most num_envs={num_envs}, got {batch_size}")
     if task_id not in ENV_REGISTRY and task_id not in gymnasium.registry:

@@ -53,7 +53,7 @@ def discretize_box(space: spaces.Box, each_dim_disc_size: int) -> np.ndarray:
             f"action discretization: expected finite low and high, got low={space.low}, "
             f"high={space.high}"
         )
-    m = low.size
+    n, m = int(n), low.size  # a Python int: a NumPy int's power wraps (int64(2) ** 64 == 0)
     if n**m > MAX_ACTIONS:
         raise ConfigError(
             f"action discretization: expected each_dim_disc_size ** action_dims <= "

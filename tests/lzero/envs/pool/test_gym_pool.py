@@ -240,6 +240,16 @@ def test_bad_make_arguments():
         make("CartPole-v1", num_envs=2, batch_size=3)
     with pytest.raises(ValueError, match="num_envs: expected a positive int, got 0"):
         make("CartPole-v1", num_envs=0)
+    with pytest.raises(ValueError, match="batch_size: expected a non-negative int or None"):
+        make("CartPole-v1", num_envs=2, batch_size=-1)
+
+
+def test_batch_size_0_is_envpools_default_sync_mode():
+    pool = make("CartPole-v1", num_envs=3, batch_size=0, seed=1)
+    assert pool.config["batch_size"] == 3 and pool.spec.config.batch_size == 3
+    out = pool.reset()
+    assert (out[0] if isinstance(out, tuple) else out).shape == (3, 4)
+    pool.close()
 
 
 def test_close_leaves_no_worker():

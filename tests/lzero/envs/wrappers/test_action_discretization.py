@@ -122,6 +122,8 @@ def test_discretizing_a_discrete_space_is_an_error():
         (spaces.Box(-1.0, 1.0, (1,), np.float32), 2.0, r"expected an int >= 2, got 2.0"),
         (spaces.Box(-np.inf, 1.0, (1,), np.float32), 3, r"expected finite low and high"),
         (spaces.Box(-1.0, 1.0, (7,), np.float32), 11, r"<= 1,000,000, got 11 \*\* 7 = 19,487,171"),
+        # A NumPy int's power wraps: int64(2) ** 64 is 0, which passed the check.
+        (spaces.Box(-1.0, 1.0, (64,), np.float32), np.int64(2), r"got 2 \*\* 64 = 18,446,"),
     ],
 )
 def test_bad_discretizations_are_errors(space, n, message):

@@ -216,7 +216,8 @@ class DingEnvWrapper(BaseEnv):
         env = self._env
         if self._ding_keys and self._cfg.act_scale:  # DI-engine's map of [-1, 1] to the bounds
             space = env.action_space
-            unit = np.clip(np.asarray(action, np.float64), -1.0, 1.0)
+            checked = to_gym_action(space, action)  # numbers of the space's shape, first
+            unit = np.clip(np.asarray(checked, np.float64), -1.0, 1.0)
             action = ((unit + 1) / 2 * (space.high - space.low) + space.low).astype(space.dtype)
         action = to_gym_action(env.action_space, action)
         obs, reward, terminated, truncated, info = env.step(action)

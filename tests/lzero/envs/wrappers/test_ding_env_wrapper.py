@@ -302,6 +302,19 @@ def test_di_engines_act_scale_and_rew_clip():
         DingEnvWrapper(gymnasium.make("CartPole-v1"), cfg=dict(act_scale=True))
 
 
+@pytest.mark.parametrize("action", ["0.5", True, None, [0.1, 0.2]])
+def test_act_scale_refuses_what_is_not_an_action_before_mapping_it(action):
+    """The map to the bounds cast the action to floats first: '0.5' and True were played,
+    None became NaN."""
+    env = DingEnvWrapper(gymnasium.make("Pendulum-v1"), cfg=dict(act_scale=True))
+    env.seed(0, dynamic_seed=False)
+    env.reset()
+    before = env.env.unwrapped.state.copy()
+    with pytest.raises(IllegalActionError, match=r"action: expected an array of shape \(1,\)"):
+        env.step(action)
+    np.testing.assert_array_equal(env.env.unwrapped.state, before)
+
+
 def test_rew_clip_raises_rewards_below_minus_ten():
     class Costly(gymnasium.Wrapper):
         def step(self, action):

@@ -13,12 +13,15 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from lzero.envs.config import merge_config
+from lzero.envs.config import merge_config, take_renamed
 from lzero.errors import ConfigError
 
 #: The config both LightZero gym wrappers read (LightZero's ``wrapper_cfg``).
 WRAPPER_CONFIG = dict(
     env_id=None,  # (str|None) gymnasium id of the task, e.g. 'Pendulum-v1' (informative)
+    # (str|None) LightZero's older name of env_id (its configs use either): the task's
+    # gymnasium id when given.
+    env_name=None,
     continuous=False,  # (bool) the task's own action space is continuous (Box)
     manually_discretization=False,  # (bool) a Box action space is discretised on a grid
     each_dim_disc_size=11,  # (int) grid points per action dimension, both bounds included
@@ -41,8 +44,12 @@ def check_gymnasium_env(env: object, wrapper: str) -> None:
 
 
 def wrapper_config(cfg: dict | None, where: str) -> dict:
-    """Merges ``cfg`` over :data:`WRAPPER_CONFIG`, rejecting unknown keys."""
-    return merge_config(WRAPPER_CONFIG, dict(cfg or {}), where=where)
+    """Merges ``cfg`` over :data:`WRAPPER_CONFIG`, rejecting unknown keys; ``env_name`` sets
+    ``env_id`` (and must agree with it if both are given)."""
+    user = dict(cfg or {})
+    merged = merge_config(WRAPPER_CONFIG, user, where=where)
+    take_renamed(user, merged, "env_name", "env_id", where=where)
+    return merged
 
 
 class LightZeroEnvWrapper(gymnasium.Wrapper):

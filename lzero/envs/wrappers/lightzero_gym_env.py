@@ -47,9 +47,6 @@ class LightZeroGymEnv(DingEnvWrapper):
         replay_format="gif",
         # (int) frames per second of saved replays.
         replay_fps=30,
-        # (str | None) LightZero's older name of env_id (its configs use either): the task's
-        # gymnasium id when given.
-        env_name=None,
         # (bool) LightZero's Stochastic MuZero switch in its CartPole config: whether the
         # policy models chance outcomes; the env is the same either way, so no effect here.
         enable_chance=False,

@@ -80,6 +80,19 @@ def test_config_errors():
         get_wrappered_env(dict(ENTRY_CFG, continous=True), "CartPole-v1")
 
 
+def test_lightzeros_older_env_name_key_names_the_task():
+    """LightZero's older wrapper configs call env_id env_name; it was an unknown key."""
+    older = {k: v for k, v in ENTRY_CFG.items() if k != "env_id"}
+    env = get_wrappered_env(dict(older, env_name="CartPole-v1"), "CartPole-v1")()
+    assert env.reset()["action_mask"].tolist() == [1, 1]
+    with pytest.raises(
+        ConfigError, match=r"expected wrapper_cfg\['env_id'\] to match env_id 'Acrobot-v1'"
+    ):
+        get_wrappered_env(dict(older, env_name="CartPole-v1"), "Acrobot-v1")
+    with pytest.raises(ConfigError, match=r"env_name.*and env_id, or both equal"):
+        get_wrappered_env(dict(ENTRY_CFG, env_name="Acrobot-v1"), "CartPole-v1")
+
+
 def test_discretizing_a_discrete_task_is_an_error():
     cfg = dict(ENTRY_CFG, manually_discretization=True)
     env = get_wrappered_env(cfg, "CartPole-v1")()

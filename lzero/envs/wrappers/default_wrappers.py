@@ -63,13 +63,15 @@ def _reward_clip(env: gymnasium.Env, low: float = -1.0, high: float = 1.0) -> gy
     return ClipReward(env, low, high)
 
 
-#: Wrapper dict types: ``type -> (factory(env, **kwargs), applies to the evaluator too)``.
-WRAPPER_TYPES: dict[str, tuple[Callable[..., gymnasium.Env], bool]] = {
-    "eval_episode_return": (lambda env: env, True),  # DingEnvWrapper sums the return itself
-    "clip_reward": (_sign_reward, False),  # DI-engine's: the reward's sign, collectors only
-    "reward_clip": (_reward_clip, False),
-    "frame_stack": (_frame_stack, True),
-    "time_limit": (_time_limit, True),
+#: Wrapper dict types: ``type -> factory(env, **kwargs)``. As DI-engine's
+#: ``create_env_wrapper``, a listed dict wraps the collector's and the evaluator's envs alike;
+#: only DI-engine's Atari preset (refused here) leaves ``clip_reward`` out for the evaluator.
+WRAPPER_TYPES: dict[str, Callable[..., gymnasium.Env]] = {
+    "eval_episode_return": lambda env: env,  # DingEnvWrapper sums the return itself
+    "clip_reward": _sign_reward,  # DI-engine's: the reward's sign
+    "reward_clip": _reward_clip,
+    "frame_stack": _frame_stack,
+    "time_limit": _time_limit,
 }
 
 
@@ -79,9 +81,8 @@ def _check_caller(caller: str) -> None:
 
 
 def wrapper_from_dict(spec: dict, caller: str = "collector") -> Wrap:
-    """The factory of one DI-engine wrapper dict ``{'type': ..., 'kwargs': {...}}``. Its
-    arguments are checked here, also when ``caller`` is the evaluator, which skips the
-    collector-only wrappers.
+    """The factory of one DI-engine wrapper dict ``{'type': ..., 'kwargs': {...}}``, the same
+    for either ``caller``; its arguments are checked here.
 
     Raises:
         ConfigError: an unknown type (naming the closest), a malformed dict, or arguments the
@@ -96,7 +97,7 @@ def wrapper_from_dict(spec: dict, caller: str = "collector") -> Wrap:
         raise ConfigError(
             f"env_wrapper {kind!r}: expected the keys 'type' and 'kwargs', got {sorted(extra)}"
         )
-    make, for_evaluator = WRAPPER_TYPES[kind]
+    make = WRAPPER_TYPES[kind]
     kwargs = dict(spec.get("kwargs") or {})
     signature = inspect.signature(make)
     try:
@@ -108,8 +109,6 @@ def wrapper_from_dict(spec: dict, caller: str = "collector") -> Wrap:
             f"env_wrapper {kind!r}: expected kwargs {takes or 'none'}, got {sorted(kwargs)} ({err})"
         ) from None
     _check_values(make, kwargs)
-    if caller != "collector" and not for_evaluator:
-        return lambda env: env
     return lambda env: make(env, **kwargs)
 
 

@@ -55,15 +55,16 @@ def test_wrapper_dicts_build_gymnasiums_wrappers():
     np.testing.assert_array_equal(obs[3], np.stack([plain[2], plain[3]]))
 
 
-def test_clip_reward_applies_to_the_collector_only():
+@pytest.mark.parametrize("caller", ["collector", "evaluator"])
+def test_a_listed_clip_reward_wraps_either_callers_env(caller):
+    """As DI-engine's create_env_wrapper: the evaluator's env had silently dropped it."""
     scaled = [lambda env: gymnasium.wrappers.TransformReward(env, lambda r: 5.0 * r)]
-    for caller, expected in (("collector", 1.0), ("evaluator", 5.0)):
-        env = DingEnvWrapper(
-            cfg={"env_id": "CartPole-v1", "env_wrapper": [*scaled, {"type": "clip_reward"}]},
-            caller=caller,
-        )
-        _, rewards, _ = returns(env, [0, 1, 0])
-        assert rewards == [expected] * 3
+    env = DingEnvWrapper(
+        cfg={"env_id": "CartPole-v1", "env_wrapper": [*scaled, {"type": "clip_reward"}]},
+        caller=caller,
+    )
+    _, rewards, _ = returns(env, [0, 1, 0])
+    assert rewards == [1.0] * 3
 
 
 def test_seed_api_false_leaves_the_env_unseeded():
@@ -93,7 +94,7 @@ def test_unknown_and_refused_presets():
         ({"type": "time_limit"}, r"'time_limit': expected kwargs \['max_limit'\], got \[\]"),
         ({"type": "time_limit", "kwargs": {"max_limit": 2.7}}, "expected max_limit to be a positive int, got 2.7"),
         ({"type": "frame_stack", "kwargs": {"n_frames": 0}}, "expected n_frames to be a positive int"),
-        # Collector-only: its arguments were not checked at all for the evaluator.
+        # Its arguments were once not checked at all for the evaluator.
         ({"type": "reward_clip", "kwargs": {"lo": -1}}, r"expected kwargs \['low=-1.0', 'high=1.0'\], got \['lo'\]"),
         ({"type": "reward_clip", "kwargs": {"low": 1, "high": -1}}, "expected numbers low <= high"),
     ],

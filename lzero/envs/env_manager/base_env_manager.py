@@ -512,7 +512,14 @@ class BaseEnvManager(EnvAttributeForwarding):
 
     # ------------------------------------------------------------------ internals
     def _make_handles(self) -> list:
-        return [self._handle_cls(fn, i, self._cfg) for i, fn in enumerate(self._env_fn)]
+        handles = []
+        try:
+            for i, fn in enumerate(self._env_fn):
+                handles.append(self._handle_cls(fn, i, self._cfg))
+        except BaseException:  # env i could not be built: the envs built so far are closed
+            _close_all(handles)
+            raise
+        return handles
 
     def _check_launched(self, what: str) -> None:
         if not self.launched:

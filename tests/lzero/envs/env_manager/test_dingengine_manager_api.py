@@ -120,6 +120,22 @@ def test_an_env_that_always_fails_raises_after_the_configured_count():
     manager.close()
 
 
+def test_a_launch_that_cannot_build_an_env_closes_those_it_built():
+    closed = []
+
+    class Closing(Short):
+        def close(self):
+            closed.append(self)
+
+    def unbuildable():
+        raise OSError("no such task")
+
+    manager = BaseEnvManager([Closing, unbuildable])
+    with pytest.raises(OSError, match="no such task"):
+        manager.launch()
+    assert len(closed) == 1 and not manager.launched  # env 0 had been left open
+
+
 class Named(Short):
     """``Short`` with an attribute and methods a manager forwards (or refuses)."""
 

@@ -10,7 +10,6 @@ so every wrapper factory receives a gymnasium-API env.
 from __future__ import annotations
 
 import copy
-import functools
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -297,14 +296,18 @@ class DingEnvWrapper(BaseEnv):
     def clone(self, caller: str = "collector") -> DingEnvWrapper:
         """DI-engine's: a new wrapper of a new env of the same task, with this one's config
         (``caller`` picks the collector's or the evaluator's wrappers). An env given as an
-        instance is made again from its gymnasium spec, else deep-copied."""
+        instance is made again from its gymnasium spec, else (no spec, or wrappers the spec
+        cannot rebuild) deep-copied."""
         source = self._source
         if not self._is_factory:
             spec = getattr(source, "spec", None)
-            if isinstance(spec, gymnasium.envs.registration.EnvSpec):
-                source = functools.partial(gymnasium.make, spec)
-            else:
-                source = copy.deepcopy(source)
+            try:
+                if not isinstance(spec, gymnasium.envs.registration.EnvSpec):
+                    raise TypeError("no gymnasium spec")
+                source = gymnasium.make(spec)
+            except (TypeError, ValueError, gymnasium.error.Error):
+                # gymnasium raises ValueError for a wrapper without RecordConstructorArgs
+                source = copy.deepcopy(self._source)
         return type(self)(
             source, copy.deepcopy(dict(self._cfg)), seed_api=self._seed_api, caller=caller
         )

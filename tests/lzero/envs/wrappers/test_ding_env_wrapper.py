@@ -343,6 +343,22 @@ def test_clone_builds_another_env_of_the_same_task():
     assert from_id.env.spec.id == "CartPole-v1"
 
 
+def test_clone_of_an_env_whose_wrappers_its_spec_cannot_rebuild_is_a_copy():
+    """gymnasium.make(spec) refuses a wrapper without RecordConstructorArgs; the clone then
+    failed at its first reset."""
+
+    class Shifted(gymnasium.ObservationWrapper):
+        def observation(self, obs):
+            return obs + 1.0
+
+    env = DingEnvWrapper(Shifted(gymnasium.make("CartPole-v1")))
+    twin = env.clone()
+    assert twin.env is not env.env and isinstance(twin.env, Shifted)
+    for e in (env, twin):
+        e.seed(3, dynamic_seed=False)
+    np.testing.assert_array_equal(env.reset(), twin.reset())
+
+
 def test_a_lightzero_gym_env_clones_itself():
     from lzero.envs import ENV_REGISTRY
 

@@ -268,8 +268,9 @@ class DingEnvWrapper(BaseEnv):
                 self._init_flag = False
         self._done = True
 
-    def enable_save_replay(self, replay_path: str | None) -> None:
-        """Saves each following episode under ``replay_path`` (None stops saving).
+    def enable_save_replay(self, replay_path: str | None = "./video") -> None:
+        """Saves each following episode under ``replay_path``: DI-engine's ``./video`` when
+        called without one; None stops saving (DI-engine takes None for ``./video``).
 
         An env built from ``env_id`` is rebuilt with ``render_mode='rgb_array'``; an env
         given by the caller (or built by the caller's factory) must already render

@@ -53,6 +53,26 @@ def test_env_built_from_env_id_is_rebuilt_to_render(tmp_path):
     env.close()
 
 
+def test_enable_save_replay_without_a_path_records_to_di_engines_video_folder(
+    tmp_path, monkeypatch, counter_env_cls
+):
+    monkeypatch.chdir(tmp_path)
+    env = DingEnvWrapper(counter_env_cls(render_mode="rgb_array"))
+    env.enable_save_replay()  # DI-engine's default; it was a TypeError
+    env.seed(0, dynamic_seed=False)
+    env.reset()
+    ts = env.step(env.random_action())
+    while not ts.done:
+        ts = env.step(env.random_action())
+    assert os.path.dirname(os.path.abspath(ts.info["replay_path"])) == str(tmp_path / "video")
+    env.enable_save_replay(None)  # ours: stops recording
+    env.reset()
+    ts = env.step(env.random_action())
+    while not ts.done:
+        ts = env.step(env.random_action())
+    assert "replay_path" not in ts.info and len(list((tmp_path / "video").iterdir())) == 1
+
+
 def _refused_then_unchanged(env, tmp_path):
     """``enable_save_replay`` refuses the env, then the env plays on and records nothing.
     It had kept the path: every later ``reset`` raised, or each ``step`` moved the env and

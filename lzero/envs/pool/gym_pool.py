@@ -158,9 +158,10 @@ def _buffers(n, example, action_space, *, shared) -> Buffers:
 
 
 def _picklable(err: Exception) -> Exception:
-    """``err`` if it pickles, else a ``RuntimeError`` with its type and message."""
+    """``err`` if it pickles and unpickles (an ``__init__`` of other arguments does not), else
+    a ``RuntimeError`` with its type and message."""
     try:
-        pickle.dumps(err)
+        pickle.loads(pickle.dumps(err))
         return err
     except Exception:
         return RuntimeError(f"{type(err).__name__}: {err}")

@@ -372,6 +372,37 @@ class NoFrameEnv(BoomEnv):
 gymnasium.register("LzeroTest/NoFrame-v0", entry_point=NoFrameEnv)
 
 
+class TwoPartError(Exception):
+    """Pickles, but does not unpickle: its ``__init__`` takes two arguments."""
+
+    def __init__(self, what, why):
+        super().__init__(f"{what}: {why}")
+
+
+class BadFrameEnv(NoFrameEnv):
+    def render(self):
+        raise TwoPartError("frame", "lost")
+
+
+gymnasium.register("LzeroTest/BadFrame-v0", entry_point=BadFrameEnv)
+
+
+def test_a_render_error_that_cannot_cross_processes_is_named_and_the_pool_runs_on():
+    """The parent's unpickling raised a TypeError of its own, and left the worker counted busy."""
+    pool = make(
+        "LzeroTest/BadFrame-v0", num_envs=2, seed=0, num_threads=1, env_type="gymnasium",
+        render_mode="rgb_array",
+    )  # fmt: skip
+    pool.reset()
+    with pytest.raises(RuntimeError, match="TwoPartError: frame: lost"):
+        pool.render()
+    assert pool._backend._busy == [0]
+    np.testing.assert_array_equal(
+        pool.step(np.zeros(2, np.int64))[0], np.full((2, 1), 0.1, np.float32)
+    )
+    pool.close()
+
+
 @pytest.mark.parametrize("num_threads", [0, 1])
 def test_an_env_whose_render_raises_gives_its_error_and_the_pool_runs_on(num_threads):
     """In a worker, the error killed the worker: 'pool worker 0 died (exit code 1)', and every

@@ -40,7 +40,13 @@ from lzero.envs.config import (
     unknown_keys,
 )
 from lzero.envs.env_manager.env_attributes import EnvAttributeForwarding
-from lzero.envs.env_manager.env_handle import REJECTIONS, EnvFailure, EnvRejected, InProcessEnv
+from lzero.envs.env_manager.env_handle import (
+    REJECTIONS,
+    EnvFailure,
+    EnvRejected,
+    EnvTimeout,
+    InProcessEnv,
+)
 from lzero.errors import ConfigError, EnvFailureWarning, IllegalActionError, ManagerStateError
 
 
@@ -388,6 +394,10 @@ class BaseEnvManager(EnvAttributeForwarding):
         if self.launched:
             try:
                 return self._ask_env(0, "getattr", name)
+            except EnvTimeout as err:  # not a missing attribute: an env too slow to answer
+                raise RuntimeError(
+                    f"{name}: env 0 did not answer within step_timeout ({err})"
+                ) from None
             except (EnvFailure, EnvRejected) as err:
                 raise AttributeError(f"env 0 has no attribute {name!r} ({err})") from None
         if self._reference_spaces is None:

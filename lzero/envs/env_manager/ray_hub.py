@@ -19,6 +19,7 @@ import numpy as np
 from lzero.envs.env_manager.env_handle import (
     EnvFailure,
     EnvRejected,
+    EnvTimeout,
     answer_to_error,
     run_command,
 )
@@ -158,18 +159,19 @@ class ActorHub:
             try:
                 self._answers[ref] = self.ray.get(ref, timeout=timeout)
             except self.ray.exceptions.GetTimeoutError:
-                self._answers[ref] = f"{self._name(a)} gave no answer within the timeout"
+                message = f"{self._name(a)} gave no answer within the timeout"
+                self._answers[ref] = EnvTimeout(message)
                 self._dead.add(a)
             except self.ray.exceptions.RayActorError as err:
                 text = _ANSI.sub("", str(err)).strip()  # Ray colours its actor names
                 first = text.splitlines()[0] if text else type(err).__name__
-                self._answers[ref] = f"{self._name(a)} died: {first}"
+                self._answers[ref] = EnvFailure(f"{self._name(a)} died: {first}")
                 self._dead.add(a)
         answer = self._answers[ref]
         if all(r is not ref for r, _, _ in self._inflight.values()):
             del self._answers[ref]  # every env of that call has its answer
-        if isinstance(answer, str):
-            raise EnvFailure(f"env {env_id}: {answer}")
+        if isinstance(answer, EnvFailure):  # EnvTimeout too
+            raise type(answer)(f"env {env_id}: {answer}")
         status, value = answer[pos]
         if status == "rejected":
             raise EnvRejected(value)

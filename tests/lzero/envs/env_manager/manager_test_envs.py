@@ -76,6 +76,7 @@ class CounterEnv(BaseEnv):
 
     @property
     def action_space(self):
+        time.sleep(getattr(self, "slow_seconds", 0.0))
         return spaces.Discrete(5)
 
     @property

@@ -150,7 +150,9 @@ def test_the_late_answer_of_a_timed_out_question_is_not_read_as_the_next_answer(
         manager._handles[0].recv(None)
         with pytest.raises(RuntimeError, match="did not answer within step_timeout"):
             manager.slow  # noqa: B018 (a missing attribute would be AttributeError)
-        time.sleep(1.0)  # the answer, 42, is now waiting in the pipe
+        with pytest.raises(RuntimeError, match="env 0 did not answer within step_timeout"):
+            manager.action_space  # noqa: B018 (it had said 'env 0 has no attribute')
+        time.sleep(1.0)  # the answers are now waiting in the pipe
         timestep = manager.step({0: 1})[0]
         expected = ref.step(0, 1)
         assert _same(timestep.obs, expected.obs) and timestep.done is expected.done

@@ -32,6 +32,9 @@ __all__ = [
     "script_parser",
 ]
 
+#: PyTorch's wheel index of CPU builds (README, "The two commands").
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
+
 #: The extra of setup.py that installs each optional library the benchmarks use.
 EXTRAS = {"bitbully": "bench", "pettingzoo": "pettingzoo", "ray": "ray", "torch": "train"}
 
@@ -49,7 +52,10 @@ def install_command(module: str) -> str:
         spec, _, marker = line.partition(";")
         name = re.match(r"[A-Za-z0-9_.-]+", spec.strip()).group(0)
         if name.lower() == module and re.search(rf"extra\s*==\s*['\"]{extra}['\"]", marker):
-            return f"pip install -e '.[{extra}]' (or pip install '{spec.strip()}')"
+            command = f"pip install '{spec.strip()}'"
+            if module == "torch":  # the README's way: the CPU build, not several GB of CUDA
+                command += f" --index-url {TORCH_CPU_INDEX}"
+            return f"pip install -e '.[{extra}]' (or {command})"
     return f"pip install -e '.[{extra}]'"
 
 

@@ -90,7 +90,8 @@ def test_the_install_command_gives_the_pin_setup_py_gives(module, monkeypatch):
     block = block[: block.index("]")]
     pins = [p for p in block.split('"') if p.lower().startswith(module)]
     assert len(pins) == 1, block
-    assert command == f"pip install -e '.[{extra}]' (or pip install '{pins[0]}')"
+    cpu = " --index-url https://download.pytorch.org/whl/cpu" if module == "torch" else ""
+    assert command == f"pip install -e '.[{extra}]' (or pip install '{pins[0]}'{cpu})"
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")

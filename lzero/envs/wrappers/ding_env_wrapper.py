@@ -10,6 +10,7 @@ so every wrapper factory receives a gymnasium-API env.
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +32,12 @@ from lzero.envs.wrappers.replay import (
     quiet_offscreen_rendering,
 )
 from lzero.errors import ConfigError, GameOverError, ReplayWriteWarning
+
+
+@functools.cache
+def _any_numbers(shape: tuple) -> spaces.Box:
+    """A Box of any finite float64 numbers of ``shape`` (``act_scale``'s input check)."""
+    return spaces.Box(-np.inf, np.inf, shape, np.float64)
 
 
 def check_gym_like(env: Any) -> None:
@@ -86,8 +93,7 @@ class DingEnvWrapper(BaseEnv):
         # (int) frames per second of saved replays.
         replay_fps=30,
         # (bool) DI-engine's: a collector (True) or an evaluator (False) env, as
-        # create_collector_env_cfg and create_evaluator_env_cfg set it; no effect here (the
-        # wrappers follow ``caller``).
+        # create_collector_env_cfg and create_evaluator_env_cfg set it; no effect here.
         is_train=True,
         # (bool) DI-engine's: actions in [-1, 1] (clipped there) are mapped affinely onto the
         # Box action space's bounds before the step; a Box action space only.
@@ -121,8 +127,9 @@ class DingEnvWrapper(BaseEnv):
         is_gymnasium: bool | None = None,
     ) -> None:
         super().__init__(cfg)
-        # DI-engine's arguments: seed_api=False never seeds the gym env; caller picks the
-        # collector's or the evaluator's wrappers; is_gymnasium is found by duck typing here.
+        # DI-engine's arguments: seed_api=False never seeds the gym env; caller
+        # ('collector' or 'evaluator') is checked and kept, and changes nothing here: DI-engine's
+        # only caller-dependent preset (Atari) is refused; is_gymnasium is found by duck typing.
         self._seed_api, self._caller = bool(seed_api), caller
         self._wrappers()  # checks env_wrapper: a preset, factories or DI-engine wrapper dicts
         check_replay_format(self._cfg.replay_format)
@@ -188,6 +195,7 @@ class DingEnvWrapper(BaseEnv):
     def reset(self) -> Any:
         """Starts an episode (seeded as ``seed`` said) and returns its first observation."""
         env = self._ensure_env()
+        self._done = True  # until the new episode has started, whatever raises below
         self._episode_seed = self._start_episode()
         obs, _ = env.reset(seed=self._episode_seed if self._seed_api else None)
         if self._replay_path:
@@ -215,7 +223,8 @@ class DingEnvWrapper(BaseEnv):
         env = self._env
         if self._ding_keys and self._cfg.act_scale:  # DI-engine's map of [-1, 1] to the bounds
             space = env.action_space
-            checked = to_gym_action(space, action)  # numbers of the space's shape, first
+            # Numbers of the space's shape first (any dtype: the map casts to the space's).
+            checked = to_gym_action(_any_numbers(space.shape), action)
             unit = np.clip(np.asarray(checked, np.float64), -1.0, 1.0)
             action = ((unit + 1) / 2 * (space.high - space.low) + space.low).astype(space.dtype)
         action = to_gym_action(env.action_space, action)
@@ -278,10 +287,10 @@ class DingEnvWrapper(BaseEnv):
 
         Raises:
             ConfigError: ``replay_path`` is not a writable directory, or the caller's env
-                has another ``render_mode``. Nothing is changed then.
+                has another ``render_mode`` (checked first: no folder is made then). The
+                replay settings are unchanged then (a factory's env may have been built).
         """
         if replay_path:
-            check_replay_dir(replay_path)  # now, not at the end of the first episode
             if self._source is not None:  # the caller's env: built now to ask it
                 mode = getattr(self._ensure_env(), "render_mode", None)
                 if mode != "rgb_array":
@@ -289,6 +298,7 @@ class DingEnvWrapper(BaseEnv):
                         "enable_save_replay: expected an env with render_mode='rgb_array', "
                         f"got {mode!r}"
                     )
+            check_replay_dir(replay_path)  # now, not at the end of the first episode
         super().enable_save_replay(replay_path)
         self._recorder = None
         if replay_path and self._env is not None and self._env.render_mode != "rgb_array":
@@ -296,19 +306,20 @@ class DingEnvWrapper(BaseEnv):
 
     def clone(self, caller: str = "collector") -> DingEnvWrapper:
         """DI-engine's: a new wrapper of a new env of the same task, with this one's config
-        (``caller`` picks the collector's or the evaluator's wrappers). An env given as an
+        (``caller``, checked, as the constructor's). An env given as an
         instance is made again from its gymnasium spec, else (no spec, or wrappers the spec
         cannot rebuild) deep-copied."""
         source = self._source
         if not self._is_factory:
             spec = getattr(source, "spec", None)
-            try:
-                if not isinstance(spec, gymnasium.envs.registration.EnvSpec):
-                    raise TypeError("no gymnasium spec")
-                source = gymnasium.make(spec)
-            except (TypeError, ValueError, gymnasium.error.Error):
-                # gymnasium raises ValueError for a wrapper without RecordConstructorArgs
-                source = copy.deepcopy(self._source)
+            if isinstance(spec, gymnasium.envs.registration.EnvSpec) and all(
+                # gymnasium.make cannot rebuild a wrapper without RecordConstructorArgs
+                w.kwargs is not None
+                for w in spec.additional_wrappers
+            ):
+                source = functools.partial(gymnasium.make, spec)
+            else:
+                source = copy.deepcopy(source)
         return type(self)(
             source, copy.deepcopy(dict(self._cfg)), seed_api=self._seed_api, caller=caller
         )

@@ -302,6 +302,29 @@ def test_di_engines_act_scale_and_rew_clip():
         DingEnvWrapper(gymnasium.make("CartPole-v1"), cfg=dict(act_scale=True))
 
 
+def test_act_scale_maps_onto_an_integer_box_as_di_engine():
+    """The check before the map had taken [-1, 1] for the integer Box's own values: 0.5 was
+    refused as not whole."""
+
+    class Knob(gymnasium.Env):
+        observation_space = spaces.Box(0, 1, (1,), np.float32)
+        action_space = spaces.Box(0, 10, (1,), np.int64)
+
+        def reset(self, *, seed=None, options=None):
+            return np.zeros(1, np.float32), {}
+
+        def step(self, action):
+            self.played = action
+            return np.zeros(1, np.float32), 0.0, False, False, {}
+
+    env = DingEnvWrapper(Knob(), cfg=dict(act_scale=True))
+    env.reset()
+    env.step(np.array([0.5]))  # (0.5 + 1) / 2 * 10 = 7.5, cast as DI-engine casts
+    assert env.env.unwrapped.played.tolist() == [7] and env.env.unwrapped.played.dtype == np.int64
+    env.step(np.array([1e300]))  # clipped to 1 first, not refused as overflowing float32
+    assert env.env.unwrapped.played.tolist() == [10]
+
+
 @pytest.mark.parametrize("action", ["0.5", True, None, [0.1, 0.2]])
 def test_act_scale_refuses_what_is_not_an_action_before_mapping_it(action):
     """The map to the bounds cast the action to floats first: '0.5' and True were played,
@@ -357,6 +380,14 @@ def test_clone_of_an_env_whose_wrappers_its_spec_cannot_rebuild_is_a_copy():
     for e in (env, twin):
         e.seed(3, dynamic_seed=False)
     np.testing.assert_array_equal(env.reset(), twin.reset())
+
+
+def test_a_clone_made_from_the_spec_is_rebuilt_after_close():
+    twin = DingEnvWrapper(gymnasium.make("CartPole-v1")).clone()
+    twin.reset()
+    first = twin.env
+    twin.close()
+    assert twin.reset().shape == (4,) and twin.env is not first  # a new env, not the closed one
 
 
 def test_a_lightzero_gym_env_clones_itself():

@@ -91,3 +91,16 @@ def seed_env(env: Any, seed: int, dynamic_seed: bool = True) -> Any:
         p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params
     ) >= 2 or any(p.kind == p.VAR_POSITIONAL or p.name == "dynamic_seed" for p in params)
     return env.seed(seed, dynamic_seed) if takes_two else env.seed(seed)
+
+
+def crosses_processes(err: BaseException) -> bool:
+    """Whether ``err`` survives a trip through a pipe to another process: it pickles and
+    unpickles (an exception whose ``__init__`` takes other arguments than its ``args``
+    pickles, but fails to unpickle)."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(err))
+        return True
+    except Exception:
+        return False

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from lzero.envs.base_env import BaseEnvTimestep
 from lzero.envs.env_manager.shm import ShmSlots, obs_layout
-from lzero.envs.utils import seed_env
+from lzero.envs.utils import crosses_processes, seed_env
 from lzero.errors import GameOverError, IllegalActionError
 
 #: What an env raises on an action it cannot take, having changed nothing.
@@ -86,18 +86,14 @@ def _failure(err: Exception) -> tuple[str, str]:
 
 def answer_to_error(err: Exception, cmd: str, failure: tuple[str, Any]) -> tuple[str, Any]:
     """What a handle answers when ``cmd`` raised ``err``: a refused step (``REJECTIONS``)
-    is ``('rejected', error)``, the error itself if it pickles (a worker sends it), else its
-    base class with its message; anything else is ``failure``."""
+    is ``('rejected', error)``, the error itself if it can cross to the manager's process (a
+    worker sends it), else its base class with its message; anything else is ``failure``."""
     if cmd != "step" or not isinstance(err, REJECTIONS):
         return failure
-    import pickle
-
-    try:
-        pickle.dumps(err)
+    if crosses_processes(err):
         return "rejected", err
-    except Exception:
-        base = GameOverError if isinstance(err, GameOverError) else IllegalActionError
-        return "rejected", base(str(err))
+    base = GameOverError if isinstance(err, GameOverError) else IllegalActionError
+    return "rejected", base(str(err))
 
 
 class InProcessEnv:

@@ -9,7 +9,6 @@ signalled with a few bytes per batch through a pipe; the pool waits on the pipes
 from __future__ import annotations
 
 import multiprocessing as mp
-import pickle
 import selectors
 import signal
 
@@ -17,6 +16,7 @@ import numpy as np
 
 from lzero.envs.pool.buffers import Buffers, obs_fields
 from lzero.envs.pool.inline import SteppedAtSubmit
+from lzero.envs.utils import crosses_processes
 
 
 class PoolWorkerDied(RuntimeError):
@@ -158,13 +158,9 @@ def _buffers(n, example, action_space, *, shared) -> Buffers:
 
 
 def _picklable(err: Exception) -> Exception:
-    """``err`` if it pickles and unpickles (an ``__init__`` of other arguments does not), else
-    a ``RuntimeError`` with its type and message."""
-    try:
-        pickle.loads(pickle.dumps(err))
-        return err
-    except Exception:
-        return RuntimeError(f"{type(err).__name__}: {err}")
+    """``err`` if it can cross to the pool's process, else a ``RuntimeError`` with its type
+    and message."""
+    return err if crosses_processes(err) else RuntimeError(f"{type(err).__name__}: {err}")
 
 
 def _worker(conn, parent_end, make_env, lo, hi, seeds, max_steps, buffer_args) -> None:

@@ -19,6 +19,13 @@ from lzero.errors import IllegalActionError
 RAISE, DIE, HANG = 2, 3, 4
 
 
+class TwoPartRejection(IllegalActionError):
+    """Pickles, but does not unpickle: its ``__init__`` takes two arguments."""
+
+    def __init__(self, what, why):
+        super().__init__(f"{what}: {why}")
+
+
 class CounterEnv(BaseEnv):
     """Episodes of ``length`` steps; the observation records the seeded start and the steps."""
 
@@ -41,6 +48,8 @@ class CounterEnv(BaseEnv):
         }
 
     def step(self, action):
+        if action == "two-part":
+            raise TwoPartRejection("two-part", "refused")
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"expected an int action, got {action!r}")
         action = int(action)

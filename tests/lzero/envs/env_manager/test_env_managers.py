@@ -158,6 +158,18 @@ def test_the_late_answer_of_a_timed_out_question_is_not_read_as_the_next_answer(
         assert _same(timestep.obs, expected.obs) and timestep.done is expected.done
 
 
+@pytest.mark.parametrize("manager_cls", MANAGERS)
+def test_a_refusal_that_cannot_be_unpickled_arrives_as_its_base_class(manager_cls):
+    """The worker sent it because it pickled; the manager's unpickling raised a TypeError."""
+    from lzero.errors import IllegalActionError
+
+    with manager_cls(_factories(1)) as manager:
+        manager.launch()
+        with pytest.raises(IllegalActionError, match="two-part: refused"):
+            manager.step({0: "two-part"})
+        assert manager.step({0: 1})[0].obs is not None  # the env plays on
+
+
 def test_an_env_past_max_consecutive_failures_is_restarted_before_the_error():
     cfg = dict(step_timeout=0.5, max_consecutive_failures=1)
     with SubprocessEnvManager(_factories(1, length=4), cfg) as manager:

@@ -236,16 +236,56 @@ def _mean_q(q, children, num_children, discount, node, parent_mean):
 
 
 @njit(cache=True, inline="always")
-def _reduced_q(visits, value_sum, children, prior, num_children, node, reduction):
-    """The ``Q`` an unvisited slot of ``node`` gets with ``descend``'s ``fpu_reduction``
-    (first-play urgency, as Leela Chess Zero and KataGo reduce it): the node's own mean value
-    for its mover, less ``reduction`` times the square root of the prior mass of its slots
-    already visited."""
+def _reduced_q_slot(
+    visits, value_sum, q_of, children, prior, num_children, min_max, node, c1, c2, normalize,
+    reduction,
+):  # fmt: skip
+    """``select_slot``'s PUCT slot when an unvisited slot of ``node`` is worth ``descend``'s
+    ``fpu_reduction`` ``Q`` (first-play urgency, as Leela Chess Zero and KataGo reduce it): the
+    node's own mean value for its mover, less ``reduction`` times the square root of the prior
+    mass of its slots already visited.
+
+    One pass over the slots instead of two (the mass, then the scores): that ``Q`` is the same
+    for every unvisited slot, so the best of them is the first with the highest prior, scored
+    once the mass is known. The slot is ``select_slot``'s exactly, ties included: the scores
+    are the same expressions, and when the runner-up prior scores as high the unvisited slots
+    before the best one are looked at again for the first such score.
+    """
+    parent_visits = max(visits[node], 1)
+    lo, hi = min_max[0], min_max[1]
+    norm = normalize and hi > lo
+    scale = (c1 + math.log1p((parent_visits + 1.0) / c2)) * math.sqrt(parent_visits)
+    best, best_score = 0, -math.inf  # among the visited slots
+    top, top_prior, second_prior = -1, -math.inf, -math.inf  # among the unvisited ones
     mass = 0.0
     for k in range(num_children[node]):
-        if children[node, k] != UNVISITED:
-            mass += prior[node, k]
-    return value_sum[node] / max(visits[node], 1) - reduction * math.sqrt(mass)
+        child = children[node, k]
+        p = prior[node, k]
+        if child == UNVISITED:
+            if p > top_prior:
+                top, top_prior, second_prior = k, p, top_prior
+            elif p > second_prior:
+                second_prior = p
+            continue
+        mass += p
+        q = q_of[child]
+        if norm:
+            q = (q - lo) / (hi - lo)
+        score = q + scale * p / (1.0 + visits[child])
+        if score > best_score:
+            best, best_score = k, score
+    if top < 0:
+        return best
+    unvisited_q = value_sum[node] / parent_visits - reduction * math.sqrt(mass)
+    top_score = unvisited_q + scale * top_prior / 1.0
+    if unvisited_q + scale * second_prior / 1.0 == top_score:  # rounding tied a lower prior
+        for k in range(top):
+            if children[node, k] == UNVISITED and unvisited_q + scale * prior[node, k] == top_score:
+                top = k
+                break
+    if top_score > best_score or (top_score == best_score and top < best):
+        return top
+    return best
 
 
 @njit(cache=True, inline="always")
@@ -273,7 +313,7 @@ def descend(
     an unvisited slot is worth ``Q = 0`` (AlphaZero), or with ``mean_q_unvisited`` its node's
     mean ``Q`` (``_mean_q``; MuZero's ``unvisited_value='mean_q'``), or with a reduction
     ``>= 0`` (unnormalised values only; negative: off) the node's value less that reduction
-    (``_reduced_q``): ``root_fpu_reduction`` at the root, ``fpu_reduction`` below it (KataGo
+    (``_reduced_q_slot``): ``root_fpu_reduction`` at the root, ``fpu_reduction`` below it (KataGo
     keeps the two apart: its self-play reduces nothing at the root, where the noise is). With
     ``forced_k > 0`` the root first plays KataGo's forced playouts (``_forced_slot``).
 
@@ -293,10 +333,8 @@ def descend(
     while num_children[node] >= 0 and not terminal[node]:
         unvisited_q = 0.0
         reduction = root_fpu_reduction if node == ROOT_INDEX else fpu_reduction
-        if reduction >= 0.0:
-            unvisited_q = _reduced_q(
-                visits, tree.node_value_sum[b], children, prior, num_children, node, reduction
-            )
+        if reduction == 0.0:  # no mass needed
+            unvisited_q = tree.node_value_sum[b, node] / max(visits[node], 1)
         if mean_q_unvisited:
             mean_q = _mean_q(q, children, num_children, tree.node_discount[b], node, mean_q)
             unvisited_q = mean_q
@@ -306,6 +344,11 @@ def descend(
         slot = -1
         if forced_k > 0.0 and node == ROOT_INDEX:
             slot = _forced_slot(visits, children, prior, num_children, forced_k)
+        if slot < 0 and rule == PUCT and reduction > 0.0 and not mean_q_unvisited:
+            slot = _reduced_q_slot(
+                visits, tree.node_value_sum[b], q, children, prior, num_children, min_max, node,
+                c1, c2, normalize, reduction,
+            )  # fmt: skip
         if slot < 0:
             slot = select_slot(
                 visits, q, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2,

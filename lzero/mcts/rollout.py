@@ -14,6 +14,7 @@ is empty. ``radius <= 0`` means all legal moves. On a 15x15 board this keeps abo
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 
 from lzero.mcts.game import (
@@ -25,6 +26,9 @@ from lzero.mcts.game import (
     randbelow_fast,
     terminal_value,
 )
+
+#: The widest board near-stone candidates serve: a row's marks are one 64-bit word.
+MAX_NEAR_WIDTH = 64
 
 EVALUATE_T = types.FunctionType(
     types.float64(
@@ -43,8 +47,12 @@ EVALUATE_T = types.FunctionType(
 def mark_near_stones(board, radius, mark):
     """Sets ``mark[cell] = 1`` for the cells within ``radius`` of a stone, 0 elsewhere.
 
+    Each row's stones are one 64-bit word, widened by shifts along the row and OR-ed over the
+    rows within ``radius``: about 0.2 us a 9x9 board with 0-45 stones, where marking each
+    stone's square took 1.0-1.5 us.
+
     Args:
-        board: `[H, W]` int8 position.
+        board: `[H, W]` int8 position, ``W <= MAX_NEAR_WIDTH``.
         radius: Chebyshev radius, ``>= 1``.
         mark: `[>= H * W]` int64 output.
 
@@ -53,16 +61,26 @@ def mark_near_stones(board, radius, mark):
     """
     height, width = board.shape
     flat = board.reshape(-1)
-    for cell in range(height * width):
-        mark[cell] = 0
+    rows = np.empty(height, np.uint64)
+    reach = min(radius, width - 1)  # a longer shift moves every stone off the row (and one
+    # by 64 or more is undefined)
     stones = 0
-    for cell in range(height * width):
-        if flat[cell] != 0:
-            stones += 1
-            row, col = cell // width, cell % width
-            for r in range(max(0, row - radius), min(height, row + radius + 1)):
-                for c in range(max(0, col - radius), min(width, col + radius + 1)):
-                    mark[r * width + c] = 1
+    for r in range(height):
+        word = np.uint64(0)
+        for c in range(width):
+            if flat[r * width + c] != 0:
+                word |= np.uint64(1) << np.uint64(c)
+                stones += 1
+        near = word
+        for d in range(1, reach + 1):
+            near |= (word << np.uint64(d)) | (word >> np.uint64(d))
+        rows[r] = near  # bits past the row's end are never read
+    for r in range(height):
+        near = np.uint64(0)
+        for other in range(max(0, r - radius), min(height, r + radius + 1)):
+            near |= rows[other]
+        for c in range(width):
+            mark[r * width + c] = (near >> np.uint64(c)) & np.uint64(1)
     return stones
 
 

@@ -1,10 +1,16 @@
-"""Near-stone candidates of the rollouts and expansions, on a known position."""
+"""Near-stone candidates of the rollouts and expansions, on a known position and against
+brute force."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lzero.mcts.rollout import candidate_actions
+from lzero.mcts.batched_search import BatchedSearch
+from lzero.mcts.game import GameKernels
+from lzero.mcts.rollout import MAX_NEAR_WIDTH, candidate_actions, mark_near_stones
 
 
 def test_near_stone_candidates_are_the_empty_cells_within_the_radius(ttt):
@@ -22,3 +28,33 @@ def test_near_stone_candidates_are_the_empty_cells_within_the_radius(ttt):
         and any(max(abs(r - sr), abs(c - sc)) <= 2 for sr, sc in ((0, 0), (4, 4)))
     )
     assert sorted(out[:n]) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    shape=st.tuples(st.integers(1, 12), st.sampled_from([1, 2, 3, 9, 15, 19, 63, MAX_NEAR_WIDTH])),
+    radius=st.sampled_from([1, 2, 3, 5, 70]),
+    density=st.floats(0.0, 0.5),
+    seed=st.integers(0, 2**16),
+)
+def test_near_stone_marks_equal_brute_force(shape, radius, density, seed):
+    rng = np.random.default_rng(seed)
+    h, w = shape
+    board = np.where(rng.random(shape) < density, rng.integers(1, 3, shape), 0).astype(np.int8)
+    stones = list(zip(*np.nonzero(board)))
+    want = [
+        int(any(max(abs(r - sr), abs(c - sc)) <= radius for sr, sc in stones))
+        for r in range(h)
+        for c in range(w)
+    ]
+    mark = np.full(h * w + 3, 7, np.int64)
+    assert mark_near_stones(board, radius, mark) == len(stones)
+    assert mark[: h * w].tolist() == want
+    assert mark[h * w :].tolist() == [7, 7, 7]  # nothing written past the board
+
+
+def test_a_radius_on_a_board_too_wide_for_the_marks_is_refused(ttt):
+    wide = GameKernels(ttt.legal_actions, ttt.apply_action, ttt.result_after, 2 * 65, (2, 65), True)
+    with pytest.raises(ValueError, match="expected radius 0 on a board wider than 64 columns"):
+        BatchedSearch(wide, radius=2)
+    BatchedSearch(wide, radius=0)

@@ -71,10 +71,11 @@ def _add_line(board, k, out, flags, r0, c0, dr, dc, length):
                 continue
             for i in range(s, s + k):
                 r, c = r0 + i * dr, c0 + i * dc
-                if board[r, c] == 0:
-                    out[3 * side + plane, r, c] += SCALE
-                    if plane > 0 and flags.shape[0] > 0:
-                        flags[2 * side + plane - 1, r, c] = 1.0
+                empty = board[r, c] == 0
+                out[3 * side + plane, r, c] += np.float32(SCALE) * empty
+                if plane > 0 and flags.shape[0] > 0:
+                    f = flags[2 * side + plane - 1, r, c]
+                    flags[2 * side + plane - 1, r, c] = max(f, np.float32(empty))
         v = board[r0 + s * dr, c0 + s * dc]
         n1 -= v == 1
         n2 -= v == 2

@@ -408,12 +408,12 @@ def expand_node(tree, b, leaf, priors, legal):
     """Gives ``leaf`` of tree ``b`` one slot per legal action (``legal`` `[A]`, in action order)
     with ``priors`` `[A]` renormalised over them (uniform if they sum to 0 there)."""
     total, count = 0.0, 0
-    for a in range(priors.shape[0]):
-        if legal[a]:
-            total += max(priors[a], 0.0)
-            tree.children_action[b, leaf, count] = a
-            tree.children_index[b, leaf, count] = UNVISITED
-            count += 1
+    for a in range(priors.shape[0]):  # every action is written at slot ``count``, kept if legal:
+        # no branch for the legal pattern to make mispredicted
+        total += max(priors[a], 0.0) if legal[a] else 0.0
+        tree.children_action[b, leaf, count] = a
+        tree.children_index[b, leaf, count] = UNVISITED
+        count += legal[a]
     for k in range(count):
         p = max(priors[tree.children_action[b, leaf, k]], 0.0)
         tree.children_prior[b, leaf, k] = p / total if total > 0 else 1.0 / count

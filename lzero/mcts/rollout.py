@@ -98,10 +98,9 @@ def candidate_actions(board, radius, scratch, out, legal_actions):
     if mark_near_stones(board, radius, mark) == 0:
         return n
     m = 0
-    for i in range(n):
-        if mark[out[i]] != 0:
-            out[m] = out[i]
-            m += 1
+    for i in range(n):  # kept without a branch: the marks follow the position
+        out[m] = out[i]
+        m += mark[out[i]] != 0
     if m == 0:  # every cell near a stone is taken: any legal move is a candidate
         return legal_actions(board, out)
     return m

@@ -68,9 +68,9 @@ def mark_near_stones(board, radius, mark):
     for r in range(height):
         word = np.uint64(0)
         for c in range(width):
-            if flat[r * width + c] != 0:
-                word |= np.uint64(1) << np.uint64(c)
-                stones += 1
+            stone = flat[r * width + c] != 0
+            word |= np.uint64(stone) << np.uint64(c)
+            stones += stone
         near = word
         for d in range(1, reach + 1):
             near |= (word << np.uint64(d)) | (word >> np.uint64(d))

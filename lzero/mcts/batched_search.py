@@ -96,8 +96,8 @@ class BatchedSearch:
         c_uct: UCB1's exploration constant.
         root_dirichlet_alpha, root_noise_weight: Dirichlet noise mixed into the root priors
             when ``search(add_noise=True)``: ``(1 - w) * P + w * Dir(alpha)`` over root moves.
-        radius, tactics, tree_tactics: near-stone candidate radius of placement games (0: all
-            legal moves); take a winning root move and avoid root moves that let the
+        radius, tactics, tree_tactics: near-stone candidate radius of placement games at most
+            ``lzero.mcts.rollout.MAX_NEAR_WIDTH`` (64) columns wide (0: all legal moves); take a winning root move and avoid root moves that let the
             opponent win next; below the root, expand to decisive or anti-decisive moves
             (``lzero.mcts.tactics``). Both kinds of search; a Python evaluator is handed the
             narrowed moves as the legal ones.

@@ -249,7 +249,8 @@ def _reduced_q_slot(
     for every unvisited slot, so the best of them is the first with the highest prior, scored
     once the mass is known. The slot is ``select_slot``'s exactly, ties included: the scores
     are the same expressions, and when the runner-up prior scores as high the unvisited slots
-    before the best one are looked at again for the first such score.
+    before the best one are looked at again for the first such score. This needs what
+    ``BatchedSearch`` ensures: ``c1 >= 0`` and finite priors ``>= 0`` (``expand_node``'s).
     """
     parent_visits = max(visits[node], 1)
     lo, hi = min_max[0], min_max[1]

@@ -9,7 +9,8 @@ legal_actions, apply_action, result_after) -> value`` (``EVALUATE_T``): it may o
 ``row * W + col`` and the legal moves are the empty cells, as in TicTacToe and Gomoku): the
 empty cells within Chebyshev distance ``radius`` of a stone; every legal move while the board
 is empty. ``radius <= 0`` means all legal moves. On a 15x15 board this keeps about 20-40 of
-225 moves, which is what makes search and rollouts informative there.
+225 moves, which is what makes search and rollouts informative there. A radius needs a board
+at most ``MAX_NEAR_WIDTH`` (64) columns wide (``mark_near_stones``); the searches check it.
 """
 
 from __future__ import annotations

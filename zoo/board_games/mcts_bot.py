@@ -22,6 +22,7 @@ from lzero.mcts.batched_loop import bind_simulations, simulate_inline
 from lzero.mcts.batched_result import SearchResult, best_action, one_result
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.mcts.game import GameKernels
+from lzero.mcts.rollout import MAX_NEAR_WIDTH
 from zoo.board_games.common import line_eval
 from zoo.board_games.common.rules import BoardRules
 from zoo.board_games.connect4.envs import connect4_rules as c4
@@ -131,7 +132,9 @@ class MCTSBot:
             evaluator, else ``C_UCB1``.
         seed: seed of the bot's random generator; same seed, same board, same move.
         radius: candidate moves within this distance of a stone (placement games only; 0 for
-            all legal moves). Default: 2 on boards of at least 81 cells, else 0.
+            all legal moves; ``radius > 0`` needs a board at most
+            ``lzero.mcts.rollout.MAX_NEAR_WIDTH`` (64) columns wide). Default: 2 on boards of
+            at least 81 cells and at most 64 columns, else 0.
         reuse_tree: no longer supported (``True`` raises ``ValueError``): each move is a new
             search, as in the batched search every algorithm here shares.
         tactics: take a winning move and avoid moves that let the opponent win next, at the
@@ -175,8 +178,8 @@ class MCTSBot:
         if c_uct is None:
             c_uct = C_PUCT if puct else C_UCB1
         large = not rules.gravity and rules.height * rules.width >= LARGE_BOARD_CELLS
-        if radius is None:
-            radius = DEFAULT_RADIUS if large else 0
+        if radius is None:  # the near-stone marks serve boards up to MAX_NEAR_WIDTH wide
+            radius = DEFAULT_RADIUS if large and rules.width <= MAX_NEAR_WIDTH else 0
         if tree_tactics is None:
             tree_tactics = large
         self.rules = rules

@@ -46,6 +46,14 @@ PRIORS = st.sampled_from([0.0, 1e-12, 2e-12, 0.1, 0.1000001, 0.5])
     reduction=0.2,
     c2=19652.0,
 )
+@example(  # the same, visited slot first: the first, visited, is taken
+    slots=[(0.0, True), (0.0, False)],
+    values=[0.0] * 12,
+    node_value=0.0,
+    node_visits=1,
+    reduction=0.2,
+    c2=19652.0,
+)
 @example(  # 2e-12 after 1e-12, both lost against a node value of 1e6: the first is taken
     slots=[(0.1, True), (1e-12, False), (2e-12, False)],
     values=[0.0] * 12,

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.mcts.game import GameKernels
+from lzero.mcts.python_uct import PythonUCT
 from lzero.mcts.rollout import MAX_NEAR_WIDTH, candidate_actions, mark_near_stones
 
 
@@ -57,4 +58,7 @@ def test_a_radius_on_a_board_too_wide_for_the_marks_is_refused(ttt):
     wide = GameKernels(ttt.legal_actions, ttt.apply_action, ttt.result_after, 2 * 65, (2, 65), True)
     with pytest.raises(ValueError, match="expected radius 0 on a board wider than 64 columns"):
         BatchedSearch(wide, radius=2)
+    with pytest.raises(ValueError, match="expected radius 0 on a board wider than 64 columns"):
+        PythonUCT(wide, radius=2)
     BatchedSearch(wide, radius=0)
+    PythonUCT(wide, radius=0)

@@ -322,3 +322,17 @@ def test_env_plays_against_the_bot(bot_action_type):
         timestep = env.step(action)
         obs, done, steps = timestep.obs, timestep.done, steps + 1
     assert timestep.reward <= 0  # the first-legal-cell agent never beats these bots
+
+
+def test_the_default_radius_is_off_on_boards_wider_than_the_near_stone_marks():
+    # A custom placement game 65 columns wide: 130 cells would default to radius 2, which the
+    # near-stone marks (one 64-bit word a row) cannot serve; the bot plays all moves instead.
+    wide = GOMOKU._replace(name="wide", height=2, width=65, action_size=130)
+    bot = MCTSBot(wide, num_simulations=8, evaluator="rollout", seed=0)
+    assert bot._search.radius == 0
+    board = np.zeros((2, 65), np.int8)
+    assert 0 <= bot.get_actions(board, 0) < 130
+    with pytest.raises(ValueError, match="expected radius 0 on a board wider than 64 columns"):
+        MCTSBot(wide, num_simulations=8, evaluator="rollout", radius=2)
+    nine = GOMOKU._replace(name="nine", height=9, width=9, action_size=81)
+    assert MCTSBot(nine, num_simulations=8, evaluator="rollout")._search.radius == 2

@@ -47,7 +47,7 @@ from lzero.mcts.game import (
     uniform_priors,
 )
 from lzero.mcts.jit import NativeFunction
-from lzero.mcts.rollout import EVALUATE_T, MAX_NEAR_WIDTH, placement_rollout, uniform_rollout
+from lzero.mcts.rollout import EVALUATE_T, check_near_width, placement_rollout, uniform_rollout
 from lzero.utils.nbrng import make_rng_state
 
 __all__ = [
@@ -165,12 +165,7 @@ class BatchedSearch:
                 f"expected radius 0, or radius >= 1 for a placement game, got {radius}"
                 f" (placement={kernels.placement})"
             )
-        if radius and kernels.board_shape[1] > MAX_NEAR_WIDTH:
-            raise ValueError(
-                f"expected radius 0 on a board wider than {MAX_NEAR_WIDTH} columns (the "
-                f"near-stone marks keep a row in one 64-bit word), got radius {radius} on a "
-                f"board {kernels.board_shape[1]} wide"
-            )
+        check_near_width(radius, kernels.board_shape[1])
         if int(threat_depth) < 0 or (
             threat_depth and not (kernels.placement and kernels.win_length > 0)
         ):

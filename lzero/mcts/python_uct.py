@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from lzero.mcts.game import DRAW, ONGOING, GameKernels, randbelow_fast
-from lzero.mcts.rollout import MAX_NEAR_WIDTH
+from lzero.mcts.rollout import check_near_width
 from lzero.utils.nbrng import make_rng_state
 
 
@@ -47,7 +47,7 @@ class PythonUCT:
     Args:
         kernels: the game.
         c_uct: exploration constant.
-        radius: near-stone candidate radius (placement games, at most ``MAX_NEAR_WIDTH``
+        radius: near-stone candidate radius (placement games, at most ``rollout.MAX_NEAR_WIDTH``
             columns wide), 0 for all legal moves.
         tactics: the root filter ``lzero.mcts.tactics.root_tactics``.
         tree_tactics: decisive moves below the root (``lzero.mcts.tactics.decisive_moves``).
@@ -62,12 +62,7 @@ class PythonUCT:
         self, kernels: GameKernels, *, c_uct=1.4, radius=0, tactics=True, tree_tactics=False,
         seed=0, selection="ucb1", c2=math.inf, evaluate=None, priors=None,
     ):  # fmt: skip
-        if radius and kernels.board_shape[1] > MAX_NEAR_WIDTH:
-            raise ValueError(
-                f"expected radius 0 on a board wider than {MAX_NEAR_WIDTH} columns (the "
-                f"near-stone marks keep a row in one 64-bit word), got radius {radius} on a "
-                f"board {kernels.board_shape[1]} wide"
-            )
+        check_near_width(radius, kernels.board_shape[1])
         self.selection, self.c2 = selection, c2
         self.evaluate, self.priors = evaluate, priors
         self.k = kernels

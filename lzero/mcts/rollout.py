@@ -31,6 +31,17 @@ from lzero.mcts.game import (
 #: The widest board near-stone candidates serve: a row's marks are one 64-bit word.
 MAX_NEAR_WIDTH = 64
 
+
+def check_near_width(radius: int, width: int) -> None:
+    """Raises ValueError if a ``radius > 0`` is asked of a board ``width`` columns wide, more
+    than the near-stone marks serve (``MAX_NEAR_WIDTH``)."""
+    if radius and width > MAX_NEAR_WIDTH:
+        raise ValueError(
+            f"expected radius 0 on a board wider than {MAX_NEAR_WIDTH} columns (the near-stone "
+            f"marks keep a row in one 64-bit word), got radius {radius} on a board {width} wide"
+        )
+
+
 EVALUATE_T = types.FunctionType(
     types.float64(
         BOARD_T,

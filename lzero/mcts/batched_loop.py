@@ -37,6 +37,7 @@ from lzero.mcts.batched_tree import (
     PUCT,
     ROOT_INDEX,
     UNVISITED,
+    _puct_scale,
     reset_root,
 )
 from lzero.mcts.game import (
@@ -176,7 +177,7 @@ def tree_loop(
                 norm = hi > lo
             slot, best = 0, -math.inf
             if rule == PUCT:
-                scale = (c1 + math.log1p((parent_visits + 1.0) / c2)) * math.sqrt(parent_visits)
+                scale = _puct_scale(parent_visits, c1, c2)
                 for k in range(num_children[node]):
                     child = children[node, k]
                     qk, nk = 0.0, 0

@@ -168,6 +168,12 @@ def init_node(tree, b, node, parent, action, to_play, reward, discount, terminal
 
 
 @njit(cache=True, inline="always")
+def _puct_scale(parent_visits, c1, c2):
+    """PUCT's ``C(N) * sqrt(N)`` with ``C(N) = c1 + log((N + c2 + 1) / c2)`` (``select_slot``)."""
+    return (c1 + math.log1p((parent_visits + 1.0) / c2)) * math.sqrt(parent_visits)
+
+
+@njit(cache=True, inline="always")
 def select_slot(
     visits, q_of, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2, normalize,
     unvisited_q,
@@ -190,7 +196,7 @@ def select_slot(
     norm = normalize and hi > lo
     best, best_score = 0, -math.inf
     if rule == PUCT:
-        scale = (c1 + math.log1p((parent_visits + 1.0) / c2)) * math.sqrt(parent_visits)
+        scale = _puct_scale(parent_visits, c1, c2)
         for k in range(num_children[node]):
             child = children[node, k]
             q, n = unvisited_q, 0
@@ -255,7 +261,7 @@ def _reduced_q_slot(
     parent_visits = max(visits[node], 1)
     lo, hi = min_max[0], min_max[1]
     norm = normalize and hi > lo
-    scale = (c1 + math.log1p((parent_visits + 1.0) / c2)) * math.sqrt(parent_visits)
+    scale = _puct_scale(parent_visits, c1, c2)
     best, best_score = 0, -math.inf  # among the visited slots
     top, top_prior, second_prior = -1, -math.inf, -math.inf  # among the unvisited ones
     mass = 0.0
@@ -334,8 +340,6 @@ def descend(
     while num_children[node] >= 0 and not terminal[node]:
         unvisited_q = 0.0
         reduction = root_fpu_reduction if node == ROOT_INDEX else fpu_reduction
-        if reduction == 0.0:  # no mass needed
-            unvisited_q = tree.node_value_sum[b, node] / max(visits[node], 1)
         if mean_q_unvisited:
             mean_q = _mean_q(q, children, num_children, tree.node_discount[b], node, mean_q)
             unvisited_q = mean_q
@@ -345,7 +349,7 @@ def descend(
         slot = -1
         if forced_k > 0.0 and node == ROOT_INDEX:
             slot = _forced_slot(visits, children, prior, num_children, forced_k)
-        if slot < 0 and rule == PUCT and reduction > 0.0 and not mean_q_unvisited:
+        if slot < 0 and rule == PUCT and reduction >= 0.0 and not mean_q_unvisited:
             slot = _reduced_q_slot(
                 visits, tree.node_value_sum[b], q, children, prior, num_children, min_max, node,
                 c1, c2, normalize, reduction,

@@ -67,7 +67,7 @@ PRIORS = st.sampled_from([0.0, 1e-12, 2e-12, 0.1, 0.1000001, 0.5])
     values=st.lists(st.sampled_from([-1.0, 0.0, 0.5]), min_size=12, max_size=12),
     node_value=st.sampled_from([0.0, -0.5, 1e6]),
     node_visits=st.integers(0, 40),
-    reduction=st.sampled_from([0.1, 0.2, 1.0, 5.0]),
+    reduction=st.sampled_from([0.0, 0.1, 0.2, 1.0, 5.0]),
     c2=st.sampled_from([19652.0, math.inf]),
 )
 def test_reduced_q_slot_equals_the_two_pass_definition(

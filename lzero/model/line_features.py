@@ -133,8 +133,12 @@ def _line_planes(planes, k, out):
 def _board_input(boards, to_play, rows, scale, k, out):
     """Writes into ``out`` `[m, 3 (+ 6 or 10 if k), H, W]` the input of ``boards[rows[i]]``
     for ``to_play[rows[i]]``: the env's observation planes (``player_planes``), then with
-    ``k`` the window counts (and the direction planes if ``out`` has room for them)."""
-    _, h, w = boards.shape
+    ``k`` the window counts (and the direction planes if ``out`` has room for them). Returns
+    False, writing nothing, if a row is not one of the boards'."""
+    n, h, w = boards.shape
+    for i in range(rows.shape[0]):  # here, not in NumPy: two reductions cost more than this
+        if not 0 <= rows[i] < n:
+            return False
     board = np.zeros((h, w), np.int8)
     flags = np.zeros((max(out.shape[1] - 3 - NUM_PLANES, 0), h, w), np.float32)
     for i in range(rows.shape[0]):
@@ -147,6 +151,7 @@ def _board_input(boards, to_play, rows, scale, k, out):
                     board[r, c] = 1 if v == mover else (2 if v == 3 - mover else 0)
             out[i, 3:] = 0.0
             _add_window_counts(board, k, out[i, 3:], flags)
+    return True
 
 
 def check_window_length(k, shape: tuple[int, ...]) -> int:
@@ -192,12 +197,12 @@ def board_input(
     if k != 0:
         k = check_window_length(k, boards.shape)
     rows = np.arange(boards.shape[0]) if rows is None else np.ascontiguousarray(rows, np.int64)
-    if rows.ndim != 1 or (rows.size and not 0 <= rows.min() <= rows.max() < boards.shape[0]):
-        raise ValueError(f"expected rows [m] of the {boards.shape[0]} boards, got {rows!r}")
     extra = num_planes(directions) if k else 0
-    out = np.empty((rows.shape[0], 3 + extra, *boards.shape[1:]), np.float32)
-    _board_input(boards, to_play, rows, bool(scale), k, out)
-    return out
+    if rows.ndim == 1:
+        out = np.empty((rows.shape[0], 3 + extra, *boards.shape[1:]), np.float32)
+        if _board_input(boards, to_play, rows, bool(scale), k, out):
+            return out
+    raise ValueError(f"expected rows [m] of the {boards.shape[0]} boards, got {rows!r}")
 
 
 def line_planes(planes: np.ndarray, k: int, directions: bool = False) -> np.ndarray:

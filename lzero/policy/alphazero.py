@@ -12,10 +12,11 @@ network itself.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 import torch
@@ -163,8 +164,27 @@ class AlphaZeroPolicy:
             return lambda boards, to_play, legal: self._evaluate(frozen, boards, to_play, legal)
         return self.evaluate
 
-    @torch.inference_mode()
+    @contextlib.contextmanager
+    def pinned(self) -> Iterator[None]:
+        """A block of many evaluations, such as a search: the evaluators use the weights of
+        its start without checking them at every call (``FrozenCache.pinned``), in torch's
+        inference mode, entered once. In a 9x9 Gomoku collect those two took about 0.1 ms of
+        every evaluation, 7% of the time outside the forward pass (py-spy).
+
+        Raises:
+            RuntimeError: at its end, if the model's weights changed inside it.
+        """
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(torch.inference_mode())
+            for frozen in (self._frozen, self._frozen_ema):
+                if frozen is not None:
+                    stack.enter_context(frozen.pinned())
+            yield
+
     def _evaluate(self, frozen: FrozenCache, boards, to_play, legal):
+        if not torch.is_inference_mode_enabled():  # outside pinned(): entered per call
+            with torch.inference_mode():
+                return self._evaluate(frozen, boards, to_play, legal)
         net, to_play = frozen.get(), np.ascontiguousarray(to_play, np.int64).reshape(-1)
 
         def forward(rows: np.ndarray | None) -> np.ndarray:  # [m, A + 1 (+ 1)] raw outputs

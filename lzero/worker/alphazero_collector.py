@@ -122,12 +122,13 @@ class AlphaZeroCollector:
             skip = bot_turn | opening
             active = ~skip if self.bot_share > 0 or self.opening_moves else None
             fast = self.fast_prob > 0 and self.fast_rng.random() < self.fast_prob
-            result = policy.search.search(
-                boards, to_play, policy.evaluate, add_noise=not fast, active=active,
-                num_simulations=policy.cfg.fast_search_simulations if fast else None,
-                fpu_reduction=fpu, root_fpu_reduction=None if fpu is None else 0.0,
-                forced_playouts=0.0 if fast else forced, reuse_tree=reuse,
-            )  # fmt: skip
+            with policy.pinned():
+                result = policy.search.search(
+                    boards, to_play, policy.evaluate, add_noise=not fast, active=active,
+                    num_simulations=policy.cfg.fast_search_simulations if fast else None,
+                    fpu_reduction=fpu, root_fpu_reduction=None if fpu is None else 0.0,
+                    forced_playouts=0.0 if fast else forced, reuse_tree=reuse,
+                )  # fmt: skip
             visits = result.visits  # what the move and a visit-count target follow
             if forced > 0 and not fast:
                 visits = prune_forced_playouts(result, forced, policy.search.c1, policy.search.c2)

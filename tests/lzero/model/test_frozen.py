@@ -117,3 +117,37 @@ def test_native_bfloat16_is_false_where_it_cannot_be_told(monkeypatch):
     finally:
         monkeypatch.undo()
         frozen.native_bfloat16.cache_clear()
+
+
+def _cache():
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 2)
+    return model, frozen.FrozenCache(model, lambda: object())
+
+
+def test_a_pinned_block_keeps_its_build_and_refuses_a_weight_change_inside_it():
+    model, cache = _cache()
+    first = cache.get()
+    with pytest.raises(RuntimeError, match="weights changed inside a pinned"):
+        with cache.pinned() as pinned:
+            assert pinned is first and cache.get() is first
+            with torch.no_grad():
+                model.weight.add_(1.0)
+            assert cache.get() is first  # not checked inside the block
+            with cache.pinned():  # nested: only the outermost block's end checks
+                pass
+    assert cache.get() is not first  # the change is seen after it
+
+
+def test_a_pinned_block_checks_once_at_its_end_and_lets_an_error_through():
+    model, cache = _cache()
+    with cache.pinned() as first:
+        with cache.pinned():
+            pass  # the inner block's end does not check
+    assert cache.get() is first  # unchanged weights: no rebuild
+    with pytest.raises(KeyError):  # the block's own error, not the weight check's
+        with cache.pinned():
+            with torch.no_grad():
+                model.bias.add_(1.0)
+            raise KeyError("inside")
+    assert cache.get() is not first

@@ -223,6 +223,6 @@ def test_board_input_refuses_bad_input():
         board_input(boards, np.array([1]), scale=False)
     with pytest.raises(ValueError, match=r"k from 2 to the board's longer side \(6\), got 7"):
         board_input(boards, np.array([1, 2]), scale=False, k=7)
-    for rows in ([2], [-1], [[0]]):
+    for rows in ([2], [-1], [[0]], [0, 1, 2]):
         with pytest.raises(ValueError, match="expected rows \\[m\\] of the 2 boards, got"):
             board_input(boards, np.array([1, 2]), scale=False, rows=np.array(rows))

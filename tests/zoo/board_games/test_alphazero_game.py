@@ -385,6 +385,32 @@ def test_the_evaluator_follows_every_change_of_the_weights(line_features, nn_cac
         assert (cache.hits, cache.lookups) == (4 * 1, 4 * 6)
 
 
+def test_a_pinned_policy_evaluates_as_outside_and_refuses_an_update_inside():
+    """``policy.pinned()`` (a collector's search) skips the per-call weight check: inside it
+    the evaluators give what they give outside, and a weight load inside it (as a Ray sync
+    does it) is an error at its end, after which the new weights are used."""
+    policy = tiny_policy(ema_decay=0.5)
+    rng = np.random.default_rng(4)
+    boards = rng.choice(np.array([0, 1, 2], np.int8), (4, 3, 3))
+    to_play, legal = rng.integers(1, 3, 4), np.ones((4, 9), bool)
+    outside = policy.evaluate(boards, to_play, legal)
+    averaged = policy.evaluator()(boards, to_play, legal)
+    with policy.pinned():
+        assert torch.is_inference_mode_enabled()
+        inside = policy.evaluate(boards, to_play, legal)
+        np.testing.assert_array_equal(inside[0], outside[0])
+        np.testing.assert_array_equal(inside[1], outside[1])
+        np.testing.assert_array_equal(policy.evaluator()(boards, to_play, legal)[0], averaged[0])
+    other = tiny_policy(seed=7)
+    with pytest.raises(RuntimeError, match="weights changed inside a pinned"):
+        with policy.pinned():
+            policy.model.load_state_dict(other.model.state_dict())
+    after = policy.evaluate(boards[:1], to_play[:1], legal[:1])
+    np.testing.assert_allclose(
+        after[0], eager_outputs(policy, boards[:1], to_play[:1])[0], atol=1e-5
+    )
+
+
 def test_a_cached_position_reads_the_legal_moves_it_is_asked_with():
     """The cache keeps the network's logits, so a position met again with other legal moves
     (the root's are narrowed by tactics) gets priors over those."""

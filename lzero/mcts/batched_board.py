@@ -168,17 +168,21 @@ def root_moves(
 
 @njit(cache=True)
 def gather_leaves(
-    terminal, node_to_play, boards, legal, leaves, active, ask, out_boards, to_play, out_legal
-):
+    terminal, node_to_play, boards, legal, leaves, active, ask, rows, out_boards, to_play,
+    out_legal,
+):  # fmt: skip
     """Gathers what a batched evaluator needs of the unfinished leaves of the active trees, in
     tree order: their trees into ``ask`` `[B]`, positions into ``out_boards`` `[B, H, W]`, movers
     into ``to_play`` `[B]` and legal moves into ``out_legal`` `[B, A]` (from ``legal`` `[B, A]`),
-    the first ``m`` rows of each; returns ``m``. ``terminal``, ``node_to_play``: the tree's
-    `[B, N]` arrays; ``boards``: `[B, N, H, W]` node positions; ``leaves``, ``active``: `[B]`."""
+    the first ``m`` rows of each, and into ``rows`` `[B]` each tree's row among them (-1 if
+    none); returns ``m``. ``terminal``, ``node_to_play``: the tree's `[B, N]` arrays;
+    ``boards``: `[B, N, H, W]` node positions; ``leaves``, ``active``: `[B]`."""
     m = 0
     for b in range(leaves.shape[0]):
         node = leaves[b]
+        rows[b] = -1
         if active[b] and not terminal[b, node]:
+            rows[b] = m
             ask[m] = b
             out_boards[m] = boards[b, node]
             to_play[m] = node_to_play[b, node]

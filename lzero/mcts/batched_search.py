@@ -545,15 +545,15 @@ class BatchedSearch:
     def _evaluate(self, evaluator, leaves, legal, active, contempt=0.0) -> None:
         tree, batch = self.tree, leaves.shape[0]
         ask, to_play = np.empty(batch, np.int64), np.empty(batch, np.int64)
+        rows = np.empty(batch, np.int64)
         boards = np.empty((batch, *self._boards.shape[2:]), np.int8)
         ask_legal = np.empty(legal.shape, np.bool_)
         m = gather_leaves(
             tree.node_terminal, tree.node_to_play, self._boards, legal, leaves, active, ask,
-            boards, to_play, ask_legal,
+            rows, boards, to_play, ask_legal,
         )  # fmt: skip
         ask, to_play = ask[:m], to_play[:m]
-        priors = np.zeros(legal.shape, np.float32)
-        values = np.zeros(batch, np.float64)
+        p, v = np.empty((0, legal.shape[1]), np.float32), np.empty(0)
         if ask.size:
             out = evaluator(boards[:m], to_play, ask_legal[:m])
             if contempt and len(out) != 3:
@@ -575,7 +575,6 @@ class BatchedSearch:
                     )
                 root_player = to_play == tree.node_to_play[ask, bt.ROOT_INDEX]
                 v = v - contempt * d * np.where(root_player, 1.0, -1.0)
-            priors[ask], values[ask] = p, v
         if contempt:  # a drawn game's edge, first reached: -contempt for the root's player
             drawn = np.flatnonzero(active & tree.node_terminal[np.arange(batch), leaves])
             drawn = drawn[tree.node_visits[drawn, leaves[drawn]] == 0]
@@ -585,7 +584,10 @@ class BatchedSearch:
                 mover = tree.node_to_play[drawn, tree.node_parent[drawn, node]]
                 root_player = mover == tree.node_to_play[drawn, bt.ROOT_INDEX]
                 tree.node_reward[drawn, node] = np.where(root_player, -contempt, contempt)
-        bt.expand_and_backup(tree, leaves, priors, legal, values, active)
+        bt.expand_and_backup(
+            tree, leaves, rows, np.ascontiguousarray(p, np.float32), legal,
+            np.ascontiguousarray(v, np.float64), active,
+        )  # fmt: skip
 
     def _add_noise(self, active: np.ndarray) -> None:
         w = self.noise_weight

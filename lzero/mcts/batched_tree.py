@@ -381,20 +381,23 @@ def add_child(tree, b, node, slot, to_play, reward, discount, terminal):
     types.none(
         BATCHED_TREE_T,
         _array(types.int64, 1),
+        _array(types.int64, 1),
         _array(types.float32, 2),
         _array(types.boolean, 2),
         _array(types.float64, 1),
         _array(types.boolean, 1),
     )
 )
-def expand_and_backup(tree, leaves, priors, legal, values, active):
-    """Expands each active tree's leaf with ``priors`` `[B, A]` over ``legal`` `[B, A]` (one
-    slot per legal action, in action order) and backs its value ``values`` `[B]` (for the
-    player to move at the leaf) up to the root.
+def expand_and_backup(tree, leaves, rows, priors, legal, values, active):
+    """Expands each active tree's leaf with the priors ``priors[rows[b]]`` (``priors`` `[m,
+    A]`) over ``legal[b]`` (``legal`` `[B, A]`: one slot per legal action, in action order) and
+    backs its value ``values[rows[b]]`` (``values`` `[m]`, for the player to move at the
+    leaf) up to the root. ``rows`` `[B]`: the row of each tree's leaf in the evaluator's
+    outputs (``gather_leaves``' order; ``arange(B)`` for one row per tree).
 
     The priors are renormalised over the legal actions (uniform if they sum to 0 there). A
-    terminal leaf is not expanded and its value is 0: its edge reward holds the result.
-    Inactive trees (``active[b]`` False) are left unchanged.
+    terminal leaf is not expanded, its row not read, and its value is 0: its edge reward holds
+    the result. Inactive trees (``active[b]`` False) are left unchanged.
     """
     for b in range(leaves.shape[0]):
         if not active[b]:
@@ -402,9 +405,9 @@ def expand_and_backup(tree, leaves, priors, legal, values, active):
         leaf = leaves[b]
         value = 0.0
         if not tree.node_terminal[b, leaf]:
-            value = values[b]
+            value = values[rows[b]]
             if tree.node_num_children[b, leaf] < 0:
-                expand_node(tree, b, leaf, priors[b], legal[b])
+                expand_node(tree, b, leaf, priors[rows[b]], legal[b])
         backup(tree, b, leaf, value)
 
 

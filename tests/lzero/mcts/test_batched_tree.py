@@ -33,7 +33,7 @@ def reduced_q_slot_reference(visits, value_sum, q_of, children, prior, node, c1,
 
 
 # Few distinct priors (repeats tie), tiny ones and a large node value (their scores round to
-# the same float), so that the one-pass kernel's tie handling is exercised.
+# the same float), so that ties are exercised.
 PRIORS = st.sampled_from([0.0, 1e-12, 2e-12, 0.1, 0.1000001, 0.5])
 
 

@@ -220,8 +220,8 @@ class MuZeroMCTS:
             p = np.where(legal, (1.0 - w) * p + w * np.asarray(noise, np.float64), 0.0)
         bt.reset_roots(tree, np.where(two_player, to_play, 0).astype(np.int8))
         bt.expand_and_backup(
-            tree, np.zeros(b, np.int64), np.arange(b, dtype=np.int64), p.astype(np.float32), legal,
-            np.asarray(root_value, np.float64).reshape(b), np.ones(b, bool),
+            tree, np.zeros(b, np.int64), np.arange(b, dtype=np.int64), p.astype(np.float32),
+            legal, np.asarray(root_value, np.float64).reshape(b), np.ones(b, bool),
         )  # fmt: skip
         c1, c2 = self.pb_c_init, self.pb_c_base
         for sim in range(self.num_simulations):

@@ -246,15 +246,16 @@ class Agent(BoardAgent):
         """Moves `[B]` for positions `[B, H, W]` (``lzero.worker.alphazero_evaluator.ActFn``)."""
         if self.num_simulations == 0:
             return np.where(legal, self.priors(boards, to_play, legal), -1.0).argmax(axis=1)
-        result = self._policy.search.search(
-            boards,
-            np.asarray(to_play, np.int64),
-            self._evaluate,
-            num_simulations=self.num_simulations,
-            contempt=self.contempt,
-            fpu_reduction=self.fpu_reduction,
-            reuse_tree=self.reuse_tree,
-        )
+        with self._policy.pinned():  # the weights are checked once, not at every evaluation
+            result = self._policy.search.search(
+                boards,
+                np.asarray(to_play, np.int64),
+                self._evaluate,
+                num_simulations=self.num_simulations,
+                contempt=self.contempt,
+                fpu_reduction=self.fpu_reduction,
+                reuse_tree=self.reuse_tree,
+            )
         return result.visits.argmax(axis=1)
 
 

@@ -98,9 +98,9 @@ class BatchedSearch:
             when ``search(add_noise=True)``: ``(1 - w) * P + w * Dir(alpha)`` over root moves.
         radius, tactics, tree_tactics: near-stone candidate radius of placement games at most
             ``lzero.mcts.rollout.MAX_NEAR_WIDTH`` (64) columns wide (0: all legal moves); take
-            a winning root move and avoid root moves that let the opponent win next; below the root, expand to decisive or anti-decisive moves
-            (``lzero.mcts.tactics``). Both kinds of search; a Python evaluator is handed the
-            narrowed moves as the legal ones.
+            a winning root move and avoid root moves that let the opponent win next; below the
+            root, expand to decisive or anti-decisive moves (``lzero.mcts.tactics``). Both
+            kinds of search; a Python evaluator is handed the narrowed moves as the legal ones.
         threat_depth, threat_budget: with a Python evaluator, in placement games of a known
             ``kernels.win_length``: search the root for forced wins by continuous threats of
             at most ``threat_depth`` moves (0: off), for the mover (its first move is then

@@ -299,6 +299,7 @@ def copy_subtrees(
             new.node_value_sum[b, i] = old.node_value_sum[ob, o]
             new.node_q[b, i] = old.node_q[ob, o]
             new.node_rsqrt[b, i] = old.node_rsqrt[ob, o]
+            new.node_visited_mass[b, i] = old.node_visited_mass[ob, o]
             new.node_reward[b, i] = old.node_reward[ob, o]
             new.node_discount[b, i] = old.node_discount[ob, o]
             new.node_action[b, i] = old.node_action[ob, o]

@@ -596,6 +596,9 @@ class BatchedSearch:
             prior = self.tree.children_prior[b, bt.ROOT_INDEX, :n]
             noise = self.rng.dirichlet(np.full(n, self.alpha))
             prior[:] = (1 - w) * prior + w * noise
+            # a root kept from an earlier search has visited slots, whose mass has changed
+            visited = self.tree.children_index[b, bt.ROOT_INDEX, :n] != bt.UNVISITED
+            self.tree.node_visited_mass[b, bt.ROOT_INDEX] = prior[visited].sum(dtype=np.float64)
 
     def _check(self, boards, to_play, active):
         h, w = self.kernels.board_shape

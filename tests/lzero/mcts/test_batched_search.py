@@ -21,6 +21,7 @@ from lzero.mcts.batched_search import (
     sample_actions,
     visit_policy,
 )
+from lzero.mcts.batched_tree import ROOT_INDEX, UNVISITED
 from lzero.mcts.python_uct import PythonUCT
 from lzero.mcts.rollout import placement_rollout, uniform_rollout
 
@@ -435,6 +436,50 @@ def test_reuse_tree_goes_on_from_the_kept_subtree_as_the_reference_does(ttt, con
         went_on += kept > 0
         assert np.isnan(second.raw_value[b]) == (kept > 0)
     assert went_on >= 10
+
+
+def _check_visited_mass(tree):
+    """Every node's ``node_visited_mass`` is the sum of the priors of its slots with a child."""
+    checked = 0
+    for b in range(tree.num_nodes.shape[0]):
+        for node in range(tree.num_nodes[b]):
+            n = max(int(tree.node_num_children[b, node]), 0)
+            taken = tree.children_index[b, node, :n] != UNVISITED
+            want = float(np.sum(tree.children_prior[b, node, :n][taken], dtype=np.float64))
+            assert tree.node_visited_mass[b, node] == pytest.approx(want, rel=1e-12, abs=1e-15)
+            checked += bool(taken.any())
+    return checked
+
+
+def test_visited_mass_follows_the_slots_taken_through_noise_and_kept_trees(ttt):
+    """The first-play reduction reads each node's visited prior mass from the tree; it must
+    equal the sum over the slots taken, also at a kept root whose priors the noise changed."""
+    boards, to_play = random_positions(3, 16, seed=11)
+    search = BatchedSearch(ttt, num_simulations=60, pb_c_init=1.25, root_noise_weight=0.25, seed=2)
+    first = search.search(
+        boards, to_play, batch_net, fpu_reduction=0.2, add_noise=True, reuse_tree=True
+    )
+    assert _check_visited_mass(search.tree) >= 100
+    after, movers = [], []
+    for b in range(len(boards)):  # two moves on: the most visited, then a legal reply
+        board = boards[b].copy().ravel()
+        a = int(np.argmax(first.visits[b]))
+        board[a] = to_play[b]
+        if not ttt_winner(board.tolist()) and (board == 0).any():
+            board[int(np.flatnonzero(board == 0)[0])] = 3 - to_play[b]
+        after.append(board.reshape(3, 3))
+        movers.append(int(to_play[b]))
+    search.search(
+        np.array(after), np.array(movers), batch_net, fpu_reduction=0.2, add_noise=True,
+        reuse_tree=True, active=np.array([not ttt_winner(c.ravel().tolist()) and (c == 0).any()
+                                          for c in after]),
+    )  # fmt: skip
+    kept = search.tree.node_visits[:, ROOT_INDEX] > 61  # roots that went on from a kept node
+    assert kept.any()
+    assert _check_visited_mass(search.tree) >= 100
+    rollouts = BatchedSearch(ttt, num_simulations=60)  # the numba loop keeps it too
+    rollouts.search(boards, to_play)
+    assert _check_visited_mass(rollouts.tree) >= 100
 
 
 def test_reuse_tree_finds_positions_in_other_trees_and_starts_afresh_otherwise(ttt):

@@ -91,9 +91,13 @@ def test_reduced_q_slot_equals_the_two_pass_definition(
     num_children = np.full(n_nodes, -1, np.int32)
     num_children[0] = a
     min_max = np.array([math.inf, -math.inf])
+    visited_mass = np.zeros(n_nodes)  # as add_child keeps it, in the order the slots were taken
+    for k in sorted(range(a), key=lambda k: -k):
+        if slots[k][1]:
+            visited_mass[0] += prior[0, k]
     got = _reduced_q_slot(
-        visits, value_sum, q_of, children, prior, num_children, min_max, 0, 1.25, c2, False,
-        reduction,
+        visits, value_sum, visited_mass, q_of, children, prior, num_children, min_max, 0, 1.25,
+        c2, False, reduction,
     )  # fmt: skip
     want = reduced_q_slot_reference(
         visits, value_sum, q_of, children, prior, 0, 1.25, c2, reduction

@@ -133,22 +133,22 @@ def simulate(
             # held in a loop made numba count references at each use (perf: 12% of TicTacToe).
             done = min(done, _tree_loop(
                 tree.node_visits[b], tree.node_value_sum[b], tree.node_q[b], tree.node_rsqrt[b],
-                tree.node_visited_mass[b], tree.node_reward[b], tree.node_discount[b], tree.node_parent[b],
-                tree.node_action[b], tree.node_to_play[b], tree.node_terminal[b],
-                tree.node_num_children[b], tree.children_index[b], tree.children_action[b],
-                tree.children_prior[b], tree.min_max[b], tree.num_nodes, b, boards[b, ROOT_INDEX],
-                num_moves[b, ROOT_INDEX], num_simulations, rule, c1, c2, normalize, radius,
-                tree_tactics, rngs[b], work, scratch, evaluate, legal_actions, apply_action,
-                result_after, placement, priors,
+                tree.node_visited_mass[b], tree.node_reward[b], tree.node_discount[b],
+                tree.node_parent[b], tree.node_action[b], tree.node_to_play[b],
+                tree.node_terminal[b], tree.node_num_children[b], tree.children_index[b],
+                tree.children_action[b], tree.children_prior[b], tree.min_max[b], tree.num_nodes,
+                b, boards[b, ROOT_INDEX], num_moves[b, ROOT_INDEX], num_simulations, rule, c1, c2,
+                normalize, radius, tree_tactics, rngs[b], work, scratch, evaluate, legal_actions,
+                apply_action, result_after, placement, priors,
             ))  # fmt: skip
     return done
 
 
 def tree_loop(
-    visits, value_sum, q, rsqrt, visited_mass, reward, discount, parent, action_of, to_play_of, terminal,
-    num_children, children, actions, prior, min_max, num_nodes, b, root_board, root_moves,
-    num_simulations, rule, c1, c2, normalize, radius, tree_tactics, rng, work, scratch,
-    evaluate, legal_actions, apply_action, result_after, placement, priors,
+    visits, value_sum, q, rsqrt, visited_mass, reward, discount, parent, action_of, to_play_of,
+    terminal, num_children, children, actions, prior, min_max, num_nodes, b, root_board,
+    root_moves, num_simulations, rule, c1, c2, normalize, radius, tree_tactics, rng, work,
+    scratch, evaluate, legal_actions, apply_action, result_after, placement, priors,
 ):  # fmt: skip
     """``simulate`` in tree ``b``, on its arrays (``root_board``: its root's `[H, W]`)."""
     capacity = visits.shape[0]

@@ -22,9 +22,10 @@ that selection costs a multiply-add per slot rather than a division and a square
 One simulation step (``board_select`` of ``lzero.mcts.batched_board``, or ``latent_select`` of
 ``lzero.mcts.latent_search`` for MuZero) descends every tree from its root by the selection
 rule to an edge not taken before, adds that node, and returns the ``B`` new leaves; the caller
-evaluates them as a batch (a network) and ``expand_and_backup`` expands them with their priors and backs their values up, again for
-all ``B`` trees in one call. ``lzero.mcts.batched_loop`` runs whole searches in numba instead,
-with a numba leaf evaluator (random rollouts, Gomoku's line windows).
+evaluates them as a batch (a network) and ``expand_and_backup`` expands them with their priors
+and backs their values up, again for all ``B`` trees in one call. ``lzero.mcts.batched_loop``
+runs whole searches in numba instead, with a numba leaf evaluator (random rollouts, Gomoku's
+line windows).
 """
 
 from __future__ import annotations

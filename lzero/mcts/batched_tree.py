@@ -227,7 +227,6 @@ def select_slot(
     parent_visits = max(visits[node], 1)
     lo, hi = min_max[0], min_max[1]
     norm = normalize and hi > lo
-    best, best_score = 0, -math.inf
     if rule == PUCT:
         scale = _puct_scale(parent_visits, c1, c2)
         return _puct_slot(
@@ -235,6 +234,7 @@ def select_slot(
             unvisited_q,
         )  # fmt: skip
     else:
+        best, best_score = 0, -math.inf
         scale = c1 * math.sqrt(math.log(parent_visits))
         for k in range(num_children[node]):
             child = children[node, k]
@@ -269,25 +269,14 @@ def _mean_q(q, children, num_children, discount, node, parent_mean):
 
 
 @njit(cache=True, inline="always")
-def _reduced_q_slot(
-    visits, value_sum, visited_mass, q_of, children, prior, num_children, min_max, node, c1, c2,
-    normalize, reduction,
-):  # fmt: skip
-    """``select_slot``'s PUCT slot when an unvisited slot of ``node`` is worth ``descend``'s
-    ``fpu_reduction`` ``Q`` (first-play urgency, as Leela Chess Zero and KataGo reduce it): the
-    node's own mean value for its mover, less ``reduction`` times the square root of the prior
-    mass of its slots already visited (``visited_mass[node]``, kept by ``add_child``: summing
-    it here was a second pass over the slots, and took about 45% of the descent on 9x9 Gomoku
-    self-play trees with every row in cache).
-    """
-    parent_visits = max(visits[node], 1)
-    lo, hi = min_max[0], min_max[1]
-    unvisited_q = value_sum[node] / parent_visits - reduction * math.sqrt(visited_mass[node])
-    scale = _puct_scale(parent_visits, c1, c2)
-    return _puct_slot(
-        visits, q_of, children, prior, num_children[node], node, scale, normalize and hi > lo,
-        lo, hi, unvisited_q,
-    )  # fmt: skip
+def _reduced_q(visits, value_sum, visited_mass, node, reduction):
+    """The ``Q`` of an unvisited slot of ``node`` with ``descend``'s ``fpu_reduction``
+    (first-play urgency, as Leela Chess Zero and KataGo reduce it): the node's own mean value
+    for its mover, less ``reduction`` times the square root of the prior mass of its slots
+    already visited (``visited_mass[node]``, kept by ``add_child``: summing it at each step of
+    the descent was a second pass over the slots, about 45% of the descent on 9x9 Gomoku
+    self-play trees with every row in cache)."""
+    return value_sum[node] / max(visits[node], 1) - reduction * math.sqrt(visited_mass[node])
 
 
 @njit(cache=True, inline="always")
@@ -315,7 +304,7 @@ def descend(
     an unvisited slot is worth ``Q = 0`` (AlphaZero), or with ``mean_q_unvisited`` its node's
     mean ``Q`` (``_mean_q``; MuZero's ``unvisited_value='mean_q'``), or with a reduction
     ``>= 0`` (unnormalised values only; negative: off) the node's value less that reduction
-    (``_reduced_q_slot``): ``root_fpu_reduction`` at the root, ``fpu_reduction`` below it (KataGo
+    (``_reduced_q``): ``root_fpu_reduction`` at the root, ``fpu_reduction`` below it (KataGo
     keeps the two apart: its self-play reduces nothing at the root, where the noise is). With
     ``forced_k > 0`` the root first plays KataGo's forced playouts (``_forced_slot``).
 
@@ -341,14 +330,13 @@ def descend(
             lo, hi = min_max[0], min_max[1]
             if normalize and hi > lo:  # normalised, and clipped to [0, 1] as LightZero's
                 unvisited_q = min(max((mean_q - lo) / (hi - lo), 0.0), 1.0)
+        elif rule == PUCT and reduction >= 0.0:
+            unvisited_q = _reduced_q(
+                visits, tree.node_value_sum[b], tree.node_visited_mass[b], node, reduction
+            )
         slot = -1
         if forced_k > 0.0 and node == ROOT_INDEX:
             slot = _forced_slot(visits, children, prior, num_children, forced_k)
-        if slot < 0 and rule == PUCT and reduction >= 0.0 and not mean_q_unvisited:
-            slot = _reduced_q_slot(
-                visits, tree.node_value_sum[b], tree.node_visited_mass[b], q, children, prior,
-                num_children, min_max, node, c1, c2, normalize, reduction,
-            )  # fmt: skip
         if slot < 0:
             slot = select_slot(
                 visits, q, rsqrt, children, prior, num_children, min_max, node, rule, c1, c2,

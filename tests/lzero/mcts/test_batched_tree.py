@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from lzero.mcts.batched_tree import UNVISITED, _reduced_q_slot
+from lzero.mcts.batched_tree import PUCT, UNVISITED, _reduced_q, select_slot
 
 
 def reduced_q_slot_reference(visits, value_sum, q_of, children, prior, node, c1, c2, reduction):
@@ -95,9 +95,11 @@ def test_reduced_q_slot_equals_the_two_pass_definition(
     for k in sorted(range(a), key=lambda k: -k):
         if slots[k][1]:
             visited_mass[0] += prior[0, k]
-    got = _reduced_q_slot(
-        visits, value_sum, visited_mass, q_of, children, prior, num_children, min_max, 0, 1.25,
-        c2, False, reduction,
+    unvisited_q = _reduced_q(visits, value_sum, visited_mass, 0, reduction)
+    rsqrt = np.zeros(n_nodes)  # UCB1's; PUCT does not read it
+    got = select_slot(
+        visits, q_of, rsqrt, children, prior, num_children, min_max, 0, PUCT, 1.25, c2, False,
+        unvisited_q,
     )  # fmt: skip
     want = reduced_q_slot_reference(
         visits, value_sum, q_of, children, prior, 0, 1.25, c2, reduction

@@ -20,7 +20,9 @@ from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 import torch
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
 from torch.nn import functional as F
 
 from lzero.mcts.batched_search import BatchedSearch
@@ -35,21 +37,60 @@ from lzero.policy.optim import make_optimizer, set_learning_rate
 NN_CACHE_SIZE = ALPHAZERO_POLICY_CONFIG["nn_cache_size"]  # for checkpoints older than the key
 
 
+@intrinsic
+def _float32_from_bits(typingctx, bits):
+    """The float32 whose IEEE bits are the int32 ``bits`` (a bit cast, which numba's scalars
+    lack)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.FloatType())
+
+    return types.float32(types.int32), codegen
+
+
+_LOG2E = np.float32(1.4426950408889634)
+_LN2_HI, _LN2_LO = np.float32(0.693359375), np.float32(-2.12194440e-4)  # ln 2 = hi + lo
+_ROUND = np.float32(12582912.0)  # 1.5 * 2**23: adding and subtracting it rounds a float32
+_EXP_MIN = np.float32(-87.33654)  # below, e^x is not a normal float32
+
+
+@njit(cache=True, inline="always")
+def _exp_nonpositive(x):
+    """``e^x`` of a float32 ``x <= 0`` (NaN stays NaN) in float32, within one unit in the
+    last place: Cephes' ``expf`` (``e^x = 2^n e^r``, ``|r| <= ln 2 / 2``, a degree-7 polynomial
+    for ``e^r``) in branch-free arithmetic that LLVM vectorizes, where numba calls libm's
+    ``expf`` once per element. Below ``_EXP_MIN`` it gives ``e^_EXP_MIN`` (about 1.2e-38), not
+    a subnormal."""
+    x = x if not x < _EXP_MIN else _EXP_MIN
+    n = (x * _LOG2E + _ROUND) - _ROUND
+    r = x - n * _LN2_HI - n * _LN2_LO
+    p = np.float32(1.9875691500e-4) * r + np.float32(1.3981999507e-3)
+    p = p * r + np.float32(8.3334519073e-3)
+    p = p * r + np.float32(4.1665795894e-2)
+    p = p * r + np.float32(1.6666665459e-1)
+    p = p * r + np.float32(5.0000001201e-1)
+    p = p * (r * r) + r + np.float32(1.0)
+    return p * _float32_from_bits(np.int32(np.int32(n) + 127) << 23)
+
+
 @njit(cache=True)
 def _priors_and_values(table, legal, priors, values, draws):
     a = priors.shape[1]
     for i in range(table.shape[0]):
+        logits, moves, row = table[i], legal[i], priors[i]
         best = -math.inf
         for j in range(a):
-            if legal[i, j] and table[i, j] > best:
-                best = table[i, j]
+            if moves[j] and logits[j] > best:
+                best = logits[j]
+        shift = np.float32(best)
+        for j in range(a):  # exp in float32 (as torch's softmax of float32 logits), vectorized
+            e = _exp_nonpositive(logits[j] - shift)
+            row[j] = e if moves[j] else np.float32(0.0)
         total = 0.0
-        for j in range(a):  # exp in float32 (as torch's softmax of float32 logits), sum in float64
-            e = np.exp(table[i, j] - best) if legal[i, j] else np.float32(0.0)
-            priors[i, j] = e
-            total += e
+        for j in range(a):  # summed in float64
+            total += row[j]
         for j in range(a):
-            priors[i, j] = priors[i, j] / total if best > -math.inf else math.nan
+            row[j] = row[j] / total if best > -math.inf else math.nan
         values[i] = table[i, a]
         if draws.shape[0]:
             draws[i] = 1.0 / (1.0 + math.exp(-np.float64(table[i, a + 1])))

@@ -9,12 +9,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 torch = pytest.importorskip("torch")
 
 from lzero.envs import ENV_REGISTRY  # noqa: E402
 from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer  # noqa: E402
-from lzero.policy.alphazero import AlphaZeroPolicy, priors_and_values  # noqa: E402
+from lzero.policy.alphazero import (  # noqa: E402
+    AlphaZeroPolicy,
+    _exp_nonpositive,
+    priors_and_values,
+)
 from lzero.policy.alphazero_config import compile_alphazero_config  # noqa: E402
 from lzero.policy.board_game import BoardGame  # noqa: E402
 
@@ -1046,6 +1051,36 @@ def test_priors_and_values_are_the_masked_softmax_of_the_outputs(seed, batch, ac
     if draw:
         want = 1 / (1 + np.exp(-table[:, actions + 1].astype(np.float64)))
         np.testing.assert_allclose(out[2], want, rtol=1e-12)
+
+
+@njit
+def _exps(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = _exp_nonpositive(xs[i])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.floats(-87.33650207519531, 0.0, width=32, allow_subnormal=False), min_size=1, max_size=64
+    )
+)
+def test_the_softmax_exp_is_within_one_float32_ulp_of_the_exact_exp(values):
+    """The priors' vectorizable ``exp`` against the float64 ``exp`` rounded to float32: at
+    most one unit in the last place apart, on random points and on a grid of the whole range
+    (``exp(0) = 1`` exactly); below the range it gives the range's end; NaN stays NaN."""
+    xs = np.concatenate([np.float32(values), -np.linspace(0, 87.33, 20001, dtype=np.float32)])
+    out = np.empty_like(xs)
+    _exps(xs, out)
+    want = np.exp(xs.astype(np.float64)).astype(np.float32)
+    ulps = np.abs(out.view(np.int32).astype(np.int64) - want.view(np.int32))
+    assert ulps.max() <= 1, xs[ulps.argmax()]
+    assert out[xs == 0].tolist() == [1.0] * int((xs == 0).sum())
+    edge = np.float32([-87.33654, -100.0, -np.inf, np.nan])
+    out = np.empty_like(edge)
+    _exps(edge, out)
+    assert out[0] == out[1] == out[2] == np.float32(np.exp(np.float64(edge[0])))
+    assert np.isnan(out[3])
 
 
 def test_priors_and_values_refuse_mismatched_shapes():

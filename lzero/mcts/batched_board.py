@@ -36,7 +36,7 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
 
 
 @compiled_on_first_call(
-    types.none(
+    types.int64(
         BATCHED_TREE_T,
         _BOARDS_T,
         _I64_2D,
@@ -48,6 +48,10 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
         types.float64,
         _BOOL_1D,
         _I64_1D,
+        _I64_1D,
+        _I64_1D,
+        _BOARDS_T_3,
+        _I64_1D,
         _BOOL_2D,
         _I64_2D,
         types.int64,
@@ -58,9 +62,11 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
 )
 def board_select(
     tree, boards, num_moves, rule, c1, c2, fpu_reduction, root_fpu_reduction, forced_k, active,
-    leaves, legal, scratch, radius, tactics, win_length, legal_actions, apply_action, result_after,
+    leaves, ask, rows, out_boards, to_play, legal, scratch, radius, tactics, win_length,
+    legal_actions, apply_action, result_after,
 ):  # fmt: skip
-    """One simulation's descent in each active tree, playing the new edge's move.
+    """One simulation's descent in each active tree, playing the new edge's move; the new,
+    unfinished leaves are gathered for a batched evaluator as ``gather_leaves`` gathers them.
 
     Args:
         tree: the ``BatchedTree``; every active root is expanded.
@@ -75,9 +81,13 @@ def board_select(
         active: `[B]` bool, the trees to step.
         leaves: `[B]` int64 output, the leaf of each active tree: a new node, or a terminal
             node reached again.
-        legal: `[B, A]` bool output, the moves to expand at each new, unfinished leaf: its
-            legal moves, those within ``radius`` of a stone if ``radius > 0``
-            (``lzero.mcts.rollout.candidate_actions``), and with ``tactics`` only the
+        ask, rows, out_boards, to_play: outputs as in ``gather_leaves``: the trees of the new,
+            unfinished leaves in tree order (``ask[:m]``), each tree's row among them
+            (``rows``, -1 if none), and those leaves' positions and movers (the first ``m``
+            rows).
+        legal: `[B, A]` bool output, in its first ``m`` rows the moves to expand at each new,
+            unfinished leaf: its legal moves, those within ``radius`` of a stone if ``radius >
+            0`` (``lzero.mcts.rollout.candidate_actions``), and with ``tactics`` only the
             decisive or anti-decisive ones if it has any
             (``lzero.mcts.tactics.decisive_moves``).
         scratch: `[3, A]` int64 work array.
@@ -86,10 +96,12 @@ def board_select(
             decisive-move checks skip moves that cannot win (the same moves are kept).
         legal_actions, apply_action, result_after: the game's kernels.
 
-    The edge into a new leaf gets the mover's reward (1 for a win, else 0) and discount -1:
-    the players alternate and the game is zero-sum.
+    Returns ``m``. The edge into a new leaf gets the mover's reward (1 for a win, else 0) and
+    discount -1: the players alternate and the game is zero-sum.
     """
+    m = 0
     for b in range(leaves.shape[0]):
+        rows[b] = -1
         if not active[b]:
             continue
         node, slot = descend(
@@ -110,7 +122,7 @@ def board_select(
         add_child(tree, b, node, slot, 3 - player, reward, -1.0, result != 0)
         leaves[b] = child
         if result == 0:
-            legal[b, :] = False
+            legal[m, :] = False
             n = candidate_actions(board, radius, scratch, scratch[0], legal_actions)
             if tactics:
                 n = decisive_moves(
@@ -118,7 +130,11 @@ def board_select(
                     result_after, win_length,
                 )  # fmt: skip
             for i in range(n):
-                legal[b, scratch[0, i]] = True
+                legal[m, scratch[0, i]] = True
+            rows[b], ask[m], to_play[m] = m, b, 3 - player
+            copy_board(board, out_boards[m])
+            m += 1
+    return m
 
 
 @compiled_on_first_call(

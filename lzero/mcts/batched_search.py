@@ -433,7 +433,8 @@ class BatchedSearch:
             )  # fmt: skip
             kept |= src_tree >= 0
         leaves = np.zeros(batch, np.int64)
-        self._evaluate(evaluator, leaves, legal, active & ~kept, contempt)
+        first = active & ~kept  # the roots to evaluate
+        self._evaluate(evaluator, leaves, first, contempt, *self._gather(leaves, legal, first))
         self._raw = self._root_snapshot(batch)  # one visit each: the evaluator's value
         self._raw[1][kept] = np.nan  # not evaluated again
         if reuse:
@@ -443,12 +444,16 @@ class BatchedSearch:
         if add_noise and self.noise_weight > 0:
             self._add_noise(active)
         for _ in range(sims):
-            board_select(
-                tree, store, moves, self.rule, self.c1, self.c2, *select_args, active, leaves, legal,
-                self._scratch, self.radius, self.tree_tactics, self._tree_win_length,
-                *self.native_kernels,
+            ask, rows, ask_boards, ask_to_play, ask_legal = self._leaf_arrays(batch)
+            m = board_select(
+                tree, store, moves, self.rule, self.c1, self.c2, *select_args, active, leaves, ask,
+                rows, ask_boards, ask_to_play, ask_legal, self._scratch, self.radius,
+                self.tree_tactics, self._tree_win_length, *self.native_kernels,
             )  # fmt: skip
-            self._evaluate(evaluator, leaves, legal, active, contempt)
+            self._evaluate(
+                evaluator, leaves, active, contempt, m, ask, rows, ask_boards, ask_to_play,
+                ask_legal,
+            )  # fmt: skip
 
     def _find_subtrees(self, boards, to_play, stones, legal, active, contempt, reuse):
         """``find_subtrees`` over the kept searches' trees, newest first: a list of
@@ -542,20 +547,37 @@ class BatchedSearch:
             self._native_priors,
         )  # fmt: skip
 
-    def _evaluate(self, evaluator, leaves, legal, active, contempt=0.0) -> None:
-        tree, batch = self.tree, leaves.shape[0]
-        ask, to_play = np.empty(batch, np.int64), np.empty(batch, np.int64)
-        rows = np.empty(batch, np.int64)
-        boards = np.empty((batch, *self._boards.shape[2:]), np.int8)
-        ask_legal = np.empty(legal.shape, np.bool_)
-        m = gather_leaves(
-            tree.node_terminal, tree.node_to_play, self._boards, legal, leaves, active, ask,
-            rows, boards, to_play, ask_legal,
+    def _leaf_arrays(self, batch: int) -> tuple[np.ndarray, ...]:
+        """Fresh `[B]` ``ask``, ``rows``, `[B, H, W]` boards, `[B]` movers and `[B, A]` legal
+        moves for the leaves of one simulation step (fresh: an evaluator may keep its
+        inputs)."""
+        return (
+            np.empty(batch, np.int64), np.empty(batch, np.int64),
+            np.empty((batch, *self._boards.shape[2:]), np.int8), np.empty(batch, np.int64),
+            np.empty((batch, self.kernels.action_size), np.bool_),
         )  # fmt: skip
+
+    def _gather(self, leaves, legal, active) -> tuple:
+        """``gather_leaves`` of the leaves whose moves ``legal`` `[B, A]` gives: ``(m, ask,
+        rows, boards, to_play, legal)`` as :meth:`_evaluate` takes them."""
+        ask, rows, boards, to_play, ask_legal = self._leaf_arrays(leaves.shape[0])
+        m = gather_leaves(
+            self.tree.node_terminal, self.tree.node_to_play, self._boards, legal, leaves, active,
+            ask, rows, boards, to_play, ask_legal,
+        )  # fmt: skip
+        return m, ask, rows, boards, to_play, ask_legal
+
+    def _evaluate(
+        self, evaluator, leaves, active, contempt, m, ask, rows, boards, to_play, legal
+    ) -> None:
+        """Evaluates the ``m`` gathered leaves (``ask``, ``boards``, ``to_play`` and ``legal``
+        in their first ``m`` rows; ``rows`` `[B]` each tree's row) and expands and backs up
+        every active tree's leaf."""
+        tree, batch = self.tree, leaves.shape[0]
         ask, to_play = ask[:m], to_play[:m]
         p, v = np.empty((0, legal.shape[1]), np.float32), np.empty(0)
         if ask.size:
-            out = evaluator(boards[:m], to_play, ask_legal[:m])
+            out = evaluator(boards[:m], to_play, legal[:m])
             if contempt and len(out) != 3:
                 raise ValueError(
                     "expected an evaluator returning (priors, values, draws) for a search "

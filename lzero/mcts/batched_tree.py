@@ -374,9 +374,9 @@ def add_child(tree, b, node, slot, to_play, reward, discount, terminal):
 )
 def expand_and_backup(tree, leaves, rows, priors, legal, values, active):
     """Expands each active tree's leaf with the priors ``priors[rows[b]]`` (``priors`` `[m,
-    A]`) over ``legal[b]`` (``legal`` `[B, A]`: one slot per legal action, in action order) and
-    backs its value ``values[rows[b]]`` (``values`` `[m]`, for the player to move at the
-    leaf) up to the root. ``rows`` `[B]`: the row of each tree's leaf in the evaluator's
+    A]`) over ``legal[rows[b]]`` (``legal`` `[m, A]`: one slot per legal action, in action
+    order) and backs its value ``values[rows[b]]`` (``values`` `[m]`, for the player to move
+    at the leaf) up to the root. ``rows`` `[B]`: the row of each tree's leaf in the evaluator's
     outputs (``gather_leaves``' order; ``arange(B)`` for one row per tree).
 
     The priors are renormalised over the legal actions (uniform if they sum to 0 there). A
@@ -391,7 +391,7 @@ def expand_and_backup(tree, leaves, rows, priors, legal, values, active):
         if not tree.node_terminal[b, leaf]:
             value = values[rows[b]]
             if tree.node_num_children[b, leaf] < 0:
-                expand_node(tree, b, leaf, priors[rows[b]], legal[b])
+                expand_node(tree, b, leaf, priors[rows[b]], legal[rows[b]])
         backup(tree, b, leaf, value)
 
 

@@ -612,15 +612,15 @@ class BatchedSearch:
         )  # fmt: skip
 
     def _add_noise(self, active: np.ndarray) -> None:
-        w = self.noise_weight
-        for b in np.flatnonzero(active):
-            n = int(self.tree.node_num_children[b, bt.ROOT_INDEX])
-            prior = self.tree.children_prior[b, bt.ROOT_INDEX, :n]
-            noise = self.rng.dirichlet(np.full(n, self.alpha))
-            prior[:] = (1 - w) * prior + w * noise
-            # a root kept from an earlier search has visited slots, whose mass has changed
-            visited = self.tree.children_index[b, bt.ROOT_INDEX, :n] != bt.UNVISITED
-            self.tree.node_visited_mass[b, bt.ROOT_INDEX] = prior[visited].sum(dtype=np.float64)
+        roots = np.flatnonzero(active)
+        slots = self.tree.node_num_children[roots, bt.ROOT_INDEX]
+        if self.alpha >= 0.1:  # the gammas Generator.dirichlet draws, for all roots in one call
+            draws = self.rng.standard_gamma(self.alpha, int(slots.sum()))
+        else:  # dirichlet draws stick-breaking betas: its draws, which normalising only rounds
+            draws = np.concatenate(
+                [np.empty(0)] + [self.rng.dirichlet([self.alpha] * n) for n in slots]
+            )
+        bt.mix_root_noise(self.tree, roots, draws, self.noise_weight)
 
     def _check(self, boards, to_play, active):
         h, w = self.kernels.board_shape

@@ -349,6 +349,38 @@ def descend(
     return node, -1
 
 
+@njit(cache=True)
+def mix_root_noise(tree, trees, gammas, weight):
+    """Mixes Dirichlet noise into the root priors of the trees ``trees`` `[k]`: ``prior = (1 -
+    weight) * prior + weight * noise`` (the first product in float32, as NumPy computes it for
+    the float32 priors), and recomputes each root's visited mass. ``gammas`` `[sum of the
+    roots' slots]` holds standard gamma draws, root after root; each root's are normalised
+    as NumPy's ``Generator.dirichlet`` normalises its own (a running sum, then times its
+    inverse), so the noise is that of ``dirichlet`` drawn root by root from the generator
+    that drew the gammas (for a concentration of 0.1 or more, where ``dirichlet`` draws
+    gammas)."""
+    keep = np.float32(1.0 - weight)
+    k = 0
+    for t in range(trees.shape[0]):
+        b = trees[t]
+        n = tree.node_num_children[b, ROOT_INDEX]
+        total = 0.0
+        for j in range(n):
+            total += gammas[k + j]
+        scale = 1.0 / total
+        mass = 0.0
+        for j in range(n):
+            prior = np.float32(
+                np.float64(keep * tree.children_prior[b, ROOT_INDEX, j])
+                + weight * (gammas[k + j] * scale)
+            )
+            tree.children_prior[b, ROOT_INDEX, j] = prior
+            if tree.children_index[b, ROOT_INDEX, j] != UNVISITED:
+                mass += prior
+        tree.node_visited_mass[b, ROOT_INDEX] = mass
+        k += n
+
+
 @njit(cache=True, inline="always")
 def add_child(tree, b, node, slot, to_play, reward, discount, terminal):
     """Adds the child of ``node``'s ``slot`` and returns it (capacity is the caller's)."""

@@ -666,6 +666,29 @@ def test_root_noise_mixes_a_dirichlet_draw_over_legal_moves(ttt):
     assert (noise[2:] > -1e-6).all() and not np.allclose(noisy.priors, plain.priors)
 
 
+@pytest.mark.parametrize("alpha", [0.3, 0.05])
+def test_root_noise_is_numpys_dirichlet_drawn_root_by_root(ttt, alpha):
+    """The root priors after the noise against NumPy's ``Generator.dirichlet``, drawn root by
+    root from a generator of the search's seed and mixed in by the definition: equal to
+    float32 rounding (for alpha 0.3 the kernel normalises the same gamma draws; for 0.05
+    dirichlet's own draws, renormalised)."""
+    boards = np.array(
+        [[[1, 2, 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 1, 0], [0, 0, 2]], [[0] * 3] * 3]
+    ).astype(np.int8)
+    to_play, w = np.array([1, 2, 1]), 0.25
+    plain = BatchedSearch(ttt, num_simulations=1).search(boards, to_play, batch_net)
+    noisy = BatchedSearch(
+        ttt, num_simulations=1, root_noise_weight=w, root_dirichlet_alpha=alpha, seed=11
+    ).search(boards, to_play, batch_net, add_noise=True)
+    rng = np.random.default_rng(11)
+    for b in range(3):
+        legal = boards[b].ravel() == 0
+        noise = np.zeros(9)
+        noise[legal] = rng.dirichlet(np.full(legal.sum(), alpha))
+        want = np.where(legal, (1 - w) * plain.priors[b] + w * noise, 0.0)
+        np.testing.assert_allclose(noisy.priors[b], want, rtol=1e-6, atol=1e-9)
+
+
 def test_raw_priors_and_value_are_the_evaluators_before_the_noise(ttt):
     boards = np.array([[[1, 2, 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 1, 0], [0, 0, 2]]])
     boards, to_play = boards.astype(np.int8), np.array([1, 2])

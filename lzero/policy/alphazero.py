@@ -27,7 +27,7 @@ from torch.nn import functional as F
 
 from lzero.mcts.batched_search import BatchedSearch
 from lzero.model.alphazero_model import AlphaZeroModel
-from lzero.model.eval_cache import EvaluationCache, position_keys
+from lzero.model.eval_cache import EvaluationCache
 from lzero.model.frozen import FrozenCache, freeze, inference_dtype
 from lzero.model.line_features import num_planes, with_line_planes
 from lzero.policy.alphazero_config import ALPHAZERO_POLICY_CONFIG
@@ -170,7 +170,7 @@ class AlphaZeroPolicy:
             for frozen in (self._frozen, self._frozen_ema):
                 if frozen is not None:
                     self._eval_caches[frozen] = EvaluationCache(
-                        size, width, game.height * game.width + 1
+                        size, width, game.height * game.width
                     )
         mc = cfg.mcts
         self.search = BatchedSearch(
@@ -227,6 +227,7 @@ class AlphaZeroPolicy:
             with torch.inference_mode():
                 return self._evaluate(frozen, boards, to_play, legal)
         net, to_play = frozen.get(), np.ascontiguousarray(to_play, np.int64).reshape(-1)
+        boards = np.ascontiguousarray(boards, np.int8)
 
         def forward(rows: np.ndarray | None) -> np.ndarray:  # [m, A + 1 (+ 1)] raw outputs
             x = self.game.network_input(
@@ -242,7 +243,7 @@ class AlphaZeroPolicy:
         if cache is None:
             table = forward(None)
         else:
-            table = cache.outputs(net, position_keys(boards, to_play), forward)
+            table = cache.outputs(net, boards, to_play, forward)
         return priors_and_values(table, legal, self.model.action_space_size)
 
     @property

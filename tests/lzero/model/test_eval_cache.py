@@ -1,6 +1,7 @@
 """The evaluation cache against a plain-Python model of a direct-mapped table (a slot per
-position, FNV-1a of its key modulo the capacity, the last writer keeps it): the same hits,
-outputs always equal to a fresh computation, and only missing positions computed."""
+position, FNV-1a of its key, the board's cells then the mover, modulo the capacity; the last
+writer keeps it): the same hits, outputs always equal to a fresh computation, and only missing
+positions computed."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lzero.model.eval_cache import EvaluationCache, fnv1a, position_keys
+from lzero.model.eval_cache import EvaluationCache, fnv1a
 
-WIDTH, KEY = 3, 4
+WIDTH, CELLS = 3, 3
 
 
 def fnv1a_reference(data: bytes) -> int:
@@ -40,17 +41,23 @@ def outputs_of(key: np.ndarray) -> np.ndarray:
 
 
 def make_key(k: int) -> np.ndarray:
-    """Distinct keys for k < 45 that share bytes with others (a collision must compare all)."""
-    return np.array([k % 3, k // 3 % 5, k // 15, 1], np.uint8)
+    """Distinct keys (three cells, then the mover) for k < 60 that share bytes with others (a
+    collision must compare all); k and k + 30 differ in the mover alone."""
+    return np.array([k % 3, k // 3 % 5, k // 15 % 2, 1 + k // 30], np.uint8)
+
+
+def lookup(cache, owner, keys, compute):
+    """The cache's outputs of the positions ``keys`` `[B, 4]` (cells, then mover)."""
+    return cache.outputs(owner, keys[:, :-1].astype(np.int8), keys[:, -1], compute)
 
 
 @settings(max_examples=200, deadline=None)
 @given(
     capacity=st.integers(1, 12),
-    batches=st.lists(st.lists(st.integers(0, 30), min_size=1, max_size=8), max_size=30),
+    batches=st.lists(st.lists(st.integers(0, 59), min_size=1, max_size=8), max_size=30),
 )
 def test_the_cache_matches_a_direct_mapped_reference_and_never_answers_wrong(capacity, batches):
-    cache = EvaluationCache(capacity, WIDTH, KEY)
+    cache = EvaluationCache(capacity, WIDTH, CELLS)
     owner = object()
     table: dict[int, bytes] = {}  # the reference: slot -> the key stored there
     hits = lookups = 0
@@ -64,7 +71,7 @@ def test_the_cache_matches_a_direct_mapped_reference_and_never_answers_wrong(cap
             asked.extend(rows.tolist())
             return np.stack([outputs_of(keys[i]) for i in rows])
 
-        out = cache.outputs(owner, keys, compute)
+        out = lookup(cache, owner, keys, compute)
         np.testing.assert_array_equal(out, np.stack([outputs_of(key) for key in keys]))
         assert asked == [i for i, h in enumerate(want_hit) if not h]
         for i in asked:
@@ -76,7 +83,7 @@ def test_the_cache_matches_a_direct_mapped_reference_and_never_answers_wrong(cap
 
 
 def test_a_new_network_empties_the_cache():
-    cache = EvaluationCache(8, WIDTH, KEY)
+    cache = EvaluationCache(8, WIDTH, CELLS)
     keys = np.stack([make_key(1), make_key(2)])
     calls = []
 
@@ -85,37 +92,48 @@ def test_a_new_network_empties_the_cache():
         return np.stack([outputs_of(keys[i]) for i in rows])
 
     first, second = object(), object()
-    cache.outputs(first, keys, compute)
-    cache.outputs(first, keys, compute)
-    cache.outputs(second, keys, compute)
+    lookup(cache, first, keys, compute)
+    lookup(cache, first, keys, compute)
+    lookup(cache, second, keys, compute)
     assert calls == [[0, 1], [0, 1]]
 
 
-def test_position_keys_tell_boards_and_movers_apart():
-    rng = np.random.default_rng(0)
-    boards = rng.integers(0, 3, (40, 3, 4)).astype(np.int8)
-    to_play = rng.integers(1, 3, 40)
-    keys = position_keys(boards, to_play)
-    assert keys.shape == (40, 13) and keys.dtype == np.uint8
-    for i in range(40):
-        for j in range(40):
-            same = np.array_equal(boards[i], boards[j]) and to_play[i] == to_play[j]
-            assert np.array_equal(keys[i], keys[j]) == same
-    one, two = position_keys(boards[:1], np.array([1])), position_keys(boards[:1], np.array([2]))
-    assert not np.array_equal(one, two)
+def test_a_position_with_another_mover_or_one_other_cell_is_another_entry():
+    """With one slot every position shares it: the board with the other mover, and the board
+    with one cell changed, are computed anew, not answered with the stored outputs."""
+    cache = EvaluationCache(1, WIDTH, CELLS)
+    board = np.array([[1, 2, 0]], np.int8)
+    asked = []
+
+    def compute(rows):
+        asked.append(rows.tolist())
+        return np.full((len(rows), WIDTH), len(asked), np.float32)
+
+    owner = object()
+    for cells, mover in [(board, 1), (board, 1), (board, 2), (board[:, ::-1], 2), (board, 2)]:
+        out = cache.outputs(owner, np.ascontiguousarray(cells), np.array([mover]), compute)
+        assert out.tolist() == [[len(asked)] * WIDTH]
+    assert asked == [[0]] * 4 and (cache.hits, cache.lookups) == (1, 5)
 
 
 @pytest.mark.parametrize("capacity", [0, -1, 2.0, True])
 def test_a_bad_capacity_is_refused(capacity):
     with pytest.raises(ValueError, match="expected capacity to be an int >= 1"):
-        EvaluationCache(capacity, WIDTH, KEY)
+        EvaluationCache(capacity, WIDTH, CELLS)
 
 
-def test_bad_keys_and_outputs_of_the_wrong_shape_are_refused_and_nothing_is_kept():
-    cache = EvaluationCache(4, WIDTH, KEY)
+def test_bad_boards_and_outputs_of_the_wrong_shape_are_refused_and_nothing_is_kept():
+    cache = EvaluationCache(4, WIDTH, CELLS)
     keys = make_key(5)[None]
     with pytest.raises(ValueError, match=r"expected compute to return shape \(1, 3\)"):
-        cache.outputs(None, keys, lambda rows: np.zeros((1, 2), np.float32))
+        lookup(cache, None, keys, lambda rows: np.zeros((1, 2), np.float32))
     assert len(cache) == 0
-    with pytest.raises(ValueError, match=r"expected keys \[B, 4\] uint8"):
-        cache.outputs(None, keys.astype(np.int64), lambda rows: np.zeros((1, 3), np.float32))
+    zeros = lambda rows: np.zeros((1, 3), np.float32)  # noqa: E731
+    for boards, to_play in [
+        (keys[:, :-1].astype(np.int64), keys[:, -1]),  # not int8
+        (np.zeros((1, 4), np.int8), keys[:, -1]),  # four cells, not three
+        (keys[:, :-1].astype(np.int8), np.array([1, 2])),  # two movers for one board
+    ]:
+        with pytest.raises(ValueError, match=r"expected boards \[B, \.\.\.\] int8 of 3 cells"):
+            cache.outputs(None, boards, to_play, zeros)
+    assert len(cache) == 0 and cache.lookups == 0

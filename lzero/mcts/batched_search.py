@@ -443,8 +443,9 @@ class BatchedSearch:
                 self._free = self._searched.pop()[:3]
         if add_noise and self.noise_weight > 0:
             self._add_noise(active)
-        for _ in range(sims):
-            ask, rows, ask_boards, ask_to_play, ask_legal = self._leaf_arrays(batch)
+        ask, rows, step_boards, step_to_play, step_legal = self._leaf_arrays(batch, sims)
+        for i in range(sims):
+            ask_boards, ask_to_play, ask_legal = step_boards[i], step_to_play[i], step_legal[i]
             m = board_select(
                 tree, store, moves, self.rule, self.c1, self.c2, *select_args, active, leaves, ask,
                 rows, ask_boards, ask_to_play, ask_legal, self._scratch, self.radius,
@@ -547,20 +548,23 @@ class BatchedSearch:
             self._native_priors,
         )  # fmt: skip
 
-    def _leaf_arrays(self, batch: int) -> tuple[np.ndarray, ...]:
-        """Fresh `[B]` ``ask``, ``rows``, `[B, H, W]` boards, `[B]` movers and `[B, A]` legal
-        moves for the leaves of one simulation step (fresh: an evaluator may keep its
-        inputs)."""
+    def _leaf_arrays(self, batch: int, steps: int) -> tuple[np.ndarray, ...]:
+        """`[B]` ``ask`` and ``rows`` for the leaves of a simulation step, and for each of
+        ``steps`` steps its own `[steps, B, H, W]` boards, `[steps, B]` movers and `[steps, B,
+        A]` legal moves (its own: an evaluator may keep its inputs), allocated once a
+        search."""
         return (
             np.empty(batch, np.int64), np.empty(batch, np.int64),
-            np.empty((batch, *self._boards.shape[2:]), np.int8), np.empty(batch, np.int64),
-            np.empty((batch, self.kernels.action_size), np.bool_),
+            np.empty((steps, batch, *self._boards.shape[2:]), np.int8),
+            np.empty((steps, batch), np.int64),
+            np.empty((steps, batch, self.kernels.action_size), np.bool_),
         )  # fmt: skip
 
     def _gather(self, leaves, legal, active) -> tuple:
         """``gather_leaves`` of the leaves whose moves ``legal`` `[B, A]` gives: ``(m, ask,
         rows, boards, to_play, legal)`` as :meth:`_evaluate` takes them."""
-        ask, rows, boards, to_play, ask_legal = self._leaf_arrays(leaves.shape[0])
+        ask, rows, boards, to_play, ask_legal = self._leaf_arrays(leaves.shape[0], 1)
+        boards, to_play, ask_legal = boards[0], to_play[0], ask_legal[0]
         m = gather_leaves(
             self.tree.node_terminal, self.tree.node_to_play, self._boards, legal, leaves, active,
             ask, rows, boards, to_play, ask_legal,
@@ -573,30 +577,29 @@ class BatchedSearch:
         """Evaluates the ``m`` gathered leaves (``ask``, ``boards``, ``to_play`` and ``legal``
         in their first ``m`` rows; ``rows`` `[B]` each tree's row) and expands and backs up
         every active tree's leaf."""
-        tree, batch = self.tree, leaves.shape[0]
-        ask, to_play = ask[:m], to_play[:m]
-        p, v = np.empty((0, legal.shape[1]), np.float32), np.empty(0)
-        if ask.size:
-            out = evaluator(boards[:m], to_play, legal[:m])
+        tree, batch, a = self.tree, leaves.shape[0], legal.shape[1]
+        if m:
+            out = evaluator(boards[:m], to_play[:m], legal[:m])
             if contempt and len(out) != 3:
                 raise ValueError(
                     "expected an evaluator returning (priors, values, draws) for a search "
                     f"with contempt={contempt}, got {len(out)} outputs"
                 )
-            p, v = np.asarray(out[0]), np.asarray(out[1], np.float64)
-            if p.shape != (ask.size, legal.shape[1]) or v.shape != (ask.size,):
+            p = np.ascontiguousarray(out[0], np.float32)
+            v = np.ascontiguousarray(out[1], np.float64)
+            if p.shape != (m, a) or v.shape != (m,):
                 raise ValueError(
-                    f"expected evaluator outputs of shapes ({ask.size}, {legal.shape[1]}) and "
-                    f"({ask.size},), got {p.shape} and {v.shape}"
+                    f"expected evaluator outputs of shapes ({m}, {a}) and ({m},), got {p.shape} "
+                    f"and {v.shape}"
                 )
             if contempt:
                 d = np.asarray(out[2], np.float64)
-                if d.shape != (ask.size,):
-                    raise ValueError(
-                        f"expected draw probabilities of shape ({ask.size},), got {d.shape}"
-                    )
-                root_player = to_play == tree.node_to_play[ask, bt.ROOT_INDEX]
+                if d.shape != (m,):
+                    raise ValueError(f"expected draw probabilities of shape ({m},), got {d.shape}")
+                root_player = to_play[:m] == tree.node_to_play[ask[:m], bt.ROOT_INDEX]
                 v = v - contempt * d * np.where(root_player, 1.0, -1.0)
+        else:
+            p, v = np.empty((0, a), np.float32), np.empty(0)
         if contempt:  # a drawn game's edge, first reached: -contempt for the root's player
             drawn = np.flatnonzero(active & tree.node_terminal[np.arange(batch), leaves])
             drawn = drawn[tree.node_visits[drawn, leaves[drawn]] == 0]
@@ -606,10 +609,7 @@ class BatchedSearch:
                 mover = tree.node_to_play[drawn, tree.node_parent[drawn, node]]
                 root_player = mover == tree.node_to_play[drawn, bt.ROOT_INDEX]
                 tree.node_reward[drawn, node] = np.where(root_player, -contempt, contempt)
-        bt.expand_and_backup(
-            tree, leaves, rows, np.ascontiguousarray(p, np.float32), legal,
-            np.ascontiguousarray(v, np.float64), active,
-        )  # fmt: skip
+        bt.expand_and_backup(tree, leaves, rows, p, legal, v, active)
 
     def _add_noise(self, active: np.ndarray) -> None:
         roots = np.flatnonzero(active)

@@ -50,10 +50,11 @@ def _slot(cells, mover, capacity):
 
 
 @njit(cache=True)
-def _probe(cells, to_play, table_keys, used, table, slots, out, miss):
-    """Each position's slot `[B]` (``cells`` `[B, K - 1]` uint8, ``to_play`` `[B]`); the outputs
+def _probe(boards, to_play, table_keys, used, table, slots, out, miss):
+    """Each position's slot `[B]` (``boards`` `[B, ...]` int8, ``to_play`` `[B]`); the outputs
     of the positions the cache holds copied into ``out``, the rows of the others written to
     ``miss``. Returns how many rows missed."""
+    cells = boards.reshape(boards.shape[0], -1).view(np.uint8)
     m, last = 0, cells.shape[1]
     for i in range(cells.shape[0]):
         slot = _slot(cells[i], to_play[i], table_keys.shape[0])
@@ -73,9 +74,10 @@ def _probe(cells, to_play, table_keys, used, table, slots, out, miss):
 
 
 @njit(cache=True)
-def _store(cells, to_play, slots, rows, new, table_keys, table, used, out):
+def _store(boards, to_play, slots, rows, new, table_keys, table, used, out):
     """Writes the key of position ``rows[k]`` and ``new[k]`` into slot ``slots[rows[k]]``, in
     order, and ``new[k]`` into ``out[rows[k]]``."""
+    cells = boards.reshape(boards.shape[0], -1).view(np.uint8)
     last = cells.shape[1]
     for k in range(rows.shape[0]):
         i, slot = rows[k], slots[rows[k]]
@@ -140,17 +142,18 @@ class EvaluationCache:
         if owner is not self._owner:
             self.clear()
             self._owner = owner
-        cells = np.ascontiguousarray(boards).reshape(n, self.cells).view(np.uint8)
-        slots, out = np.empty(n, np.int64), np.empty((n, self.width), np.float32)
-        miss = np.empty(n, np.int64)
-        miss = miss[: _probe(cells, to_play, self._keys, self._used, self._table, slots, out, miss)]
+        boards = np.ascontiguousarray(boards)
+        out, (slots, miss) = np.empty((n, self.width), np.float32), np.empty((2, n), np.int64)
+        miss = miss[
+            : _probe(boards, to_play, self._keys, self._used, self._table, slots, out, miss)
+        ]
         if miss.size:
             new = np.ascontiguousarray(compute(miss), np.float32)
             if new.shape != (miss.size, self.width):
                 raise ValueError(
                     f"expected compute to return shape ({miss.size}, {self.width}), got {new.shape}"
                 )
-            _store(cells, to_play, slots, miss, new, self._keys, self._table, self._used, out)
+            _store(boards, to_play, slots, miss, new, self._keys, self._table, self._used, out)
         self.lookups += n  # counted once answered: a failed call changes nothing
         self.hits += n - miss.size
         return out

@@ -23,13 +23,16 @@ as much as the 9x9 Gomoku network's own forward pass.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
 from lzero.envs.board_step import player_planes
 
 __all__ = [
-    "NUM_DIRECTION_PLANES", "NUM_PLANES", "SCALE", "board_input", "line_planes", "num_planes",
+    "NUM_DIRECTION_PLANES", "NUM_PLANES", "SCALE", "board_input", "input_writer", "line_planes",
+    "num_planes",
     "with_line_planes",
 ]  # fmt: skip
 
@@ -194,15 +197,38 @@ def board_input(
             f"expected boards [B, H, W] and movers [B], got shapes {boards.shape} and "
             f"{to_play.shape}"
         )
-    if k != 0:
-        k = check_window_length(k, boards.shape)
     rows = np.arange(boards.shape[0]) if rows is None else np.ascontiguousarray(rows, np.int64)
-    extra = num_planes(directions) if k else 0
-    if rows.ndim == 1:
-        out = np.empty((rows.shape[0], 3 + extra, *boards.shape[1:]), np.float32)
-        if _board_input(boards, to_play, rows, bool(scale), k, out):
-            return out
-    raise ValueError(f"expected rows [m] of the {boards.shape[0]} boards, got {rows!r}")
+    if rows.ndim != 1:
+        raise ValueError(f"expected rows [m] of the {boards.shape[0]} boards, got {rows!r}")
+    write = input_writer(boards.shape[1:], scale=scale, k=k, directions=directions)
+    return write(boards, to_play, rows)
+
+
+def input_writer(
+    shape: tuple[int, int], *, scale: bool, k: int = 0, directions: bool = False
+) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    """:func:`board_input` for boards of ``shape`` `(H, W)` with its settings checked once:
+    ``write(boards, to_play, rows)`` takes boards `[B, H, W]` int8 and movers `[B]` int64,
+    both C-contiguous, and the rows `[m]` int64 to write, and makes one allocation and one
+    numba call (a search's evaluator calls it at every simulation step, where each NumPy call
+    costs microseconds).
+
+    Raises:
+        ValueError: ``k`` outside 0 and 2 to the board's longer side; from ``write``, rows
+            outside the boards.
+    """
+    h, w = shape
+    k = check_window_length(k, shape) if k != 0 else 0
+    planes = 3 + (num_planes(directions) if k else 0)
+    scale = bool(scale)
+
+    def write(boards: np.ndarray, to_play: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        out = np.empty((rows.shape[0], planes, h, w), np.float32)
+        if not _board_input(boards, to_play, rows, scale, k, out):
+            raise ValueError(f"expected rows [m] of the {boards.shape[0]} boards, got {rows!r}")
+        return out
+
+    return write
 
 
 def line_planes(planes: np.ndarray, k: int, directions: bool = False) -> np.ndarray:

@@ -29,7 +29,7 @@ from lzero.mcts.batched_search import BatchedSearch
 from lzero.model.alphazero_model import AlphaZeroModel
 from lzero.model.eval_cache import EvaluationCache
 from lzero.model.frozen import FrozenCache, freeze, inference_dtype
-from lzero.model.line_features import num_planes, with_line_planes
+from lzero.model.line_features import input_writer, num_planes, with_line_planes
 from lzero.policy.alphazero_config import ALPHAZERO_POLICY_CONFIG
 from lzero.policy.board_game import BoardGame
 from lzero.policy.optim import make_optimizer, set_learning_rate
@@ -96,6 +96,9 @@ def _priors_and_values(table, legal, priors, values, draws):
             draws[i] = 1.0 / (1.0 + math.exp(-np.float64(table[i, a + 1])))
 
 
+_NO_DRAWS = np.empty(0, np.float64)  # the kernel's draws without a draw head
+
+
 def priors_and_values(table: np.ndarray, legal: np.ndarray, action_size: int) -> tuple:
     """The evaluator's outputs from the network's raw outputs ``table`` `[B, A + 1]` (logits,
     value) or `[B, A + 2]` (and the draw logit), in one numba pass: the softmax of the logits
@@ -113,7 +116,7 @@ def priors_and_values(table: np.ndarray, legal: np.ndarray, action_size: int) ->
         raise ValueError(f"expected legal moves of shape ({n}, {action_size}), got {legal.shape}")
     with_draw = table.shape[1] == action_size + 2
     priors, values = np.empty((n, action_size), np.float32), np.empty(n, np.float64)
-    draws = np.empty(n if with_draw else 0, np.float64)
+    draws = np.empty(n, np.float64) if with_draw else _NO_DRAWS
     _priors_and_values(table, legal, priors, values, draws)
     return (priors, values, draws) if with_draw else (priors, values)
 
@@ -132,6 +135,10 @@ class AlphaZeroPolicy:
         m = cfg.model
         self.line_features = int(m.get("line_features", 0))  # .get: older checkpoints
         self.line_directions = bool(m.get("line_directions", False))  # .get: older checkpoints
+        self._write_input = input_writer(
+            (game.height, game.width), scale=game.scale, k=self.line_features,
+            directions=self.line_directions,
+        )  # fmt: skip
         self.model = AlphaZeroModel(
             observation_shape=tuple(m.observation_shape),
             action_space_size=m.action_space_size,
@@ -230,9 +237,7 @@ class AlphaZeroPolicy:
         boards = np.ascontiguousarray(boards, np.int8)
 
         def forward(rows: np.ndarray | None) -> np.ndarray:  # [m, A + 1 (+ 1)] raw outputs
-            x = self.game.network_input(
-                boards, to_play, self.line_features, rows, directions=self.line_directions
-            )
+            x = self._write_input(boards, to_play, np.arange(len(boards)) if rows is None else rows)
             x = torch.from_numpy(x)
             start = time.perf_counter()
             out = torch.cat(net(x), dim=1).numpy()

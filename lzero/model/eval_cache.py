@@ -4,15 +4,17 @@ A search meets the same position again: the subtree of the move just played is s
 from the next root, and different move orders reach one position. Game engines keep the
 network's outputs by position for that (Lc0's NNCache, KataGo's nnCache); this is that cache for
 a batched evaluator. A position is its board and player to move (its key: the board's cells as
-bytes, then the mover's), which is all the network's input is made of here. Entries are the network's raw outputs (logits before
-the legal-move mask, value, draw logit), so a position reached with other legal moves (the
-root's moves are narrowed by ``tactics``) still reads its own mask.
+bytes, then the mover's), which is all the network's input is made of here. Entries are the
+network's raw outputs (logits before the legal-move mask, value, draw logit), so a position
+reached with other legal moves (the root's moves are narrowed by ``tactics``) still reads its
+own mask.
 
 The table is direct-mapped, as KataGo's is: a position has one slot, its key's 64-bit FNV-1a
 hash modulo the capacity, and a new entry replaces whatever held that slot. Lookups compare the
 whole key, so a collision costs a forward pass, never a wrong answer. Lookup and store are
-numba loops over the batch's boards (the keys are read from the boards, not built). The cache empties itself when the network it was filled by is
-replaced (a new frozen copy after a weight change).
+numba loops over the batch's boards (the keys are read from the boards, not built). The cache
+empties itself when the network it was filled by is replaced (a new frozen copy after a weight
+change).
 
 Cached outputs equal a new forward pass up to float rounding: oneDNN's convolutions can round
 a position's outputs differently (by about 1e-9) in batches of other sizes.
@@ -29,10 +31,10 @@ FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 FNV_PRIME = np.uint64(0x100000001B3)
 
 
-@njit(cache=True)
-def fnv1a(key: np.ndarray) -> np.uint64:
-    """The 64-bit FNV-1a hash of the bytes ``key`` `[K]` uint8."""
-    h = FNV_OFFSET
+@njit(cache=True, inline="always")
+def fnv1a(key: np.ndarray, h: np.uint64 = FNV_OFFSET) -> np.uint64:
+    """The 64-bit FNV-1a hash of the bytes ``key`` `[K]` uint8 (continuing from the hash ``h``
+    of the bytes before them)."""
     for byte in key:
         h = (h ^ np.uint64(byte)) * FNV_PRIME
     return h
@@ -42,10 +44,7 @@ def fnv1a(key: np.ndarray) -> np.uint64:
 def _slot(cells, mover, capacity):
     """The slot of the position ``cells`` `[K - 1]` uint8, ``mover``: the FNV-1a hash of its
     key (the cells' bytes, then the mover's) modulo ``capacity``."""
-    h = FNV_OFFSET
-    for byte in cells:
-        h = (h ^ np.uint64(byte)) * FNV_PRIME
-    h = (h ^ np.uint64(np.uint8(mover))) * FNV_PRIME
+    h = (fnv1a(cells) ^ np.uint64(np.uint8(mover))) * FNV_PRIME
     return np.int64(h % np.uint64(capacity))
 
 

@@ -110,8 +110,9 @@ def test_a_position_with_another_mover_or_one_other_cell_is_another_entry():
         return np.full((len(rows), WIDTH), len(asked), np.float32)
 
     owner = object()
-    for cells, mover in [(board, 1), (board, 1), (board, 2), (board[:, ::-1], 2), (board, 2)]:
-        out = cache.outputs(owner, np.ascontiguousarray(cells), np.array([mover]), compute)
+    other = np.array([[1, 2, 1]], np.int8)  # the last cell changed
+    for cells, mover in [(board, 1), (board, 1), (board, 2), (other, 2), (board, 2)]:
+        out = cache.outputs(owner, cells, np.array([mover]), compute)
         assert out.tolist() == [[len(asked)] * WIDTH]
     assert asked == [[0]] * 4 and (cache.hits, cache.lookups) == (1, 5)
 

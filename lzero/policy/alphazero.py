@@ -70,6 +70,10 @@ def _exp_nonpositive(x):
     p = p * r + np.float32(1.6666665459e-1)
     p = p * r + np.float32(5.0000001201e-1)
     p = p * (r * r) + r + np.float32(1.0)
+    # 2^n from its exponent bits, n kept in [-126, 0] so that the conversion is defined for
+    # any x (NaN, or an illegal move's x > 0 whose result is discarded); NaN stays NaN via p
+    n = n if n > np.float32(-126.0) else np.float32(-126.0)
+    n = n if n < np.float32(0.0) else np.float32(0.0)
     return p * _float32_from_bits(np.int32(np.int32(n) + 127) << 23)
 
 

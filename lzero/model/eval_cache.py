@@ -32,9 +32,9 @@ FNV_PRIME = np.uint64(0x100000001B3)
 
 
 @njit(cache=True, inline="always")
-def fnv1a(key: np.ndarray, h: np.uint64 = FNV_OFFSET) -> np.uint64:
-    """The 64-bit FNV-1a hash of the bytes ``key`` `[K]` uint8 (continuing from the hash ``h``
-    of the bytes before them)."""
+def fnv1a(key: np.ndarray) -> np.uint64:
+    """The 64-bit FNV-1a hash of the bytes ``key`` `[K]` uint8."""
+    h = FNV_OFFSET
     for byte in key:
         h = (h ^ np.uint64(byte)) * FNV_PRIME
     return h

@@ -195,6 +195,7 @@ def test_the_root_rules_reach_training_and_evaluation(tmp_path, tiny, monkeypatc
     """The Gomoku config's ``policy.mcts`` rules narrow the root in the trained policy, and a
     checkpoint evaluated through ``eval_muzero`` searches with them too."""
     from lzero.entry import eval_muzero_with_gym_env
+    from lzero.mcts.batched_search import BatchedSearch
     from lzero.policy.muzero import MuZeroPolicy
     from zoo.board_games.gomoku.config import gomoku_muzero_bot_mode_config as gomoku
 
@@ -202,18 +203,26 @@ def test_the_root_rules_reach_training_and_evaluation(tmp_path, tiny, monkeypatc
     assert main.policy.mcts.threat_depth > 0
     policy = train_muzero([main, create], seed=0, max_env_step=40)
     assert policy.root_search is not None and policy.root_search.threat_depth == 4
-    narrowed = []
-    search = MuZeroPolicy.search
+    searched, narrowed = [], []
+    search, root_moves = MuZeroPolicy.search, BatchedSearch.root_moves
 
     def recording(self, obs, action_mask, **kwargs):
-        out = search(self, obs, action_mask, **kwargs)
-        narrowed.append(self.root_search is not None)
-        return out
+        searched.append(self.root_search is not None)
+        return search(self, obs, action_mask, **kwargs)
+
+    def recording_moves(self, boards, to_play, active=None):
+        kept = root_moves(self, boards, to_play, active)
+        empty = (np.asarray(boards) == 0).reshape(len(kept), -1)
+        assert not (kept & ~empty).any()  # only empty cells
+        narrowed.append(int((empty.sum(axis=1) - kept.sum(axis=1)).max()))
+        return kept
 
     monkeypatch.setattr(MuZeroPolicy, "search", recording)
+    monkeypatch.setattr(BatchedSearch, "root_moves", recording_moves)
     ckpt = tmp_path / "exp" / "ckpt" / "ckpt_last.pth.tar"
     eval_muzero_with_gym_env([main, create], seed=0, model_path=str(ckpt), num_episodes=1)
-    assert narrowed and all(narrowed)
+    assert searched and all(searched)
+    assert len(narrowed) == len(searched) and max(narrowed) > 0  # some root lost empty cells
 
 
 def test_an_unknown_eval_bot_is_refused_before_the_run_starts(tmp_path, tiny):

@@ -46,18 +46,25 @@ def test_make_vec_is_the_pool_with_next_step_autoreset():
 
 
 def test_reset_seed_replays_and_wrappers_work():
-    runs = []
-    for _ in range(2):
-        vec = RecordEpisodeStatistics(make_vec("lzero/TicTacToe-v0", 3))
-        obs, _ = vec.reset(seed=7)
-        returns = []
+    """``reset(seed=...)`` replays the random bot's games (seed 8 plays others), and
+    gymnasium's episode statistics wrap the pool."""
+
+    def run(seed):
+        vec = RecordEpisodeStatistics(make_vec("lzero/TicTacToe-v0", 3, bot_action_type="random"))
+        obs, _ = vec.reset(seed=seed)
+        boards, returns = [], []
         for _ in range(12):
             obs, _, _, _, info = vec.step(first_legal(obs["action_mask"]))
+            boards.append(obs["board"].copy())
             if "episode" in info:
                 returns.append(info["episode"]["r"][info["_episode"]].tolist())
-        runs.append(returns)
         vec.close()
-    assert runs[0] == runs[1] and runs[0]
+        return np.array(boards), returns
+
+    (boards, returns), (again, returns_again) = run(7), run(7)
+    np.testing.assert_array_equal(boards, again)
+    assert returns == returns_again and returns
+    assert not np.array_equal(boards, run(8)[0])
 
 
 def test_gymnasium_vector_wrappers_stack_on_make_vec():

@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test 
 
 from lzero.envs import ENV_REGISTRY  # noqa: E402
 from lzero.envs.pettingzoo import env, parallel_env  # noqa: E402
+from lzero.errors import ConfigError  # noqa: E402
 
 GAMES = [("tictactoe", {}), ("connect4", {}), ("gomoku", {"board_size": 6})]
 
@@ -114,7 +115,7 @@ def test_actions_that_are_not_integers_are_refused_and_change_nothing(action):
     assert game.observe("player_0")["observation"].sum() == 0
     game.step(np.int64(3))  # NumPy integers are integers
     assert game.observe("player_0")["observation"][5, 3, 0] == 1
-    with pytest.raises(Exception, match="expected a non-negative int"):
+    with pytest.raises(ConfigError, match="seed: expected a non-negative int, got 3.9"):
         game.reset(seed=3.9)
 
 

@@ -85,18 +85,39 @@ def test_alpha_beta_bot_depth_limited_and_on_gomoku():
     assert bot.get_best_action(board, 1, depth=1) == 10  # player 2 wins at (1, 4) first
     board[1, 3], board[5, 5] = 0, 2
     assert bot.get_best_action(board, 1, depth=2) == 4  # now player 2 must block (0, 4)
-    # A nearly full board is searched to the end: the reference confirms the move draws or wins.
-    ref = gomoku(6)
+    # A nearly full board is searched to the end: the move has the best value that plain
+    # minimax over the reference rules finds.
     rng = random.Random(3)
-    player = 1
-    while len(ref.legal()) > 7:
-        ref.play(rng.choice(ref.legal()), player)
-        if ref.result() != ONGOING:
-            ref, player = gomoku(6), 1
-            continue
-        player = 3 - player
-    action = bot.get_best_action(np.array(ref.board), player - 1)
-    assert action in ref.legal()
+    for _ in range(4):
+        ref, player = gomoku(6), 1
+        while len(ref.legal()) > 7:
+            ref.play(rng.choice(ref.legal()), player)
+            if ref.result() != ONGOING:
+                ref, player = gomoku(6), 1
+                continue
+            player = 3 - player
+        action = bot.get_best_action(np.array(ref.board), player - 1)
+        values = {a: -ref_minimax(ref, a, player) for a in ref.legal()}
+        assert values[action] == max(values.values()), (ref.board, player, action, values)
+
+
+def ref_minimax(ref: RefGame, action: int, player: int) -> int:
+    """Plain minimax value (+1, 0, -1) for the opponent of ``player`` after ``player`` plays
+    ``action`` on ``ref`` (left as it was)."""
+    cell = ref.play(action, player)
+    try:
+        result = ref.result()
+        if result != ONGOING:
+            return 0 if result == DRAW else -1  # the opponent lost, or a draw
+        return max(-ref_minimax(ref, a, 3 - player) for a in ref.legal())
+    finally:
+        ref.board[cell // ref.w][cell % ref.w] = 0
+        ref.moves -= 1
+
+
+def test_alpha_beta_bot_rejects_bad_arguments():
+    board = np.zeros((6, 6), np.int8)
+    bot = AlphaBetaPruningBot(GomokuEnv({"board_size": 6}), None)
     with pytest.raises(ValueError, match="depth: expected an int >= 1, got 0"):
         bot.get_best_action(board, 0, depth=0)
     with pytest.raises(ValueError, match="expected player_index 0 or 1, got 2"):

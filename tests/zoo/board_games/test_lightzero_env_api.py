@@ -258,7 +258,7 @@ def test_simulate_action_v2_plays_on_the_given_board(make, ref_game, seed):
     assert new_board.tolist() == ref.board
     assert new_legal == ([] if ref.result() != ONGOING else ref.legal())
     assert env.board.tolist() == ref.board and env.current_player == index + 1
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="expected a legal action, got -1; legal actions"):
         env.simulate_action_v2(np.array(before), index, -1)
 
 
@@ -287,8 +287,11 @@ def test_reset_v2_sets_the_position_without_starting_an_episode():
     env = TicTacToeEnv()
     env.reset()
     env.step(4)
-    for bad in ([[3, 0, 0], [0, 0, 0], [0, 0, 0]], np.zeros((2, 2))):
-        with pytest.raises(ValueError):
+    for bad, match in (
+        ([[3, 0, 0], [0, 0, 0], [0, 0, 0]], r"board: expected values in \{0, 1, 2\}, got \[0, 3\]"),
+        (np.zeros((2, 2)), r"board: expected shape \(3, 3\) or \(9,\), got \(2, 2\)"),
+    ):
+        with pytest.raises(ValueError, match=match):
             env.reset_v2(0, bad)
     with pytest.raises(ValueError, match="start_player_index: expected 0 or 1"):
         env.reset_v2(2)

@@ -7,8 +7,10 @@ import functools
 import numpy as np
 import pytest
 
+from zoo.board_games.env_support import bot_move
 from zoo.board_games.tictactoe.envs import alpha_beta_bot
 from zoo.board_games.tictactoe.envs.alpha_beta_bot import alpha_beta_action, alpha_beta_values
+from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -97,6 +99,24 @@ def test_solved_positions(rows, player, best):
 
 def test_perfect_play_from_the_start_is_a_draw():
     assert alpha_beta_values(np.zeros((3, 3), np.int8), 1).max() == 0
+
+
+@pytest.mark.parametrize("kind", ["perfect", "alpha_beta"])
+def test_the_envs_perfect_bot_plays_a_best_move_everywhere(kind):
+    """The env's ``perfect`` and ``alpha_beta`` bots (its seeded tie-break included) play a
+    move of the best exhaustive-minimax score on every tenth reachable position; two perfect
+    bots draw."""
+    env = TicTacToeEnv({"battle_mode": "self_play_mode", "bot_action_type": kind})
+    env.seed(0)
+    for cells, player in _reachable()[::10]:
+        env.reset(init_state=np.array(cells, np.int8).reshape(3, 3), start_player_index=player - 1)
+        want = max(_move_score(cells, player, i) for i in range(9) if cells[i] == 0)
+        assert _move_score(cells, player, bot_move(env, kind)) == want, (cells, player)
+    env.reset()
+    done = False
+    while not done:
+        done = env.step(bot_move(env, kind)).done
+    assert env.get_done_winner() == (True, -1)  # a draw
 
 
 def test_ties_are_broken_by_the_generator():

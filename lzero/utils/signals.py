@@ -125,3 +125,32 @@ def exiting_on_termination() -> contextlib.AbstractContextManager[None]:
         lambda signum: SystemExit(128 + signum),
         lambda signum, handler: handler is signal.SIG_DFL,
     )
+
+
+def interruptible(fn: Callable[[], Any], poll_s: float = 0.05) -> Any:
+    """``fn()``, called in a daemon thread while the calling thread waits in short joins, so
+    that Ctrl-C and the handlers above still run during a long numba call: Python runs signal
+    handlers in the main thread between its bytecodes only, which a numba call made from the
+    main thread holds off for its whole length. ``fn`` must release the GIL for that (numba's
+    ``nogil=True``), and should not compile: compile in the calling thread first (an
+    interrupt that ends the process while another thread is inside LLVM can abort it).
+
+    An interrupt (or ``SystemExit`` from a handler) is raised here at once and ``fn`` is left
+    running, its result dropped, until the process exits: for commands that exit on it.
+    ``fn``'s own exception is raised here.
+    """
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = fn()
+        except BaseException as err:  # handed to the waiting thread, which raises it
+            outcome["error"] = err
+
+    worker = threading.Thread(target=work, name="interruptible", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(poll_s)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from lzero.utils.signals import interruptible
 from zoo.board_games.connect4.envs.connect4_book import INSTALL_HINT, book_available
-from zoo.board_games.connect4.envs.connect4_position import SIZE
+from zoo.board_games.connect4.envs.connect4_position import SIZE, play_sequence
 from zoo.board_games.connect4.envs.connect4_solver import Connect4Solver
 
 
@@ -26,11 +27,17 @@ def _nth(k: int) -> str:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Prints the analysis of ``args.moves`` (Pons' format: columns 1-7)."""
+    play_sequence(args.moves)  # bad moves are refused before the note below
     use_book = book_available()
     if not use_book and len(args.moves) < 14:
-        print(f"note: without the opening book ({INSTALL_HINT}) this can take minutes")
+        print(
+            f"note: without the opening book ({INSTALL_HINT}) this can take minutes, or "
+            "hours near the empty board (Ctrl-C stops it)",
+            flush=True,
+        )
     solver = Connect4Solver(opening_book=use_book)
-    scores = solver.analyze(args.moves)
+    solver.prepare()  # compiled here: the search runs in a thread that Ctrl-C leaves behind
+    scores = interruptible(lambda: solver.analyze(args.moves))
     playable = [s for s in scores if s is not None]
     if not playable:
         print(f"connect4 {args.moves}: the board is full, a draw")

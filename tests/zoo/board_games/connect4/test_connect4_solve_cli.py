@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
 from lzero.cli import main
 from zoo.board_games.solve_cli import outcome
 
@@ -22,3 +31,46 @@ def test_outcome_counts_stones_from_now():
     assert outcome(1, 0) == "the player to move wins with its 21st stone from now"
     assert outcome(-2, 4).endswith("the opponent wins with its 18th stone from now")
     assert outcome(0, 10) == "draw with perfect play"
+
+
+NO_BOOK = """
+import sys
+import zoo.board_games.solve_cli as solve_cli
+solve_cli.book_available = lambda: False  # the empty board then takes hours
+from lzero.cli import main
+sys.exit(main(["solve", "connect4"]))
+"""
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_long_solve_stops_at_ctrl_c_and_kill(signum, code):
+    """Found by QA: without the book, ``lzero solve connect4`` searched the empty board for
+    hours and neither Ctrl-C nor ``kill`` stopped it (Python's handlers wait for the numba
+    call to return). Both now end it within seconds, with one line and no traceback."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", NO_BOOK], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        out, deadline = b"", time.time() + 120
+        while b"Ctrl-C stops it" not in out and time.time() < deadline:
+            if select.select([proc.stdout], [], [], 0.1)[0]:
+                out += os.read(proc.stdout.fileno(), 4096)
+        assert b"Ctrl-C stops it" in out, out
+        time.sleep(1.0)  # inside the search
+        sent = time.time()
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=30)
+        assert time.time() - sent < 10
+    finally:
+        proc.kill()
+    assert proc.returncode == code, err
+    assert b"Traceback" not in err and (signum != signal.SIGINT or b"interrupted" in err)
+
+
+def test_bad_moves_are_refused_before_the_note_on_the_book(capsys, monkeypatch):
+    import zoo.board_games.solve_cli as solve_cli
+
+    monkeypatch.setattr(solve_cli, "book_available", lambda: False)
+    assert main(["solve", "connect4", "0"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "expected columns 1-7, got '0' at move 1" in captured.err

@@ -89,7 +89,7 @@ def first_optimal_move(current, mask, score, keys, vals, moves, frames, codes, v
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: lzero solve waits for it in another thread
 def column_scores(current, mask, out, keys, vals, moves, frames, codes, values, book_ply):
     """Writes each column's exact score for the player to move into ``out`` `[7]` int64
     (``FULL`` for a full column). Precondition: the position is not won."""

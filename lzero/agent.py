@@ -77,10 +77,13 @@ def read_checkpoint(path: str | Path, what: str = "") -> dict:
     return check_alphazero_state(state, path, what)
 
 
-def check_alphazero_state(state: Any, path: str | Path, what: str = "") -> dict:
+def check_alphazero_state(
+    state: Any, path: str | Path, what: str = "", muzero_too: bool = False
+) -> dict:
     """``state``, a checkpoint read from ``path``, if it is an AlphaZero checkpoint of this
     project; else a ConfigError saying what kind it is (``what``: the setting or option that
-    named it, as the message's label)."""
+    named it, as the message's label; ``muzero_too``: the caller takes MuZero checkpoints as
+    well, and has found this is none)."""
     if not isinstance(state, dict) or state.get("kind") != CHECKPOINT_KIND:
         if is_muzero_checkpoint(state):
             got = f"a MuZero checkpoint of {state['env']!r}"
@@ -91,12 +94,15 @@ def check_alphazero_state(state: Any, path: str | Path, what: str = "") -> dict:
                 "a checkpoint with a 'model' and no kind: a MuZero one that does not record "
                 "its env evaluates with its config (lzero eval CONFIG --ckpt PATH)"
             )
+        elif isinstance(state, dict) and "kind" not in state:
+            got = f"a dict of {sorted(map(str, state))[:5]} without a kind, not this project's"
         else:
             kind = state.get("kind") if isinstance(state, dict) else type(state).__name__
             got = f"a checkpoint of kind {kind!r}, not this project's"
+        muzero = " or a MuZero one written by train_muzero" if muzero_too else ""
         raise ConfigError(
             f"{what + ': ' if what else ''}expected an AlphaZero checkpoint written by "
-            f"train_alphazero (kind {CHECKPOINT_KIND!r}), got {str(path)!r}, {got}"
+            f"train_alphazero (kind {CHECKPOINT_KIND!r}){muzero}, got {str(path)!r}, {got}"
         )
     return state
 
@@ -406,7 +412,9 @@ def load_agent(
                 "--reuse-tree)"
             )
         return _muzero_agent(state, path, num_simulations)
-    policy, _ = _policy_of(check_alphazero_state(state, path), path, inference_dtype)
+    policy, _ = _policy_of(
+        check_alphazero_state(state, path, muzero_too=True), path, inference_dtype
+    )
     if num_simulations is None:
         num_simulations = policy.cfg.eval_num_simulations or policy.cfg.mcts.num_simulations
     return Agent(

@@ -228,8 +228,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         module = load_config_module(args.config)
         if _policy_type(module) != "muzero":
             raise ConfigError(
-                "lzero eval CONFIG: expected a MuZero config, got an AlphaZero one (a checkpoint "
-                "records its config: lzero eval --ckpt PATH, without CONFIG)"
+                "lzero eval CONFIG: expected a MuZero config, got an AlphaZero one; AlphaZero "
+                "runs are evaluated from the checkpoint alone, which records its config: lzero "
+                "eval --ckpt PATH"
             )
         return _eval_muzero(args, [module.main_config, module.create_config])
     from lzero.agent import check_alphazero_state, is_muzero_checkpoint
@@ -240,7 +241,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         from lzero.entry import muzero_setup
 
         return _eval_muzero(args, muzero_setup.recorded_input_config(state, args.ckpt))
-    state = check_alphazero_state(state, args.ckpt)  # or says what it is instead
+    state = check_alphazero_state(state, args.ckpt, muzero_too=True)  # or says what it is
     _check_gif_folder(args.gif)
     from lzero.entry import eval_alphazero
 

@@ -76,7 +76,7 @@ def test_an_alphazero_checkpoint_given_to_muzero_names_what_it_is(tmp_path):
 
 
 def test_a_muzero_checkpoint_given_to_alphazero_names_what_it_is(tmp_path):
-    from lzero.agent import read_checkpoint
+    from lzero.agent import load_agent, read_checkpoint
 
     path = tmp_path / "mz.pth.tar"
     torch.save({"env": "CartPole-v0", "model": {}}, path)
@@ -91,6 +91,16 @@ def test_a_muzero_checkpoint_given_to_alphazero_names_what_it_is(tmp_path):
         match=r"^expected an AlphaZero .*, a checkpoint of kind 'other', not this project's$",
     ):
         read_checkpoint(path)
+    torch.save({"weights": 1, "step": 2}, path)
+    with pytest.raises(
+        ConfigError, match=r", a dict of \['step', 'weights'\] without a kind, not this project's$"
+    ):
+        read_checkpoint(path)
+    with pytest.raises(  # an agent takes MuZero checkpoints too, and says so (found by QA)
+        ConfigError,
+        match=r"expected an AlphaZero checkpoint .* or a MuZero one written by train_muzero, got",
+    ):
+        load_agent(path)
     # A MuZero checkpoint that records no env (LightZero's keys) was "not this project's",
     # though its config evaluates it
     torch.save({"model": {}, "target_model": {}, "optimizer": {}}, path)

@@ -71,3 +71,19 @@ def connect4() -> RefGame:
 
 def gomoku(size: int = 15) -> RefGame:
     return RefGame(size, size, 5, False)
+
+
+def longest_run(board, row: int, col: int, player: int) -> int:
+    """The longest line of ``player``'s stones through ``(row, col)`` of ``board`` (rows of
+    cells, lists or an array), walked stone by stone: the kernels' own way, for the cases a
+    whole-board rescan cannot tell apart."""
+    h, w = len(board), len(board[0])
+    best = 0
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        n = 1
+        for sign in (1, -1):
+            r, c = row + sign * dr, col + sign * dc
+            while 0 <= r < h and 0 <= c < w and board[r][c] == player:
+                n, r, c = n + 1, r + sign * dr, c + sign * dc
+        best = max(best, n)
+    return best

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from board_reference import DRAW, ONGOING, RefGame, connect4, gomoku, tictactoe
+from board_reference import DRAW, ONGOING, RefGame, connect4, gomoku, longest_run, tictactoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
@@ -171,27 +171,12 @@ def test_hypothesis_gomoku_result_on_arbitrary_positions(size, data):
     mine.flat[last] = 0
     without = player in _ref_from_board(mine, gomoku_rules.make_rules(size)).winners()
     if with_it and without:  # a line was there before: walk out from the last stone instead
-        with_it = _longest_walk(board, last, player) >= 5
+        with_it = longest_run(board, *divmod(last, size), player) >= 5
     r = gomoku_rules.result_after(board, last, player, len(cells))
     if with_it:
         assert r == player
     else:
         assert r == (DRAW if len(cells) == size * size else ONGOING)
-
-
-def _longest_walk(board: np.ndarray, cell: int, player: int) -> int:
-    """The longest run of ``player``'s stones through ``cell``, counted stone by stone."""
-    size = board.shape[0]
-    r0, c0 = divmod(cell, size)
-    best = 0
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        run = 1
-        for sign in (1, -1):
-            r, c = r0 + sign * dr, c0 + sign * dc
-            while 0 <= r < size and 0 <= c < size and board[r, c] == player:
-                run, r, c = run + 1, r + sign * dr, c + sign * dc
-        best = max(best, run)
-    return best
 
 
 def test_known_positions():

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from board_reference import DRAW, ONGOING, RefGame, connect4, gomoku
+from board_reference import DRAW, ONGOING, RefGame, connect4, gomoku, longest_run
 
 from zoo.board_games.alphabeta_pruning_bot import AlphaBetaPruningBot
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
@@ -124,19 +124,6 @@ def test_alpha_beta_bot_rejects_bad_arguments():
         bot.get_best_action(board, 2)
     with pytest.raises(TypeError, match="expected a board-game env or its class, got int"):
         AlphaBetaPruningBot(3)
-
-
-def longest_run(board: list, row: int, col: int, player: int) -> int:
-    """Longest line of ``player`` stones through ``(row, col)``, walked cell by cell."""
-    best = 0
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        n = 1
-        for sign in (1, -1):
-            r, c = row + sign * dr, col + sign * dc
-            while 0 <= r < 6 and 0 <= c < 7 and board[r][c] == player:
-                n, r, c = n + 1, r + sign * dr, c + sign * dc
-        best = max(best, n)
-    return best
 
 
 def two_step_win(board: list, player: int) -> bool:

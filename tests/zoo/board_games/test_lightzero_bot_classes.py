@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from board_reference import DRAW, ONGOING, RefGame, connect4, gomoku, longest_run
+from board_reference import ONGOING, RefGame, connect4, gomoku, longest_run
 
 from zoo.board_games.alphabeta_pruning_bot import AlphaBetaPruningBot
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
@@ -20,23 +20,25 @@ from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 from zoo.board_games.tictactoe.envs.tictactoe_rules import RULES as TICTACTOE
 
 
+def move_value(cells: tuple, player: int, i: int, game: tuple = (3, 3, 3)) -> int:
+    """Plain minimax value (+1, 0, -1) for ``player`` of a stone on the empty cell ``i`` of the
+    flat ``cells`` of a ``(height, width, k)`` placement game (TicTacToe by default), judged
+    by whole-board rescans."""
+    h, w, k = game
+    child = list(cells)
+    child[i] = player
+    ref = RefGame(h, w, k, False)
+    ref.board = [child[r * w : (r + 1) * w] for r in range(h)]
+    result = ref.result()
+    if result != ONGOING:
+        return 1 if result == player else 0  # a win, or a draw on a full board
+    return -minimax(tuple(child), 3 - player, game)
+
+
 @functools.cache
-def minimax(cells: tuple, player: int) -> int:
-    """Plain minimax value (+1, 0, -1) of a TicTacToe position for ``player`` to move."""
-    best = -2
-    for i in range(9):
-        if cells[i]:
-            continue
-        child = list(cells)
-        child[i] = player
-        game = RefGame(3, 3, 3, False)
-        game.board = [child[0:3], child[3:6], child[6:9]]
-        result = game.result()
-        score = (
-            1 if result == player else 0 if result == DRAW else -minimax(tuple(child), 3 - player)
-        )
-        best = max(best, score)
-    return best
+def minimax(cells: tuple, player: int, game: tuple = (3, 3, 3)) -> int:
+    """Plain minimax value (+1, 0, -1) of a running position for ``player`` to move."""
+    return max(move_value(cells, player, i, game) for i, v in enumerate(cells) if v == 0)
 
 
 def random_positions(game_factory, n: int, seed: int):
@@ -64,16 +66,9 @@ def test_alpha_beta_bot_plays_a_minimax_best_move(source):
         bot = AlphaBetaPruningBot(SimpleNamespace(rules=TICTACTOE), None, "player 1")
     for board, player in random_positions(lambda: RefGame(3, 3, 3, False), 60, seed=1):
         action = bot.get_best_action(board.reshape(-1).tolist(), player_index=player - 1)
-        child = board.reshape(-1).copy()
-        assert child[action] == 0
-        child[action] = player
-        game = RefGame(3, 3, 3, False)
-        game.board = child.reshape(3, 3).tolist()
-        result = game.result()
-        after = (
-            1 if result == player else 0 if result == DRAW else -minimax(tuple(child), 3 - player)
-        )
-        assert after == minimax(tuple(board.reshape(-1)), player), (board, player, action)
+        cells = tuple(board.reshape(-1).tolist())
+        assert cells[action] == 0
+        assert move_value(cells, player, action) == minimax(cells, player), (board, player)
 
 
 def test_alpha_beta_bot_depth_limited_and_on_gomoku():
@@ -97,22 +92,9 @@ def test_alpha_beta_bot_depth_limited_and_on_gomoku():
                 continue
             player = 3 - player
         action = bot.get_best_action(np.array(ref.board), player - 1)
-        values = {a: -ref_minimax(ref, a, player) for a in ref.legal()}
-        assert values[action] == max(values.values()), (ref.board, player, action, values)
-
-
-def ref_minimax(ref: RefGame, action: int, player: int) -> int:
-    """Plain minimax value (+1, 0, -1) for the opponent of ``player`` after ``player`` plays
-    ``action`` on ``ref`` (left as it was)."""
-    cell = ref.play(action, player)
-    try:
-        result = ref.result()
-        if result != ONGOING:
-            return 0 if result == DRAW else -1  # the opponent lost, or a draw
-        return max(-ref_minimax(ref, a, 3 - player) for a in ref.legal())
-    finally:
-        ref.board[cell // ref.w][cell % ref.w] = 0
-        ref.moves -= 1
+        cells, game = tuple(v for row in ref.board for v in row), (6, 6, 5)
+        assert cells[action] == 0
+        assert move_value(cells, player, action, game) == minimax(cells, player, game), ref.board
 
 
 def test_alpha_beta_bot_rejects_bad_arguments():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from cli_process import read_until
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 MODULE = [sys.executable, "-m", "zoo.board_games.cli"]
@@ -115,12 +115,7 @@ def _start_at_prompt(
         env=ENV,
         **popen,
     )
-    out, deadline = b"", time.time() + 60
-    while until not in out and time.time() < deadline:
-        if select.select([proc.stdout], [], [], 0.1)[0]:
-            out += os.read(proc.stdout.fileno(), 4096)
-    assert until in out, out
-    return proc, out
+    return proc, read_until(proc, until)
 
 
 def test_ctrl_c_exits_cleanly():

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import select
 import signal
 import subprocess
 import sys
 import time
 
 import pytest
+from cli_process import read_until
 
 from lzero.cli import main
 from zoo.board_games.solve_cli import outcome
@@ -51,11 +50,7 @@ def test_a_long_solve_stops_at_ctrl_c_and_kill(signum, code):
         [sys.executable, "-c", NO_BOOK], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     try:
-        out, deadline = b"", time.time() + 120
-        while b"Ctrl-C stops it" not in out and time.time() < deadline:
-            if select.select([proc.stdout], [], [], 0.1)[0]:
-                out += os.read(proc.stdout.fileno(), 4096)
-        assert b"Ctrl-C stops it" in out, out
+        read_until(proc, b"Ctrl-C stops it", timeout=120)
         time.sleep(1.0)  # inside the search
         sent = time.time()
         proc.send_signal(signum)

@@ -104,19 +104,23 @@ class Connect4Solver:
         """Compiles the search's kernels now, in the calling thread, or loads them from numba's
         cache (otherwise the first :meth:`solve`, :meth:`analyze` or :meth:`best_move` does)."""
         if self._solve_entry is None:
-            # The compiled function itself, without numba's dispatch over nine argument
-            # types: a call from Python costs 0.7 us instead of 2.2 us, about as much as a
-            # whole end-game solve (the tables' types never change).
-            args = (np.int64(0), np.int64(0), *self._tables())
-            signature = tuple(numba.typeof(a) for a in args)
-            solve_bits.compile(signature)
-            self._solve_entry = solve_bits.overloads[signature].entry_point
-            self._solve_args = self._tables()
-            args = (np.int64(0), np.int64(0), np.empty(WIDTH, np.int64), *self._tables())
-            column_scores.compile(tuple(numba.typeof(a) for a in args))
+            self._compile_solve()
+        args = (np.int64(0), np.int64(0), np.empty(WIDTH, np.int64), *self._tables())
+        column_scores.compile(tuple(numba.typeof(a) for a in args))
+
+    def _compile_solve(self) -> None:
+        # The compiled function itself, without numba's dispatch over nine argument types: a
+        # call from Python costs 0.7 us instead of 2.2 us, about as much as a whole end-game
+        # solve (the tables' types never change).
+        args = (np.int64(0), np.int64(0), *self._tables())
+        signature = tuple(numba.typeof(a) for a in args)
+        solve_bits.compile(signature)
+        self._solve_entry = solve_bits.overloads[signature].entry_point
+        self._solve_args = self._tables()
 
     def _solve(self, current: int, mask: int) -> int:
-        self.prepare()
+        if self._solve_entry is None:
+            self._compile_solve()
         return self._solve_entry(current, mask, *self._solve_args)
 
     def _analyze(self, current: int, mask: int) -> list[int | None]:

@@ -83,6 +83,8 @@ setup(
             "pgx>=2.6",
             "bitbully>=0.0.79",
             "flax",  # gymnasium's phys2d JAX vector envs (bench_pool.py) need it
+            # mctx's gumbel_muzero_policy: the Gumbel search's reference test (it brings JAX)
+            "mctx>=0.0.5",
         ],
     },
     entry_points={

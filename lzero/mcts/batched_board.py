@@ -16,6 +16,7 @@ from numba import njit, types
 
 from lzero.mcts.batched_tree import (
     BATCHED_TREE_T,
+    GUMBEL,
     NO_PARENT,
     ROOT_INDEX,
     UNVISITED,
@@ -23,6 +24,7 @@ from lzero.mcts.batched_tree import (
     descend,
 )
 from lzero.mcts.game import KERNELS_T, copy_board
+from lzero.mcts.gumbel import GUMBEL_ARGS_T, gumbel_descend
 from lzero.mcts.jit import compiled_on_first_call
 from lzero.mcts.rollout import candidate_actions
 from lzero.mcts.tactics import decisive_moves, root_tactics, root_threats
@@ -46,6 +48,7 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
         types.float64,
         types.float64,
         types.float64,
+        GUMBEL_ARGS_T,
         _BOOL_1D,
         _I64_1D,
         _I64_1D,
@@ -61,8 +64,8 @@ _BOOL_2D = types.Array(types.boolean, 2, "C")
     )
 )
 def board_select(
-    tree, boards, num_moves, rule, c1, c2, fpu_reduction, root_fpu_reduction, forced_k, active,
-    leaves, ask, rows, out_boards, to_play, legal, scratch, radius, tactics, win_length,
+    tree, boards, num_moves, rule, c1, c2, fpu_reduction, root_fpu_reduction, forced_k, gumbel,
+    active, leaves, ask, rows, out_boards, to_play, legal, scratch, radius, tactics, win_length,
     legal_actions, apply_action, result_after,
 ):  # fmt: skip
     """One simulation's descent in each active tree, playing the new edge's move; the new,
@@ -78,6 +81,9 @@ def board_select(
             node's value less this reduction.
         forced_k: KataGo's forced playouts at the root with this ``k`` (0: off;
             ``batched_tree.descend``).
+        gumbel: with ``rule`` ``GUMBEL``, the ``lzero.mcts.gumbel.GumbelArgs`` of the search
+            (``gumbel_descend`` replaces ``descend``; the arguments above it but ``rule`` are
+            then unused); else ``gumbel.NO_GUMBEL``.
         active: `[B]` bool, the trees to step.
         leaves: `[B]` int64 output, the leaf of each active tree: a new node, or a terminal
             node reached again.
@@ -100,13 +106,17 @@ def board_select(
     discount -1: the players alternate and the game is zero-sum.
     """
     m = 0
+    work = np.empty(tree.children_prior.shape[2] if rule == GUMBEL else 0)
     for b in range(leaves.shape[0]):
         rows[b] = -1
         if not active[b]:
             continue
-        node, slot = descend(
-            tree, b, rule, c1, c2, False, False, fpu_reduction, root_fpu_reduction, forced_k
-        )
+        if rule == GUMBEL:
+            node, slot = gumbel_descend(tree, b, gumbel, work)
+        else:
+            node, slot = descend(
+                tree, b, rule, c1, c2, False, False, fpu_reduction, root_fpu_reduction, forced_k
+            )
         if slot < 0:
             leaves[b] = node
             continue
@@ -316,6 +326,7 @@ def copy_subtrees(
             new.node_q[b, i] = old.node_q[ob, o]
             new.node_rsqrt[b, i] = old.node_rsqrt[ob, o]
             new.node_visited_mass[b, i] = old.node_visited_mass[ob, o]
+            new.node_raw_value[b, i] = old.node_raw_value[ob, o]
             new.node_reward[b, i] = old.node_reward[ob, o]
             new.node_discount[b, i] = old.node_discount[ob, o]
             new.node_action[b, i] = old.node_action[ob, o]

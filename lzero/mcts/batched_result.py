@@ -19,6 +19,9 @@ class BatchedResult(NamedTuple):
         raw_priors: `[B, A]` float32, the root priors before any noise.
         raw_value: `[B]` float64, the evaluator's value of the root for the player to move
             (NaN where the search does not evaluate its roots: numba evaluators).
+        action: `[B]` int64, the move the search recommends: the most visited (the lowest on
+            ties), or with Gumbel selection the Sequential Halving winner
+            (:func:`gumbel_action`); None where a caller built the result without it.
     """
 
     visits: np.ndarray
@@ -27,6 +30,7 @@ class BatchedResult(NamedTuple):
     priors: np.ndarray
     raw_priors: np.ndarray
     raw_value: np.ndarray
+    action: np.ndarray | None = None
 
 
 class SearchResult(NamedTuple):
@@ -109,22 +113,9 @@ def prune_forced_playouts(result: BatchedResult, k: float, c1: float, c2: float)
     return kept
 
 
-def completed_q_policy(
-    result: BatchedResult, *, c_visit: float = 50.0, c_scale: float = 0.1
-) -> np.ndarray:
-    """`[B, A]` Gumbel MuZero's improved policy (Danihelka et al. 2022, eq. 11 with the
-    completed Q of eq. 10 and Appendix D's mixed value): ``softmax(log raw_priors +
-    sigma(completedQ))`` over the root moves (those with a positive raw prior).
-
-    ``completedQ(a)`` is ``q(a)`` for a visited move, else the mixed value ``(v + N / sum_b
-    p(b) * sum_b p(b) q(b)) / (1 + N)`` (sums over the visited moves ``b``, ``v`` the raw
-    value, ``N`` the root's visits to its moves); the completed values are min-max
-    normalised over the root moves and scaled by ``sigma(q) = (c_visit + max_b n(b)) *
-    c_scale * q``, mctx's defaults. Unlike visit counts it ranks moves by what the search
-    found them worth, so a move the search refuted loses its share even when visited often.
-    Rows without root moves stay zero; a NaN raw value counts as the visited moves' mean;
-    visits of a move whose prior underflowed to 0 are left out.
-    """
+def _improved_logits(result: BatchedResult, c_visit: float, c_scale: float) -> np.ndarray:
+    """`[B, A]` ``log raw_priors + sigma(completedQ)`` over the root moves (those with a
+    positive raw prior), -inf elsewhere: the logits of :func:`completed_q_policy`."""
     prior = np.asarray(result.raw_priors, np.float64)
     moves = prior > 0
     visits = np.where(moves, result.visits, 0).astype(np.float64)
@@ -146,11 +137,50 @@ def completed_q_policy(
     span = np.where(has, np.maximum(high - low, 1e-8), 1.0)
     scaled = np.where(moves, (completed - np.where(has, low, 0.0)) / span, 0.0)
     sigma = (c_visit + visits.max(axis=1, keepdims=True)) * c_scale * scaled
-    logits = np.where(moves, np.log(np.where(moves, prior, 1.0)) + sigma, -np.inf)
-    top = np.where(has, logits.max(axis=1, keepdims=True), 0.0)
-    weights = np.where(moves, np.exp(logits - top), 0.0)
+    return np.where(moves, np.log(np.where(moves, prior, 1.0)) + sigma, -np.inf)
+
+
+def completed_q_policy(
+    result: BatchedResult, *, c_visit: float = 50.0, c_scale: float = 0.1
+) -> np.ndarray:
+    """`[B, A]` Gumbel MuZero's improved policy (Danihelka et al. 2022, eq. 11 with the
+    completed Q of eq. 10 and Appendix D's mixed value): ``softmax(log raw_priors +
+    sigma(completedQ))`` over the root moves (those with a positive raw prior).
+
+    ``completedQ(a)`` is ``q(a)`` for a visited move, else the mixed value ``(v + N / sum_b
+    p(b) * sum_b p(b) q(b)) / (1 + N)`` (sums over the visited moves ``b``, ``v`` the raw
+    value, ``N`` the root's visits to its moves); the completed values are min-max
+    normalised over the root moves and scaled by ``sigma(q) = (c_visit + max_b n(b)) *
+    c_scale * q``, mctx's defaults (``maxvisit_init`` and ``value_scale``). Unlike visit
+    counts it ranks moves by what the search found them worth, so a move the search refuted
+    loses its share even when visited often. Rows without root moves stay zero; a NaN raw
+    value counts as the visited moves' mean; visits of a move whose prior underflowed to 0
+    are left out.
+    """
+    logits = _improved_logits(result, c_visit, c_scale)
+    has = np.isfinite(logits).any(axis=1, keepdims=True)
+    top = np.where(
+        has, np.where(np.isfinite(logits), logits, -np.inf).max(axis=1, keepdims=True), 0.0
+    )
+    weights = np.where(np.isfinite(logits), np.exp(logits - top), 0.0)
     norm = weights.sum(axis=1, keepdims=True)
     return np.divide(weights, norm, out=np.zeros_like(weights), where=norm > 0)
+
+
+def gumbel_action(
+    result: BatchedResult, noise: np.ndarray, *, c_visit: float = 50.0, c_scale: float = 0.1
+) -> np.ndarray:
+    """`[B]` int64 the Sequential Halving winner of Gumbel searches (mctx's
+    ``gumbel_muzero_policy`` action): among the root moves searched most, the one with the
+    highest ``noise(a) + log raw_priors(a) + sigma(completedQ(a))`` (:func:`completed_q_policy`'s
+    logits), ``noise`` `[B, A]` the Gumbel draws the search used (zeros: none). Ties: the
+    lowest action; a row without root moves gives 0."""
+    logits = _improved_logits(result, c_visit, c_scale)
+    moves = np.isfinite(logits)
+    visits = np.where(moves, result.visits, -1)
+    most = visits == visits.max(axis=1, keepdims=True)
+    score = np.where(moves & most, np.asarray(noise, np.float64) + logits, -np.inf)
+    return score.argmax(axis=1).astype(np.int64)
 
 
 def sample_actions(visits: np.ndarray, temperature: float, rng: np.random.Generator) -> np.ndarray:

@@ -35,6 +35,7 @@ from lzero.mcts.batched_loop import prepare_roots, run_simulations
 from lzero.mcts.batched_result import (
     BatchedResult,
     completed_q_policy,
+    gumbel_action,
     prune_forced_playouts,
     sample_actions,
     visit_policy,
@@ -46,6 +47,7 @@ from lzero.mcts.game import (
     RESULT_AFTER_T,
     uniform_priors,
 )
+from lzero.mcts.gumbel import NO_GUMBEL, gumbel_args
 from lzero.mcts.jit import NativeFunction
 from lzero.mcts.rollout import EVALUATE_T, check_near_width, placement_rollout, uniform_rollout
 from lzero.utils.nbrng import make_rng_state
@@ -58,6 +60,7 @@ __all__ = [
     "check_forced_playouts",
     "check_fpu_reduction",
     "completed_q_policy",
+    "gumbel_action",
     "prune_forced_playouts",
     "sample_actions",
     "visit_policy",
@@ -78,7 +81,7 @@ SAME_AS_BELOW = "same_as_below"
 #: ending drawn.
 BatchEvaluator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, ...]]
 
-SELECTIONS = {"puct": bt.PUCT, "ucb1": bt.UCB1}
+SELECTIONS = {"puct": bt.PUCT, "ucb1": bt.UCB1, "gumbel": bt.GUMBEL}
 #: Simulations per numba call under a time limit at first (doubled up to ``_MAX_CHUNK``).
 _FIRST_CHUNK, _MAX_CHUNK = 64, 4096
 
@@ -90,7 +93,11 @@ class BatchedSearch:
         kernels: the game (a ``lzero.mcts.game.GameKernels``).
         num_simulations: simulations per search (with a Python evaluator, the root's own
             evaluation not included).
-        selection: ``'puct'`` (AlphaZero) or ``'ucb1'`` (UCT).
+        selection: ``'puct'`` (AlphaZero), ``'ucb1'`` (UCT) or ``'gumbel'`` (Gumbel
+            AlphaZero: Sequential Halving with Gumbel at the root, the improved policy below
+            it; ``lzero.mcts.gumbel``; with a Python evaluator only). A Gumbel search's
+            ``add_noise`` draws the Gumbel noise (no Dirichlet noise), and its result's
+            ``action`` is the halving winner.
         pb_c_base, pb_c_init: PUCT's constants ``c2`` and ``c1`` (AlphaZero's 19652 and 1.25;
             ``pb_c_base=inf`` for the constant ``c1`` of AlphaGo Zero).
         c_uct: UCB1's exploration constant.
@@ -113,6 +120,9 @@ class BatchedSearch:
             moves: the mover's (its first move is then the only root move), and the
             opponent's after each root move that leaves it no win by fours (such moves are
             dropped unless all are).
+        max_num_considered_actions, gumbel_scale, maxvisit_init, value_scale: Gumbel's root
+            moves sampled (at most), the scale of its noise, and ``sigma``'s visit offset and
+            scale (mctx's 16, 1, 50 and 0.1; ``lzero.mcts.gumbel``).
         evaluate, priors: for searches with a numba evaluator (``search`` without
             ``evaluator``): the leaf evaluator (``lzero.mcts.rollout.EVALUATE_T``; default the
             game's, else random rollouts); the move priors (``lzero.mcts.game.PRIORS_T``;
@@ -141,6 +151,10 @@ class BatchedSearch:
         threat_budget: int = 64,
         three_depth: int = 0,
         three_budget: int = 256,
+        max_num_considered_actions: int = 16,
+        gumbel_scale: float = 1.0,
+        maxvisit_init: float = 50.0,
+        value_scale: float = 0.1,
         evaluate: Any = None,
         priors: Any = None,
         seed: int = 0,
@@ -158,6 +172,17 @@ class BatchedSearch:
         for name, value in (("pb_c_init", pb_c_init), ("c_uct", c_uct)):
             if not value >= 0:
                 raise ValueError(f"expected {name} >= 0, got {value!r}")
+        if isinstance(max_num_considered_actions, bool) or int(max_num_considered_actions) < 1:
+            raise ValueError(
+                f"expected max_num_considered_actions >= 1, got {max_num_considered_actions!r}"
+            )
+        for name, value in (
+            ("gumbel_scale", gumbel_scale),
+            ("maxvisit_init", maxvisit_init),
+            ("value_scale", value_scale),
+        ):
+            if not (isinstance(value, (int, float)) and np.isfinite(value) and value >= 0):
+                raise ValueError(f"expected {name} a finite number >= 0, got {value!r}")
         if not 0 <= root_noise_weight <= 1:
             raise ValueError(f"expected root_noise_weight in [0, 1], got {root_noise_weight!r}")
         if int(radius) < 0 or (radius and not kernels.placement):
@@ -187,7 +212,10 @@ class BatchedSearch:
         self.kernels = kernels
         self.num_simulations = int(num_simulations)
         self.rule = SELECTIONS[selection]
-        if self.rule == bt.PUCT:
+        self.max_considered = int(max_num_considered_actions)
+        self.gumbel_scale = float(gumbel_scale)
+        self.maxvisit_init, self.value_scale = float(maxvisit_init), float(value_scale)
+        if self.rule != bt.UCB1:
             self.c1, self.c2 = float(pb_c_init), float(pb_c_base)
         else:
             self.c1, self.c2 = float(c_uct), 1.0
@@ -340,7 +368,8 @@ class BatchedSearch:
         if forced > 0 and (evaluator is None or self.rule != bt.PUCT):
             raise ValueError(
                 "expected forced_playouts 0 for a search without a Python evaluator or with "
-                f"UCB1 (they apply to PUCT over a Python evaluator), got {forced_playouts!r}"
+                f"UCB1 or Gumbel selection (they apply to PUCT over a Python evaluator), got "
+                f"{forced_playouts!r}"
             )
         fpu = check_fpu_reduction(fpu_reduction, "fpu_reduction")
         root_fpu = fpu
@@ -349,7 +378,8 @@ class BatchedSearch:
         if max(fpu, root_fpu) >= 0.0 and (evaluator is None or self.rule != bt.PUCT):
             raise ValueError(
                 "expected fpu_reduction and root_fpu_reduction None for a search without a "
-                "Python evaluator or with UCB1 (they apply to PUCT over a Python evaluator), "
+                "Python evaluator or with UCB1 or Gumbel selection (they apply to PUCT over a "
+                "Python evaluator), "
                 f"got {fpu_reduction!r} and {root_fpu_reduction!r}"
             )
         contempt = float(contempt)
@@ -362,6 +392,22 @@ class BatchedSearch:
         sims = num_simulations
         if sims is None and time_limit_s is None:
             sims = self.num_simulations
+        gumbel = self.rule == bt.GUMBEL
+        if gumbel and (evaluator is None or reuse_tree):
+            raise ValueError(
+                "expected a Python evaluator and reuse_tree False for a Gumbel search (its "
+                "halving schedule counts the root's visits from a fresh root, and it reads "
+                f"the evaluator's values), got evaluator={evaluator!r}, reuse_tree={reuse_tree!r}"
+            )
+        noise = None
+        if gumbel:
+            noise = np.zeros((boards.shape[0], self.kernels.action_size))
+            if add_noise and self.gumbel_scale > 0:
+                noise = self.gumbel_scale * self.rng.gumbel(size=noise.shape)
+            select_gumbel = gumbel_args(
+                noise, self.max_considered, sims, maxvisit_init=self.maxvisit_init,
+                value_scale=self.value_scale,
+            )  # fmt: skip
         if evaluator is None:
             if self.threat_depth:
                 raise ValueError(
@@ -382,8 +428,8 @@ class BatchedSearch:
                     f"evaluators), got time_limit_s={time_limit_s}"
                 )
             self._search_python(
-                boards, to_play, active, add_noise, sims, evaluator, contempt,
-                (fpu, root_fpu, forced), reuse_tree,
+                boards, to_play, active, add_noise and not gumbel, sims, evaluator, contempt,
+                (fpu, root_fpu, forced, select_gumbel if gumbel else NO_GUMBEL), reuse_tree,
             )  # fmt: skip
         batch, a = boards.shape[0], self.kernels.action_size
         visits, q, value = np.empty((batch, a), np.int32), np.empty((batch, a)), np.empty(batch)
@@ -393,7 +439,14 @@ class BatchedSearch:
         if np.count_nonzero(active) < batch:
             visits[~active], q[~active], value[~active], priors[~active] = 0, 0.0, 0.0, 0.0
             raw_priors[~active], raw_value[~active] = 0.0, 0.0
-        return BatchedResult(visits, q, value, priors, raw_priors, raw_value)
+        result = BatchedResult(visits, q, value, priors, raw_priors, raw_value)
+        if gumbel:
+            action = gumbel_action(
+                result, noise, c_visit=self.maxvisit_init, c_scale=self.value_scale
+            )
+        else:
+            action = visits.argmax(axis=1).astype(np.int64)
+        return result._replace(action=action)
 
     def _root_snapshot(self, batch: int) -> tuple[np.ndarray, np.ndarray]:
         """The roots' priors `[B, A]` and values `[B]` as they stand (before the noise)."""

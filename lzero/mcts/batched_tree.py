@@ -43,9 +43,10 @@ ROOT_INDEX = 0
 UNVISITED = -1
 NO_PARENT = -1
 
-#: Selection rules (``BatchedSearch(selection=...)``).
+#: Selection rules (``BatchedSearch(selection=...)``); GUMBEL is ``lzero.mcts.gumbel``'s.
 PUCT = 1
 UCB1 = 0
+GUMBEL = 2
 
 
 class BatchedTree(NamedTuple):
@@ -60,6 +61,8 @@ class BatchedTree(NamedTuple):
         node_rsqrt: `[B, N]` float64, ``1 / sqrt(visits)`` (0 until visited).
         node_visited_mass: `[B, N]` float64, the priors of the node's slots that have a child,
             summed as ``add_child`` adds them (first-play urgency's visited policy mass).
+        node_raw_value: `[B, N]` float64, the evaluator's value of the node when it was
+            expanded, for its mover (Gumbel's mixed value; 0 until expanded).
         node_reward: `[B, N]` float32, reward of the edge into the node, for its mover.
         node_discount: `[B, N]` float32, discount of the edge into the node (``-1`` in
             two-player zero-sum games).
@@ -81,6 +84,7 @@ class BatchedTree(NamedTuple):
     node_q: np.ndarray
     node_rsqrt: np.ndarray
     node_visited_mass: np.ndarray
+    node_raw_value: np.ndarray
     node_reward: np.ndarray
     node_discount: np.ndarray
     node_parent: np.ndarray
@@ -104,6 +108,7 @@ def make_batched_tree(batch_size: int, capacity: int, action_size: int) -> Batch
         node_q=np.zeros((b, n), np.float64),
         node_rsqrt=np.zeros((b, n), np.float64),
         node_visited_mass=np.zeros((b, n), np.float64),
+        node_raw_value=np.zeros((b, n), np.float64),
         node_reward=np.zeros((b, n), np.float32),
         node_discount=np.zeros((b, n), np.float32),
         node_parent=np.full((b, n), NO_PARENT, np.int32),
@@ -164,6 +169,7 @@ def init_node(tree, b, node, parent, action, to_play, reward, discount, terminal
     tree.node_q[b, node] = 0.0
     tree.node_rsqrt[b, node] = 0.0
     tree.node_visited_mass[b, node] = 0.0
+    tree.node_raw_value[b, node] = 0.0
     tree.node_reward[b, node] = reward
     tree.node_discount[b, node] = discount
     tree.node_parent[b, node] = parent
@@ -424,6 +430,7 @@ def expand_and_backup(tree, leaves, rows, priors, legal, values, active):
             value = values[rows[b]]
             if tree.node_num_children[b, leaf] < 0:
                 expand_node(tree, b, leaf, priors[rows[b]], legal[rows[b]])
+                tree.node_raw_value[b, leaf] = value
         backup(tree, b, leaf, value)
 
 

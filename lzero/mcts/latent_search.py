@@ -25,7 +25,13 @@ import numpy as np
 from numba import types
 
 from lzero.mcts import batched_tree as bt
-from lzero.mcts.batched_result import sample_actions
+from lzero.mcts.batched_result import (
+    BatchedResult,
+    completed_q_policy,
+    gumbel_action,
+    sample_actions,
+)
+from lzero.mcts.gumbel import GUMBEL_ARGS_T, NO_GUMBEL, gumbel_args, gumbel_descend
 from lzero.mcts.jit import compiled_on_first_call
 
 __all__ = ["MuZeroMCTS", "RecurrentFn", "SearchOutput", "select_action"]
@@ -39,6 +45,8 @@ RecurrentFn = Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarr
 _I64, _F32, _F64 = (types.Array(t, 1, "C") for t in (types.int64, types.float32, types.float64))
 #: ``MuZeroMCTS(unvisited_value=...)``: the worth of an edge not yet taken.
 UNVISITED_VALUES = ("zero", "mean_q")
+#: ``MuZeroMCTS(selection=...)``: MuZero's PUCT, or Gumbel MuZero's (``lzero.mcts.gumbel``).
+SELECTIONS = {"puct": bt.PUCT, "gumbel": bt.GUMBEL}
 
 
 class SearchOutput(NamedTuple):
@@ -48,22 +56,38 @@ class SearchOutput(NamedTuple):
         visit_counts: `[B, A]` int32 visits of the root's children.
         root_value: `[B]` float64 mean value of the root (for the player to move there).
         q: `[B, A]` float64 value of each root action for the player to move (0 if unvisited).
+        action: `[B]` int64, with Gumbel selection the Sequential Halving winner, else None.
+        improved_policy: `[B, A]` float64, with Gumbel selection the improved policy
+            ``softmax(log p + sigma(completedQ))`` (the policy target), else None.
     """
 
     visit_counts: np.ndarray
     root_value: np.ndarray
     q: np.ndarray
+    action: np.ndarray | None = None
+    improved_policy: np.ndarray | None = None
 
 
 @compiled_on_first_call(
-    types.none(bt.BATCHED_TREE_T, types.float64, types.float64, types.boolean, _I64, _I64, _I64)
-)
-def latent_select(tree, c1, c2, mean_q_unvisited, parents, slots, actions):
-    """Descends every tree by PUCT on min-max normalised ``Q`` to an edge not taken before and
-    writes its node, slot and action into ``parents``, ``slots`` and ``actions`` `[B]`; an
-    unvisited edge is worth 0, or its node's mean ``Q`` with ``mean_q_unvisited``."""
+    types.none(
+        bt.BATCHED_TREE_T, types.int64, types.float64, types.float64, types.boolean,
+        GUMBEL_ARGS_T, _I64, _I64, _I64,
+    )
+)  # fmt: skip
+def latent_select(tree, rule, c1, c2, mean_q_unvisited, gumbel, parents, slots, actions):
+    """Descends every tree to an edge not taken before and writes its node, slot and action
+    into ``parents``, ``slots`` and ``actions`` `[B]`: with ``rule`` PUCT on min-max
+    normalised ``Q``, an unvisited edge worth 0, or its node's mean ``Q`` with
+    ``mean_q_unvisited``; with ``rule`` GUMBEL by ``lzero.mcts.gumbel.gumbel_descend`` with
+    ``gumbel`` (its ``GumbelArgs``; ``NO_GUMBEL`` under PUCT)."""
+    work = np.empty(tree.children_prior.shape[2] if rule == bt.GUMBEL else 0)
     for b in range(parents.shape[0]):
-        node, slot = bt.descend(tree, b, bt.PUCT, c1, c2, True, mean_q_unvisited, -1.0, -1.0, 0.0)
+        if rule == bt.GUMBEL:
+            node, slot = gumbel_descend(tree, b, gumbel, work)
+        else:
+            node, slot = bt.descend(
+                tree, b, bt.PUCT, c1, c2, True, mean_q_unvisited, -1.0, -1.0, 0.0
+            )
         parents[b], slots[b] = node, slot
         actions[b] = tree.children_action[b, node, slot]
 
@@ -90,6 +114,7 @@ def latent_expand(tree, parents, slots, discounts, rewards, priors, values):
             p = max(priors[b, a], 0.0)
             tree.children_prior[b, leaf, a] = p / total if total > 0 else 1.0 / num_actions
         tree.node_num_children[b, leaf] = num_actions
+        tree.node_raw_value[b, leaf] = values[b]
         bt.backup(tree, b, leaf, values[b])
         # The root's own value joins the min-max statistics, as in the MuZero pseudocode and
         # LightZero's trees (mctx leaves it out); for the root's mover, like its children's Q.
@@ -112,6 +137,11 @@ class MuZeroMCTS:
         unvisited_value: what an unvisited edge is worth in selection: ``'zero'`` (the MuZero
             pseudocode's 0, the least value once ``Q`` is normalised) or ``'mean_q'`` (its
             node's mean ``Q``, as LightZero's and EfficientZero's trees).
+        selection: ``'puct'`` (MuZero) or ``'gumbel'`` (Gumbel MuZero, Danihelka et al.
+            2022: Sequential Halving with Gumbel at the root, the improved policy below it;
+            the PUCT and noise settings are then unused).
+        max_num_considered_actions, maxvisit_init, value_scale: Gumbel's root moves sampled
+            (at most) and ``sigma``'s visit offset and scale (mctx's 16, 50 and 0.1).
 
     Raises:
         ValueError: a setting out of range.
@@ -128,6 +158,10 @@ class MuZeroMCTS:
         root_dirichlet_alpha: float = 0.3,
         root_noise_weight: float = 0.25,
         unvisited_value: str = "zero",
+        selection: str = "puct",
+        max_num_considered_actions: int = 16,
+        maxvisit_init: float = 50.0,
+        value_scale: float = 0.1,
     ) -> None:
         if num_simulations < 1:
             raise ValueError(f"expected num_simulations >= 1, got {num_simulations}")
@@ -147,6 +181,18 @@ class MuZeroMCTS:
                 f"expected unvisited_value in {list(UNVISITED_VALUES)}, got {unvisited_value!r}"
             )
         self.mean_q_unvisited = unvisited_value == "mean_q"
+        if selection not in SELECTIONS:
+            raise ValueError(f"expected selection in {list(SELECTIONS)}, got {selection!r}")
+        self.rule = SELECTIONS[selection]
+        if isinstance(max_num_considered_actions, bool) or int(max_num_considered_actions) < 1:
+            raise ValueError(
+                f"expected max_num_considered_actions >= 1, got {max_num_considered_actions!r}"
+            )
+        for name, value in (("maxvisit_init", maxvisit_init), ("value_scale", value_scale)):
+            if not (isinstance(value, (int, float)) and np.isfinite(value) and value >= 0):
+                raise ValueError(f"expected {name} a finite number >= 0, got {value!r}")
+        self.max_considered = int(max_num_considered_actions)
+        self.maxvisit_init, self.value_scale = float(maxvisit_init), float(value_scale)
         self.tree: bt.BatchedTree | None = None
 
     def _allocate(self, batch: int) -> None:
@@ -172,6 +218,7 @@ class MuZeroMCTS:
         *,
         noise: np.ndarray | None = None,
         to_play: np.ndarray | None = None,
+        gumbel: np.ndarray | None = None,
     ) -> SearchOutput:
         """Runs ``num_simulations`` simulations on every root of the batch.
 
@@ -185,13 +232,25 @@ class MuZeroMCTS:
             noise: `[B, A]` root noise from :meth:`root_noise`, or None for no noise.
             to_play: `[B]` player to move at each root, 1 or 2 in a two-player game, -1 in a
                 one-player task (the default).
+            gumbel: with Gumbel selection, `[B, A]` the roots' Gumbel draws by action, scaled
+                (:meth:`gumbel_noise`); None for none (evaluation).
 
         Returns:
-            The root visit counts, values and action values.
+            The root visit counts, values and action values (and with Gumbel selection the
+            chosen actions and the improved policy).
 
         Raises:
-            ValueError: shapes disagree, a root has no legal action, or a bad ``to_play``.
+            ValueError: shapes disagree, a root has no legal action, a bad ``to_play``, or
+                ``noise`` with Gumbel selection or ``gumbel`` without it.
         """
+        is_gumbel = self.rule == bt.GUMBEL
+        if is_gumbel and noise is not None:
+            raise ValueError(
+                "expected noise None with Gumbel selection (its exploration is the gumbel "
+                "draws), got Dirichlet noise"
+            )
+        if gumbel is not None and not is_gumbel:
+            raise ValueError("expected gumbel None with PUCT selection, got Gumbel draws")
         legal = np.asarray(legal).astype(bool)
         root_prior = np.asarray(root_prior, np.float64)
         b, a = legal.shape
@@ -224,8 +283,20 @@ class MuZeroMCTS:
             legal, np.asarray(root_value, np.float64).reshape(b), np.ones(b, bool),
         )  # fmt: skip
         c1, c2 = self.pb_c_init, self.pb_c_base
+        select_gumbel = NO_GUMBEL
+        if is_gumbel:
+            draws = np.zeros((b, a)) if gumbel is None else np.asarray(gumbel, np.float64)
+            if draws.shape != (b, a):
+                raise ValueError(f"expected gumbel of shape ({b}, {a}), got {draws.shape}")
+            select_gumbel = gumbel_args(
+                draws, self.max_considered, self.num_simulations,
+                maxvisit_init=self.maxvisit_init, value_scale=self.value_scale,
+            )  # fmt: skip
         for sim in range(self.num_simulations):
-            latent_select(tree, c1, c2, self.mean_q_unvisited, parents, slots, actions)
+            latent_select(
+                tree, self.rule, c1, c2, self.mean_q_unvisited, select_gumbel, parents, slots,
+                actions,
+            )  # fmt: skip
             r, v, pr = recurrent_fn(parents, actions, sim + 1)
             latent_expand(
                 tree, parents, slots, discounts,
@@ -236,7 +307,19 @@ class MuZeroMCTS:
         counts, q = np.empty((b, a), np.int32), np.empty((b, a), np.float64)
         value, priors = np.empty(b, np.float64), np.empty((b, a), np.float32)
         bt.root_statistics(tree, counts, q, value, priors)
-        return SearchOutput(counts, value, q)
+        if not is_gumbel:
+            return SearchOutput(counts, value, q)
+        result = BatchedResult(
+            counts, q, value, priors, priors, np.asarray(root_value, np.float64).reshape(b)
+        )
+        c = {"c_visit": self.maxvisit_init, "c_scale": self.value_scale}
+        action = gumbel_action(result, select_gumbel.noise, **c)
+        return SearchOutput(counts, value, q, action, completed_q_policy(result, **c))
+
+    @staticmethod
+    def gumbel_noise(legal: np.ndarray, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+        """`[B, A]` float64 Gumbel(0, 1) draws times ``scale`` for ``legal`` `[B, A]`'s shape."""
+        return scale * rng.gumbel(size=np.shape(legal))
 
 
 def select_action(

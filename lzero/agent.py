@@ -262,7 +262,7 @@ class Agent(BoardAgent):
                 fpu_reduction=self.fpu_reduction,
                 reuse_tree=self.reuse_tree,
             )
-        return result.visits.argmax(axis=1)
+        return result.action  # the most visited move, or Gumbel's halving winner
 
 
 def load_policy(

@@ -173,7 +173,7 @@ def _train(args: argparse.Namespace) -> int:
     max_env_step = args.max_env_step
     if max_env_step is None:
         max_env_step = getattr(module, "max_env_step", int(1e10))
-    if policy_type == "alphazero":
+    if policy_type in ("alphazero", "gumbel_alphazero"):
         from lzero.entry import train_alphazero
 
         with _as_options(TRAIN_OPTIONS):
@@ -202,7 +202,7 @@ def _train(args: argparse.Namespace) -> int:
 
 
 #: Policy types ``lzero train`` runs, and the entry each one picks.
-TRAINABLE_POLICIES = ("alphazero", "muzero")
+TRAINABLE_POLICIES = ("alphazero", "gumbel_alphazero", "muzero", "gumbel_muzero")
 
 
 def _policy_type(module: ModuleType) -> str:
@@ -226,7 +226,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         raise ConfigError("evaluating a checkpoint needs torch: pip install -e '.[train]'")
     if args.config is not None:
         module = load_config_module(args.config)
-        if _policy_type(module) != "muzero":
+        if _policy_type(module) not in ("muzero", "gumbel_muzero"):
             raise ConfigError(
                 "lzero eval CONFIG: expected a MuZero config, got an AlphaZero one; AlphaZero "
                 "runs are evaluated from the checkpoint alone, which records its config: lzero "

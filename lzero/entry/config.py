@@ -96,10 +96,10 @@ def compile_config(input_cfg: Sequence[Mapping]) -> EasyDict:
 
     Raises:
         ConfigError: the input is not a pair of dicts, a key is unknown, the policy type
-            is not ``'muzero'``, or settings contradict each other.
+            is not ``'muzero'`` or ``'gumbel_muzero'``, or settings contradict each other.
     """
     main_user, create = merge_config_pair(
-        input_cfg, CREATE_CONFIG, "muzero", MAIN_CONFIG, _env_checked_elsewhere
+        input_cfg, CREATE_CONFIG, ("muzero", "gumbel_muzero"), MAIN_CONFIG, _env_checked_elsewhere
     )
     board = is_board_game(create.env)
     # the manager type named in either place: checked here, built by make_env_manager

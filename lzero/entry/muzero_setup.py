@@ -366,7 +366,7 @@ def recorded_input_config(state: Mapping, path: str | Path) -> list[dict]:
         )
     cfg = copy.deepcopy(dict(state["config"]))
     create = dict(env=cfg.pop("create_env"), env_manager=cfg.pop("env_manager"))
-    create["policy"] = dict(type="muzero")
+    create["policy"] = dict(type=cfg.get("policy", {}).get("type", "muzero"))
     env_type = create["env"].get("type")
     if env_type:  # a custom env's class is registered by the code that trained it
         from lzero.envs.registry import ENV_REGISTRY, import_module_names

@@ -264,7 +264,7 @@ def take_renamed(user: Mapping, cfg: MutableMapping, new: str, old: str, *, wher
 def merge_config_pair(
     input_cfg: Sequence[Mapping],
     create_defaults: Mapping,
-    policy_type: str,
+    policy_type: str | Sequence[str],
     main_defaults: Mapping | None = None,
     main_open_keys: Callable[[EasyDict], tuple[str, ...]] = lambda create: (),
 ) -> tuple[dict, EasyDict]:
@@ -291,11 +291,13 @@ def merge_config_pair(
     create = deep_merge_dicts(create_defaults, create_user)
     # The type first: another algorithm's config (Gumbel MuZero, Sampled AlphaZero, ...) has
     # keys of its own, which are not typos of ours.
-    if create.policy.type != policy_type:
+    types = (policy_type,) if isinstance(policy_type, str) else tuple(policy_type)
+    if create.policy.type not in types:
+        want = repr(types[0]) if len(types) == 1 else f"in {list(types)}"
         raise ConfigError(
-            f"create_config.policy: expected type {policy_type!r}, got {create.policy.type!r}"
-            f" (this entry trains {policy_type!r}; the README's porting section lists the "
-            "algorithms implemented here)"
+            f"create_config.policy: expected type {want}, got {create.policy.type!r}"
+            f" (this entry trains {' and '.join(map(repr, types))}; the README's porting "
+            "section lists the algorithms implemented here)"
         )
     problems = unknown_keys(create_defaults, create_user, "create_config")
     if main_defaults is not None:

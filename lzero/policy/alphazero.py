@@ -184,9 +184,20 @@ class AlphaZeroPolicy:
                         size, width, game.height * game.width
                     )
         mc = cfg.mcts
+        # .get: checkpoints written before Gumbel AlphaZero have neither type nor keys
+        self.gumbel = cfg.get("type", "alphazero") == "gumbel_alphazero"
+        gumbel = {
+            key: mc.get(key, default)
+            for key, default in (
+                ("max_num_considered_actions", 16), ("gumbel_scale", 1.0),
+                ("maxvisit_init", 50.0), ("value_scale", 0.1),
+            )
+        }  # fmt: skip
         self.search = BatchedSearch(
             game.kernels,
             num_simulations=mc.num_simulations,
+            selection="gumbel" if self.gumbel else "puct",
+            **gumbel,
             pb_c_base=float(mc.pb_c_base),
             pb_c_init=float(mc.pb_c_init),
             root_dirichlet_alpha=float(mc.root_dirichlet_alpha),

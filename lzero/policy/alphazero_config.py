@@ -36,7 +36,10 @@ from lzero.policy.optim import OPTIM_TYPES
 from lzero.worker.alphazero_evaluator import check_opening_moves
 
 ALPHAZERO_POLICY_CONFIG = dict(
-    type="alphazero",  # (str) policy name; the only one this module serves
+    type="alphazero",  # (str) 'alphazero' (PUCT, visit-count targets) or 'gumbel_alphazero'
+    # (Gumbel AlphaZero, Danihelka et al. 2022: Sequential Halving with Gumbel at the root, the
+    # improved policy below it; the move is the halving winner and the policy target the
+    # improved policy; the mcts.* Gumbel keys below apply). As create_config.policy.type
     import_names=["lzero.policy.alphazero"],  # (list) modules defining it (LightZero compat)
     model=dict(
         observation_shape=(3, 3, 3),  # (tuple) (C, H, W) of the board planes; must match the env
@@ -67,7 +70,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
     simulation_env_config_type=None,  # (str) LightZero's; no effect
     board_size=None,  # (int) LightZero repeats the env's board size here; no effect
     sampled_algo=False,  # (bool) Sampled AlphaZero is not implemented: must be False
-    gumbel_algo=False,  # (bool) Gumbel AlphaZero is not implemented: must be False
+    gumbel_algo=False,  # (bool) LightZero's switch; True exactly with type 'gumbel_alphazero'
+    # (the compiler sets it from the type)
     torch_compile=False,  # (bool) LightZero's torch.compile switch; no effect
     tensor_float_32=False,  # (bool) LightZero's TF32 switch; no effect on CPU
     multi_gpu=False,  # (bool) must be False
@@ -92,7 +96,8 @@ ALPHAZERO_POLICY_CONFIG = dict(
     # worth more). 1: AlphaZero's undiscounted outcome
     policy_target="visit_count",  # (str) ours: what the policy head learns. 'visit_count':
     # the root's visit distribution (AlphaZero); 'completed_q': Gumbel MuZero's improved policy
-    # softmax(log prior + sigma(completed Q)) of the same search (Danihelka et al. 2022)
+    # softmax(log prior + sigma(completed Q)) of the same search (Danihelka et al. 2022), the
+    # only one of type 'gumbel_alphazero' (set by the compiler)
     bot_opponent_share=0.0,  # (float) ours, in [0, 1], self_play_mode only: the share of
     # collected games played against the env's rule bot instead of the agent itself, the
     # agent's colour drawn per game; only the agent's positions are stored. 0: pure self-play
@@ -189,6 +194,13 @@ ALPHAZERO_POLICY_CONFIG = dict(
         legal_actions=None,  # LightZero's; no effect (legal moves come from the rules)
         action_space_size=None,  # (int) LightZero's; no effect (model.action_space_size)
         num_of_sampled_actions=2,  # (int) Sampled AlphaZero's; no effect
+        max_num_considered_actions=16,  # (int) gumbel_alphazero: root moves sampled without
+        # replacement by Gumbel-top-k, then halved (at most the legal moves; mctx's 16)
+        gumbel_scale=1.0,  # (float) gumbel_alphazero: scale of the root's Gumbel noise in
+        # self-play (evaluation and agents draw none)
+        maxvisit_init=50.0,  # (float) gumbel_alphazero: c_visit of sigma(q) = (c_visit +
+        # max visits) * c_scale * q (mctx's 50)
+        value_scale=0.1,  # (float) gumbel_alphazero: c_scale of that transform (mctx's 0.1)
         continuous_action_space=False,  # (bool) must be False
     ),
     other=dict(
@@ -255,9 +267,35 @@ CREATE_CONFIG = dict(
 
 _MUST = (
     ("sampled_algo", False, "Sampled AlphaZero is not implemented"),
-    ("gumbel_algo", False, "Gumbel AlphaZero is not implemented"),
     ("multi_gpu", False, "this build trains on one CPU"),
 )
+
+#: Policy types this compiler serves.
+ALPHAZERO_TYPES = ("alphazero", "gumbel_alphazero")
+
+#: Self-play settings of the PUCT search that a Gumbel search does not have.
+_PUCT_ONLY = ("collect_fpu_reduction", "eval_fpu_reduction", "collect_reuse_tree")
+
+
+def _check_gumbel(policy: Mapping) -> None:
+    """The Gumbel keys of ``policy.mcts``, and no PUCT-only self-play setting beside them."""
+    check_positive_ints(
+        policy.mcts, ("max_num_considered_actions",), where="main_config.policy.mcts"
+    )
+    for key in ("gumbel_scale", "maxvisit_init", "value_scale"):
+        value = policy.mcts[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+            raise ConfigError(
+                f"main_config.policy.mcts: expected {key} a number >= 0, got {value!r}"
+            )
+    given = [k for k in _PUCT_ONLY if policy[k] not in (None, False)]
+    if policy.collect_forced_playouts:
+        given.append("collect_forced_playouts")
+    if given:
+        raise ConfigError(
+            f"main_config.policy: {given} apply to the PUCT search of type 'alphazero'; "
+            "expected them off with type 'gumbel_alphazero'"
+        )
 
 
 def _check_share(policy: Mapping, key: str, *, below_one: bool = False) -> float:
@@ -306,7 +344,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         ConfigError: not a pair of dicts, an unknown key, a policy type other than
             ``'alphazero'``, no env type, or a value out of range.
     """
-    main_user, create = merge_config_pair(input_cfg, CREATE_CONFIG, "alphazero", MAIN_CONFIG)
+    main_user, create = merge_config_pair(input_cfg, CREATE_CONFIG, ALPHAZERO_TYPES, MAIN_CONFIG)
     if not create.env.type:
         raise ConfigError(
             "create_config.env: expected a board env type such as 'tictactoe', got none"
@@ -327,9 +365,28 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         ("fc_policy_layers", "policy_head_hidden_channels"),
     ):
         take_renamed(model_user, policy.model, older, key, where="main_config.policy.model")
-    if policy.type != "alphazero":
-        raise ConfigError(f"main_config.policy: expected type 'alphazero', got {policy.type!r}")
+    if policy.type != create.policy.type:
+        raise ConfigError(
+            f"main_config.policy: expected type {create.policy.type!r} (create_config.policy's),"
+            f" got {policy.type!r}"
+        )
     check_fixed(policy, _MUST, where="main_config.policy")
+    gumbel = policy.type == "gumbel_alphazero"
+    if policy_user.get("gumbel_algo", gumbel) is not gumbel:
+        raise ConfigError(
+            f"main_config.policy: gumbel_algo={policy.gumbel_algo!r} disagrees with type "
+            f"{policy.type!r}; expected gumbel_algo={gumbel} (the type 'gumbel_alphazero' "
+            "selects Gumbel AlphaZero)"
+        )
+    policy.gumbel_algo = gumbel
+    if gumbel:
+        _check_gumbel(policy)
+        if policy_user.get("policy_target", "completed_q") != "completed_q":
+            raise ConfigError(
+                "main_config.policy: type 'gumbel_alphazero' learns the improved policy; "
+                f"expected policy_target 'completed_q' (or none), got {policy.policy_target!r}"
+            )
+        policy.policy_target = "completed_q"
     check_cuda(policy, where="main_config.policy")
     newer = policy.piecewise_decay_lr_scheduler  # None: not given (before the key it set)
     if not (newer is None or isinstance(newer, bool)):
@@ -490,3 +547,27 @@ def bot_mode_variant(sp_module, exp_name: str) -> tuple[EasyDict, EasyDict, int]
     for key in SELF_PLAY_ONLY_KEYS:
         main.policy.pop(key, None)
     return main, copy.deepcopy(sp_module.create_config), sp_module.max_env_step
+
+
+def gumbel_variant(
+    module, exp_name: str, *, num_simulations: int, policy: Mapping | None = None, **mcts
+) -> tuple[EasyDict, EasyDict, int]:
+    """The ``gumbel_alphazero`` config of a zoo AlphaZero config module (LightZero's
+    ``<game>_gumbel_alphazero_*`` files): the same settings with Gumbel AlphaZero's search of
+    ``num_simulations`` and the given ``mcts`` Gumbel keys (``max_num_considered_actions``,
+    ``gumbel_scale``, ...), the ``policy`` keys given replacing the module's, and without the
+    PUCT-only self-play keys.
+
+    Returns:
+        ``(main_config, create_config, max_env_step)`` for the module to export.
+    """
+    main = copy.deepcopy(module.main_config)
+    create = copy.deepcopy(module.create_config)
+    main.exp_name = exp_name
+    for key in (*_PUCT_ONLY, "collect_forced_playouts", "policy_target"):
+        main.policy.pop(key, None)
+    main.policy.update(copy.deepcopy(dict(policy or {})))
+    main.policy.mcts = EasyDict({**main.policy.get("mcts", {}), **mcts})
+    main.policy.mcts.num_simulations = num_simulations
+    create.policy = EasyDict(type="gumbel_alphazero", import_names=["lzero.policy.alphazero"])
+    return main, create, module.max_env_step

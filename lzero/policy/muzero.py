@@ -147,6 +147,10 @@ class MuZeroPolicy:
             root_dirichlet_alpha=cfg.root_dirichlet_alpha,
             root_noise_weight=cfg.root_noise_weight,
             unvisited_value=cfg.unvisited_value,
+            selection="gumbel" if cfg.gumbel_algo else "puct",
+            max_num_considered_actions=cfg.max_num_considered_actions,
+            maxvisit_init=cfg.maxvisit_init,
+            value_scale=cfg.value_scale,
         )
 
     # ------------------------------------------------------------------ acting
@@ -208,7 +212,9 @@ class MuZeroPolicy:
                 uniformly random legal one (see :meth:`collect_epsilon`).
 
         Returns:
-            `[B]` actions, `[B, A]` normalised visit counts, `[B]` root values.
+            `[B]` actions, `[B, A]` normalised visit counts (Gumbel MuZero: the improved
+            policy), `[B]` root values. Gumbel MuZero plays the halving winner, under Gumbel
+            noise when ``explore``, instead of sampling with the temperature.
         """
         if self.root_search is not None:
             boards, movers = self.game.boards_from_planes(obs)
@@ -227,7 +233,11 @@ class MuZeroPolicy:
             latents[new_node] = latent
             return reward.numpy(), value.numpy(), policy.numpy()
 
-        noise = self.mcts.root_noise(action_mask, rng) if explore else None
+        gumbel = self.cfg.gumbel_algo
+        noise = self.mcts.root_noise(action_mask, rng) if explore and not gumbel else None
+        draws = None
+        if explore and gumbel and self.cfg.gumbel_scale > 0:
+            draws = self.mcts.gumbel_noise(action_mask, rng, self.cfg.gumbel_scale)
         res = self.mcts.search(
             root_policy.numpy(),
             root_value.numpy(),
@@ -235,13 +245,20 @@ class MuZeroPolicy:
             recurrent_fn,
             noise=noise,
             to_play=to_play,
+            gumbel=draws,
         )
         greedy = not explore or epsilon is not None
-        actions = select_action(res.visit_counts, self.temperature(), rng, deterministic=greedy)
+        if gumbel:  # the halving winner; the Gumbel draws are its exploration
+            actions = res.action.copy()
+        else:
+            actions = select_action(res.visit_counts, self.temperature(), rng, deterministic=greedy)
         if explore and epsilon is not None:
             for b in np.flatnonzero(rng.random(batch) < epsilon):
                 actions[b] = rng.choice(np.flatnonzero(action_mask[b]))
-        dist = res.visit_counts / res.visit_counts.sum(axis=1, keepdims=True)
+        if gumbel:
+            dist = res.improved_policy
+        else:
+            dist = res.visit_counts / res.visit_counts.sum(axis=1, keepdims=True)
         return actions, dist.astype(np.float32), res.root_value
 
     # ------------------------------------------------------------------ learning

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import warnings
 
@@ -23,7 +24,11 @@ from lzero.policy.board_game import check_search_rules
 from lzero.policy.optim import OPTIM_TYPES
 
 MUZERO_POLICY_CONFIG = dict(
-    type="muzero",  # (str) policy name; the only one this module serves
+    type="muzero",  # (str) 'muzero' (PUCT, visit-count targets) or 'gumbel_muzero' (Gumbel
+    # MuZero, Danihelka et al. 2022: Sequential Halving with Gumbel at the root, the improved
+    # policy below it; the move is the halving winner, the policy target the improved policy;
+    # the Gumbel keys below apply and the Dirichlet noise and temperature do not). As
+    # create_config.policy.type
     import_names=["lzero.policy.muzero"],  # (list) modules defining it (LightZero compat)
     model=dict(
         model_type=None,  # (str|None) 'mlp' (vector observations) or 'conv' (board planes);
@@ -163,8 +168,19 @@ MUZERO_POLICY_CONFIG = dict(
     ignore_done=False,  # (bool) must be False: an episode's end is its end
     random_collect_episode_num=0,  # (int) must be 0: every collected episode is searched
     sampled_algo=False,  # (bool) must be False: Sampled MuZero is not implemented
-    gumbel_algo=False,  # (bool) must be False: Gumbel MuZero is not implemented
+    gumbel_algo=False,  # (bool) LightZero's switch; True exactly with type 'gumbel_muzero' (set
+    # from the type)
+    max_num_considered_actions=4,  # (int) gumbel_muzero: root moves sampled without
+    # replacement by Gumbel-top-k, then halved (LightZero's default 4; mctx's 16)
+    gumbel_scale=1.0,  # (float) gumbel_muzero: scale of the root's Gumbel noise in collection
+    # (evaluation draws none)
+    maxvisit_init=50.0,  # (float) gumbel_muzero: c_visit of sigma(q) = (c_visit + max visits)
+    # * c_scale * q, q min-max normalised (mctx's 50)
+    value_scale=0.1,  # (float) gumbel_muzero: c_scale of that transform (mctx's 0.1)
 )
+
+#: Policy types this config serves.
+MUZERO_TYPES = ("muzero", "gumbel_muzero")
 
 #: Keys accepted only at one value, with the reason (LightZero's switches of features not
 #: built here).
@@ -175,7 +191,6 @@ _FIXED = (
     ("ignore_done", False, "an episode's end is its end here"),
     ("random_collect_episode_num", 0, "random collection before training is not built"),
     ("sampled_algo", False, "Sampled MuZero is not implemented"),
-    ("gumbel_algo", False, "Gumbel MuZero is not implemented"),
     ("use_augmentation", False, "image augmentation is not built"),
     ("use_wandb", False, "runs log to TensorBoard and progress.csv, not wandb"),
     ("model.discrete_action_encoding_type", "one_hot", "actions are encoded one-hot"),
@@ -355,8 +370,19 @@ def policy_config(user: dict | None) -> EasyDict:
     if cfg.update_per_collect is not None:
         cfg.replay_ratio = None  # LightZero's rule: a set update_per_collect wins over the default
     _take_lightzero_names(user, cfg)
-    if cfg.type != "muzero":
-        raise ConfigError(f"policy config: expected type 'muzero', got {cfg.type!r}")
+    if cfg.type not in MUZERO_TYPES:
+        raise ConfigError(f"policy config: expected type in {list(MUZERO_TYPES)}, got {cfg.type!r}")
+    gumbel = cfg.type == "gumbel_muzero"
+    if user.get("gumbel_algo", gumbel) is not gumbel:
+        raise ConfigError(
+            f"policy config: gumbel_algo={cfg.gumbel_algo!r} disagrees with type {cfg.type!r}; "
+            f"expected gumbel_algo={gumbel} (the type 'gumbel_muzero' selects Gumbel MuZero)"
+        )
+    cfg.gumbel_algo = gumbel
+    check_positive_ints(cfg, ("max_num_considered_actions",), where="policy config")
+    for key in ("gumbel_scale", "maxvisit_init", "value_scale"):
+        if not (_is_number(cfg[key], (int, float)) and cfg[key] >= 0):
+            raise ConfigError(f"policy config: expected {key} a number >= 0, got {cfg[key]!r}")
     check_cuda(cfg, where="policy config")
     check_fixed(cfg, _FIXED, where="policy config")
     _check_choices(cfg)
@@ -429,3 +455,23 @@ def policy_config(user: dict | None) -> EasyDict:
     _check_consistency(cfg)
     check_discount_factor(cfg, where="policy config")
     return cfg
+
+
+def gumbel_muzero_variant(
+    module, exp_name: str, *, num_simulations: int, **policy
+) -> tuple[EasyDict, EasyDict, int]:
+    """The ``gumbel_muzero`` config of a zoo MuZero config module (LightZero's
+    ``<task>_gumbel_muzero_*`` files): the same settings with Gumbel MuZero's search of
+    ``num_simulations`` and the ``policy`` keys given (``max_num_considered_actions``,
+    ``gumbel_scale``, ...) replacing the module's.
+
+    Returns:
+        ``(main_config, create_config, max_env_step)`` for the module to export.
+    """
+    main = copy.deepcopy(module.main_config)
+    create = copy.deepcopy(module.create_config)
+    main.exp_name = exp_name
+    main.policy.update(copy.deepcopy(policy))
+    main.policy.num_simulations = num_simulations
+    create.policy = EasyDict(type="gumbel_muzero", import_names=["lzero.policy.muzero"])
+    return main, create, module.max_env_step

@@ -21,6 +21,10 @@ With the policy's ``fast_search_prob`` p (ours; playout cap randomisation, Wu 20
 is, with probability p and for all games at once, a fast search (``fast_search_simulations``,
 no root noise) whose positions are not stored; the other steps search fully, with noise, and
 are stored. A game's moves still count as env steps either way.
+
+With a Gumbel policy (type ``gumbel_alphazero``) each move is its search's Sequential Halving
+winner under the search's Gumbel noise (no temperature), and the policy target is the
+improved policy (Danihelka et al. 2022).
 """
 
 from __future__ import annotations
@@ -109,6 +113,8 @@ class AlphaZeroCollector:
         w = float(policy.cfg.root_value_target_weight)  # the searched root value's share
         gamma = float(policy.cfg.discount_factor)
         completed_q = policy.cfg.policy_target == "completed_q"
+        search = policy.search
+        target = {"c_visit": search.maxvisit_init, "c_scale": search.value_scale}
         fpu = policy.cfg.collect_fpu_reduction
         forced = float(policy.cfg.collect_forced_playouts)
         reuse = bool(policy.cfg.collect_reuse_tree)
@@ -138,14 +144,19 @@ class AlphaZeroCollector:
                 temperature[self.moves >= limit] = 0.0
             greedy = visits.argmax(axis=1)
             t = float(temperature.max())  # every game past num_sampling_moves: no draw at all
-            actions = (
-                np.where(temperature > 0, sample_actions(visits, t, self.rng), greedy)
-                if t > 0
-                else greedy
-            )
+            if policy.gumbel:  # the halving winner: the Gumbel noise is its exploration
+                actions = result.action.copy()
+            elif t > 0:
+                actions = np.where(temperature > 0, sample_actions(visits, t, self.rng), greedy)
+            else:
+                actions = greedy
             stored = np.flatnonzero(~skip) if not fast else ()  # a fast step stores nothing
             if len(stored):
-                pi = completed_q_policy(result) if completed_q else visit_policy(visits, 1.0)
+                pi = (
+                    completed_q_policy(result, **target)
+                    if completed_q
+                    else visit_policy(visits, 1.0)
+                )
                 pi = pi.astype(np.float32)
                 planes = game.planes(boards, to_play)
             for i in np.flatnonzero(bot_turn):  # copies: the bot gets no view of the pool

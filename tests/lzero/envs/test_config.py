@@ -121,19 +121,21 @@ def test_merge_config_pair_names_unknown_keys_of_both_configs_at_once(typos, env
 
 
 def test_another_algorithms_config_is_refused_by_its_type_not_by_its_keys():
-    """Gumbel MuZero's keys are not typos of MuZero's: the error names the policy type, which
-    is checked before the keys (LightZero's Gumbel, Sampled and Stochastic configs)."""
+    """Sampled MuZero's keys are not typos of MuZero's: the error names the policy type, which
+    is checked before the keys (LightZero's Sampled and Stochastic configs)."""
     from lzero.envs.config import merge_config_pair
 
     create_defaults = {"env": {"type": None}, "policy": {"type": "muzero"}}
     main_defaults = {"policy": {"num_simulations": 1}}
-    main = {"policy": {"max_num_considered_actions": 2}}
-    create = {"env": {"type": "t"}, "policy": {"type": "gumbel_muzero"}}
-    with pytest.raises(ConfigError, match="expected type 'muzero', got 'gumbel_muzero'") as err:
+    main = {"policy": {"num_of_sampled_actions": 2}}
+    create = {"env": {"type": "t"}, "policy": {"type": "sampled_muzero"}}
+    with pytest.raises(ConfigError, match="expected type 'muzero', got 'sampled_muzero'") as err:
         merge_config_pair([main, create], create_defaults, "muzero", main_defaults)
-    assert "max_num_considered_actions" not in str(err.value)
+    assert "num_of_sampled_actions" not in str(err.value)
+    with pytest.raises(ConfigError, match=r"expected type in \['muzero', 'gumbel_muzero'\]"):
+        merge_config_pair([main, create], create_defaults, ("muzero", "gumbel_muzero"))
     create["policy"]["type"] = "muzero"  # the right type: now the key is named
-    with pytest.raises(ConfigError, match="unknown key 'max_num_considered_actions'"):
+    with pytest.raises(ConfigError, match="unknown key 'num_of_sampled_actions'"):
         merge_config_pair([main, create], create_defaults, "muzero", main_defaults)
 
 

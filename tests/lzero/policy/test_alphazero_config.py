@@ -127,7 +127,7 @@ def test_manager_key_typos_are_named_with_the_managers_keys():
 @pytest.mark.parametrize(
     ("key", "value", "match"),
     [
-        ("gumbel_algo", True, r"expected gumbel_algo=False \(Gumbel AlphaZero is not impl"),
+        ("gumbel_algo", True, r"gumbel_algo=True disagrees with type 'alphazero'; expected gu"),
         ("multi_gpu", True, r"expected multi_gpu=False \(this build trains on one CPU\)"),
         ("env_type", "not_board_games", "expected env_type 'board_games'"),
         ("action_type", "any", "expected action_type in"),
@@ -177,3 +177,35 @@ def test_lightzeros_positional_call_reads_model_path_fourth(tmp_path):
         train_alphazero(cfg, 0, None, str(missing), int(1e10), 1)
     with pytest.raises(ConfigError, match="model: expected None"):
         train_alphazero(cfg, 0, object())
+
+
+def compile_gumbel(policy: dict, **main) -> object:
+    create = dict(LIGHTZERO_TICTACTOE_CREATE, policy=dict(type="gumbel_alphazero"))
+    return compile_alphazero_config([dict(main, policy=policy), create])
+
+
+def test_gumbel_alphazero_compiles_with_its_keys_and_target():
+    """Type 'gumbel_alphazero' (LightZero's name): gumbel_algo and the improved-policy target
+    follow from the type, the Gumbel keys are read under mcts, and what only PUCT has is
+    refused."""
+    cfg = compile_gumbel(dict(mcts=dict(max_num_considered_actions=4, gumbel_scale=0.5)))
+    assert (cfg.policy.type, cfg.policy.gumbel_algo) == ("gumbel_alphazero", True)
+    assert cfg.policy.policy_target == "completed_q"
+    assert (cfg.policy.mcts.max_num_considered_actions, cfg.policy.mcts.gumbel_scale) == (4, 0.5)
+    assert compile_gumbel(dict(gumbel_algo=True)).policy.gumbel_algo is True
+    bad = [
+        (dict(gumbel_algo=False), "gumbel_algo=False disagrees with type 'gumbel_alphazero'"),
+        (dict(policy_target="visit_count"), "expected policy_target 'completed_q' .or none"),
+        (dict(collect_fpu_reduction=0.2), r"\['collect_fpu_reduction'\] apply to the PUCT"),
+        (dict(collect_forced_playouts=2.0), r"\['collect_forced_playouts'\] apply to the PUCT"),
+        (dict(mcts=dict(max_num_considered_actions=0)), "max_num_considered_actions"),
+        (dict(mcts=dict(value_scale=-1)), "expected value_scale a number >= 0, got -1"),
+        (dict(type="alphazero"), "expected type 'gumbel_alphazero' .create_config.policy's"),
+    ]
+    for policy, match in bad:
+        with pytest.raises(ConfigError, match=match):
+            compile_gumbel(policy)
+    with pytest.raises(ConfigError, match=r"expected type in \['alphazero', 'gumbel_alphaz"):
+        compile_alphazero_config(
+            [dict(policy={}), dict(LIGHTZERO_TICTACTOE_CREATE, policy=dict(type="gumbel"))]
+        )

@@ -144,6 +144,30 @@ def test_search_respects_mask_and_returns_distributions():
         assert (dist[mask == 0] == 0).all() and values.shape == (4,)
 
 
+def test_gumbel_muzero_plays_the_halving_winner_and_returns_the_improved_policy():
+    """Type 'gumbel_muzero': the search is Gumbel MuZero's; its actions are the halving
+    winners (no temperature), its policy the improved one (not the visit counts), and the
+    same generator gives the same draws."""
+    torch.manual_seed(0)
+    cfg = {**SMALL, "type": "gumbel_muzero", "model": {**SMALL["model"], "action_space_size": 3}}
+    policy = MuZeroPolicy(cfg)
+    assert policy.cfg.gumbel_algo and policy.mcts.rule == 2
+    obs = np.random.default_rng(0).normal(size=(4, 3)).astype(np.float32)
+    mask = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 1], [0, 0, 1]], np.int8)
+    calls = []
+    search = policy.mcts.search
+    policy.mcts.search = lambda *a, **k: calls.append((k, out := search(*a, **k))) or out
+    for explore in (True, False):
+        actions, dist, _ = policy.search(obs, mask, rng=np.random.default_rng(3), explore=explore)
+        kwargs, out = calls[-1]
+        assert kwargs["noise"] is None and (kwargs["gumbel"] is not None) == explore
+        np.testing.assert_array_equal(actions, out.action)
+        np.testing.assert_allclose(dist, out.improved_policy, rtol=1e-6)
+        assert mask[np.arange(4), actions].all() and (dist[mask == 0] == 0).all()
+    again, _, _ = policy.search(obs, mask, rng=np.random.default_rng(3), explore=True)
+    np.testing.assert_array_equal(calls[0][1].action, again)
+
+
 # LightZero's MountainCar MuZero config (zoo/classic_control/mountain_car/config/
 # mtcar_muzero_config.py) turns epsilon-greedy collection on with these keys.
 MOUNTAIN_CAR_EPS = dict(
@@ -237,7 +261,9 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ({"multi_gpu": True}, r"expected multi_gpu=False \(this build trains on one CPU\)"),
         ({"use_priority": True}, r"expected use_priority=False \(the replay samples unif"),
         ({"collect_with_pure_policy": True}, r"expected collect_with_pure_policy=False \(co"),
-        ({"gumbel_algo": True}, r"expected gumbel_algo=False \(Gumbel MuZero is not impl"),
+        ({"gumbel_algo": True}, r"gumbel_algo=True disagrees with type 'muzero'; expected gumbe"),
+        ({"type": "gumbel_muzero", "max_num_considered_actions": 0}, "max_num_considered_act"),
+        ({"type": "gumbel_muzero", "gumbel_scale": -1}, "expected gumbel_scale a number >= 0"),
         ({"random_collect_episode_num": 5}, r"expected random_collect_episode_num=0 \(rand"),
         ({"policy_entropy_weight": -0.1}, "expected policy_entropy_weight to be a non-negative"),
         ({"policy_label_smoothing": 1}, r"expected policy_label_smoothing in \[0, 1\), got 1"),

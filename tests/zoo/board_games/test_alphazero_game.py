@@ -710,6 +710,50 @@ def test_completed_q_policy_targets_are_the_searches_improved_policies():
     assert np.mean(differ) > 0.5  # all but positions with one sensible move
 
 
+def test_gumbel_self_play_plays_the_halving_winner_and_learns_the_improved_policy():
+    """Type 'gumbel_alphazero': every move of self-play is its search's Sequential Halving
+    winner (the result's action, under the search's Gumbel noise) and every stored target is
+    that search's improved policy with the config's maxvisit_init and value_scale."""
+    from lzero.mcts.batched_search import completed_q_policy
+    from lzero.worker.alphazero_collector import AlphaZeroCollector
+
+    cfg = compile_alphazero_config(
+        [
+            dict(
+                policy=dict(
+                    model=dict(observation_shape=(3, 3, 3), action_space_size=9, num_channels=8),
+                    nn_cache_size=0,
+                    mcts=dict(num_simulations=8, max_num_considered_actions=4, value_scale=0.2),
+                )
+            ),
+            dict(env=dict(type="tictactoe"), policy=dict(type="gumbel_alphazero")),
+        ]
+    )
+    torch.manual_seed(0)
+    policy = AlphaZeroPolicy(cfg.policy, BoardGame.from_env(make_env("tictactoe")), seed=0)
+    assert policy.search.rule == 2 and policy.search.value_scale == 0.2
+    search, improved, chosen = policy.search.search, [], []
+
+    def record(*args, **kwargs):
+        result = search(*args, **kwargs)
+        assert kwargs["add_noise"]
+        improved.append(completed_q_policy(result, c_visit=50.0, c_scale=0.2).astype(np.float32))
+        chosen.append(result.action)
+        return result
+
+    policy.search.search = record
+    collector = AlphaZeroCollector(policy, "tictactoe", {}, 2, seed=0)
+    played = []
+    step = collector.pool.step
+    collector.pool.step = lambda actions: (played.append(actions.copy()), step(actions))[1]
+    targets = collector.collect(2)["policy"]
+    collector.close()
+    for actions, want in zip(played, chosen):
+        np.testing.assert_array_equal(actions, want)
+    rows = {tuple(t) for t in np.concatenate(improved).round(6)}
+    assert len(targets) > 0 and all(tuple(t) in rows for t in targets.round(6))
+
+
 def test_collect_fpu_reduction_searches_self_play_with_it_below_the_root():
     """``collect_fpu_reduction`` r: self-play is the run whose searches take
     ``fpu_reduction=r, root_fpu_reduction=0`` (the root's value unreduced), and differs from

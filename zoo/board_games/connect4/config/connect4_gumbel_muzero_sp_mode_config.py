@@ -1,0 +1,21 @@
+"""Gumbel MuZero on Connect4, self-play mode (LightZero's file name): the MuZero config with
+Gumbel MuZero's search (Danihelka et al. 2022) of 16 simulations a move, sampling at most
+7 root moves.
+
+Run: ``lzero train zoo.board_games.connect4.config.connect4_gumbel_muzero_sp_mode_config``.
+"""
+
+from lzero.policy.muzero_config import gumbel_muzero_variant
+from zoo.board_games.connect4.config import connect4_muzero_sp_mode_config as base
+
+main_config, create_config, max_env_step = gumbel_muzero_variant(
+    base,
+    "data_muzero/connect4_gumbel_muzero_sp_mode_seed0",
+    num_simulations=16,
+    max_num_considered_actions=7,
+)
+
+if __name__ == "__main__":
+    from lzero.cli_train import run_as_main
+
+    run_as_main(__spec__.name if __spec__ else __file__)

@@ -28,7 +28,7 @@ def test_every_board_game_has_both_modes():
 def test_config_compiles_and_fits_its_env(name):
     module = __import__(name, fromlist=["main_config"])
     cfg = compile_alphazero_config([module.main_config, module.create_config])
-    assert cfg.policy.type == "alphazero"
+    assert cfg.policy.type in ("alphazero", "gumbel_alphazero")
     game, bots = _setup(cfg, seed=0)
     assert game.name == cfg.create.env.type and bots
     assert cfg.env.battle_mode == (

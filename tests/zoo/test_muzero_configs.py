@@ -28,7 +28,7 @@ def test_the_zoo_has_muzero_configs():
 def test_config_compiles(name):
     module = __import__(name, fromlist=["main_config"])
     cfg = compile_config([module.main_config, module.create_config])
-    assert cfg.policy.type == "muzero"
+    assert cfg.policy.type in ("muzero", "gumbel_muzero")
 
 
 def _run_main(name, monkeypatch, argv, train):

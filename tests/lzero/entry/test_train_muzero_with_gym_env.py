@@ -196,7 +196,7 @@ def test_lightzeros_save_replay_gif_keys_record_every_evaluation_episode(tmp_pat
         ),
         (
             lambda m, c: c["policy"].update(type="efficientzero"),
-            "expected type 'muzero', got 'efficientzero'",
+            "expected type in \\['muzero', 'gumbel_muzero'\\], got 'efficientzero'",
         ),
         (
             lambda m, c: m["env"].update(continuous=True),

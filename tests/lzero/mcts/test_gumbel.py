@@ -116,7 +116,9 @@ def test_board_search_equals_the_reference(seed, plies, sims, m, scale):
 
 
 def ttt_kernels():
-    from conftest import GameKernels, ttt_apply_action, ttt_legal_actions, ttt_result_after
+    from uct_test_games import ttt_apply_action, ttt_legal_actions, ttt_result_after
+
+    from lzero.mcts.game import GameKernels
 
     return GameKernels(ttt_legal_actions, ttt_apply_action, ttt_result_after, 9, (3, 3), True)
 

@@ -53,7 +53,9 @@ def check_config_matches_its_env(module: str) -> None:
         assert env.action_space.n == model.action_space_size, module
         assert np.array_equal(obs["action_mask"], np.ones(model.action_space_size, np.int8))
         env.close()
-    assert create.policy.type in ("muzero", "gumbel_muzero") and create.env.type.endswith("_lightzero")
+    assert create.policy.type in ("muzero", "gumbel_muzero") and create.env.type.endswith(
+        "_lightzero"
+    )
 
 
 def check_entry_points(names: dict[str, str]) -> None:

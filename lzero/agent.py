@@ -27,7 +27,7 @@ from lzero.mcts.batched_search import check_fpu_reduction, root_legal
 from lzero.model.frozen import inference_dtype as check_inference_dtype
 from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.board_game import BoardGame
-from lzero.utils.checkpoint_file import load_checkpoint_file
+from lzero.utils.checkpoint_file import load_checkpoint_file, save_checkpoint_file
 
 #: The ``kind`` of the checkpoints this module reads and writes.
 CHECKPOINT_KIND = "lzero-alphazero"
@@ -45,9 +45,10 @@ def plain(value: Any) -> Any:
 def save_checkpoint(
     path: str | Path, policy: AlphaZeroPolicy, create_env_cfg: Mapping, env_cfg: Mapping, **extra
 ) -> None:
-    """Writes ``policy`` and the facts that rebuild it (its game and config) to ``path``."""
+    """Writes ``policy`` and the facts that rebuild it (its game and config) to ``path``
+    (whole or not at all: :func:`lzero.utils.checkpoint_file.save_checkpoint_file`)."""
     g = policy.game
-    torch.save(
+    save_checkpoint_file(
         {
             "kind": CHECKPOINT_KIND,
             **policy.state_dict(),

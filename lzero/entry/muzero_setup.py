@@ -20,7 +20,7 @@ from lzero.entry.config import TRAINER_MANAGER_KEYS
 from lzero.envs.config import is_number
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
-from lzero.utils.checkpoint_file import load_checkpoint_file
+from lzero.utils.checkpoint_file import load_checkpoint_file, save_checkpoint_file
 
 
 def env_factory(cfg: Mapping, *, is_train: bool):
@@ -308,7 +308,7 @@ def save_checkpoint(policy: MuZeroPolicy, path: Path, cfg: Mapping, **extra) -> 
     with (``config``: what ``lzero.agent.load_agent`` rebuilds a board-game player from) and
     plain-number extras for ``torch.load(weights_only=True)``."""
     state = {**policy.state_dict(), **checkpoint_env(cfg), "config": plain(cfg), **extra}
-    torch.save(state, path)
+    save_checkpoint_file(state, path)
 
 
 def read_checkpoint(path: str | Path, cfg: Mapping, what: str = "model_path") -> dict:

@@ -29,6 +29,14 @@ from lzero.policy.alphazero import AlphaZeroPolicy
 from lzero.policy.alphazero_config import compile_alphazero_config
 from lzero.policy.board_game import BoardGame
 from lzero.utils.replay_io import check_replay_dir
+from lzero.utils.run_state import (
+    RUN_STATE_FORMAT,
+    global_rng_state,
+    pack,
+    set_global_rng_state,
+    unpack,
+)
+from lzero.utils.signals import stopping_at_safe_points
 from lzero.worker.alphazero_collector import make_alphazero_collector
 from lzero.worker.alphazero_evaluator import (
     check_mcts_bot_simulations,
@@ -65,6 +73,35 @@ def _setup(cfg, seed: int):
     return game, bots
 
 
+def _restore_run_state(packed, buffer, collector, policy, rng, ckpt_dir) -> tuple[int, dict]:
+    """Puts a checkpoint's run state back (buffer, games in flight, every random stream);
+    returns its ``last_save`` and ``losses``.
+
+    Raises:
+        ConfigError: a run state of another format, or one that does not fit the config.
+    """
+    where = ckpt_dir / "ckpt_last.pth.tar"
+    fmt = packed.get("format") if isinstance(packed, dict) else None
+    if fmt != RUN_STATE_FORMAT:
+        age = "a newer" if isinstance(fmt, int) and fmt > RUN_STATE_FORMAT else "another"
+        raise ConfigError(
+            f"resume: {where} holds a run state of format {fmt!r}, {age} than this version's "
+            f"{RUN_STATE_FORMAT}: resume it with the version that wrote it, or train on from "
+            "its weights in a new run (policy.model_path)"
+        )
+    state = unpack(packed)
+    try:
+        buffer.load_state_dict(state["buffer"])
+        if state["collector"] is not None and hasattr(collector, "load_state_dict"):
+            collector.load_state_dict(state["collector"])
+    except ValueError as err:
+        raise ConfigError(f"resume: {where} does not fit the config: {err}") from err
+    policy.search.set_rng_state(state["search"])
+    rng.bit_generator.state = state["trainer_rng"]
+    set_global_rng_state(state["global"])
+    return int(state["last_save"]), dict(state["losses"])
+
+
 def train_alphazero(
     input_cfg: Sequence[Mapping],
     seed: int | None = None,
@@ -93,8 +130,11 @@ def train_alphazero(
         max_env_step: env-step budget (moves played in self-play).
         max_time_s: wall-clock budget in seconds (checked between collect phases).
         resume: an experiment directory to continue from its ``ckpt/ckpt_last.pth.tar``
-            (network, optimizer, train iteration, env step, best score; ``progress.csv`` is
-            appended to). The replay buffer is not saved: it refills from new self-play.
+            (network, optimizer, counters and, where the run stopped between iterations, its
+            run state: the replay buffer, the games in flight and every random stream), as
+            if it had not stopped; ``progress.csv`` is appended to. With Ray self-play the
+            actors' games in flight and streams are not saved, nor the subtrees of
+            ``collect_reuse_tree``.
 
     Returns:
         The trained policy.
@@ -193,12 +233,41 @@ def train_alphazero(
         env_step, best = int(resumed["env_step"]), float(resumed.get("best_score", -math.inf))
         last_eval = resumed.get("last_eval")  # its evaluation is in the CSV: not again
         start -= float(resumed.get("wall_time", 0.0))
+        if "run_state" in resumed:
+            last_save, losses = _restore_run_state(
+                resumed["run_state"], buffer, collector, policy, rng, ckpt_dir
+            )
+        else:
+            progress.line(
+                "resuming without a run state (a checkpoint written mid-iteration or before "
+                "run states): the replay buffer refills from new self-play and the random "
+                "streams start again from the seed"
+            )
+    whole = True  # the loop is between iterations: the run state can be saved as it is
 
-    def save(name: str) -> None:
+    def save(name: str, with_state: bool = False) -> None:
+        extra = {}
+        if with_state:
+            extra["run_state"] = pack({
+                "format": RUN_STATE_FORMAT, "buffer": buffer.state_dict(),
+                "collector": collector.state_dict() if hasattr(collector, "state_dict") else None,
+                "search": policy.search.rng_state(), "trainer_rng": rng.bit_generator.state,
+                "global": global_rng_state(), "last_save": last_save, "losses": losses,
+            })  # fmt: skip
         save_checkpoint(
             ckpt_dir / name, policy, cfg.create.env, cfg.env, env_step=env_step, best_score=best,
-            wall_time=time.perf_counter() - start, last_eval=last_eval, seed=seed,
+            wall_time=time.perf_counter() - start, last_eval=last_eval, seed=seed, **extra,
         )  # fmt: skip
+
+    def save_last() -> None:
+        t0 = time.perf_counter()
+        save("ckpt_last.pth.tar", with_state=True)
+        size = (ckpt_dir / "ckpt_last.pth.tar").stat().st_size
+        kept = sum(a.nbytes for a in buffer.state_dict().values() if isinstance(a, np.ndarray))
+        progress.line(
+            f"saved ckpt_last.pth.tar with the run state: {size / 1e6:.1f} MB ({kept / 1e6:.1f} "
+            f"MB of replay, {len(buffer)} positions) in {time.perf_counter() - t0:.2f} s"
+        )
 
     def evaluate() -> bool:
         nonlocal best, last_eval
@@ -231,45 +300,58 @@ def train_alphazero(
             resumed is not None, f"{games} games against each of {', '.join(bots)}"
         )
     reason = "max_train_iter spent"  # worded as the MuZero entry's stop lines
+    minutes = pcfg.save_ckpt_last_minutes
+    last_write = time.perf_counter()
     try:
-        while True:
-            if last_eval is None or policy.train_iter - last_eval >= pcfg.eval_freq:
-                if evaluate():
-                    reason = f"stop value {stop_value} reached against {bots[0]}"
+        with stopping_at_safe_points(progress.line) as stop:
+            while True:
+                stop.check()
+                if last_eval is None or policy.train_iter - last_eval >= pcfg.eval_freq:
+                    if evaluate():
+                        reason = f"stop value {stop_value} reached against {bots[0]}"
+                        break
+                    stop.check()
+                if env_step >= max_env_step:
+                    reason = "max_env_step spent"
                     break
-            if env_step >= max_env_step:
-                reason = "max_env_step spent"
-                break
-            if max_time_s is not None and time.perf_counter() - start >= max_time_s:
-                reason = f"max_time_s {max_time_s:g} spent"
-                break
-            if policy.train_iter >= max_train_iter:
-                break
-            policy.forward_seconds = 0.0
-            t0 = time.perf_counter()
-            data = collector.collect(pcfg.n_episode)
-            collect_seconds = time.perf_counter() - t0
-            buffer.push(data["planes"], data["policy"], data["value"], data["draw"])
-            env_step += data["env_steps"]
-            updates = pcfg.update_per_collect or max(
-                1, round(len(data["value"]) * pcfg.model_update_ratio)
-            )
-            if not len(buffer):  # fast searches only so far (fast_search_prob): nothing to learn
-                updates = 0
-            for _ in range(min(updates, max_train_iter - policy.train_iter)):
-                losses = policy.learn(*buffer.sample(pcfg.batch_size, rng))
-                if policy.train_iter - last_save >= pcfg.save_ckpt_freq:
-                    last_save = policy.train_iter
-                    save(f"iteration_{policy.train_iter}.pth.tar")
-            log.write(
-                train_iter=policy.train_iter, env_step=env_step, wall_time=round(time.perf_counter() - start, 2),
-                collect_return=float(np.mean(data["returns"])),
-                positions_per_s=round(data["env_steps"] / collect_seconds, 1),
-                search_share=round(1 - policy.forward_seconds / collect_seconds, 3), **losses,
-            )  # fmt: skip
-            progress.status(env_step, policy.train_iter, losses.get("total_loss"))
-        if last_eval != policy.train_iter and reason.endswith(" spent"):
-            evaluate()
+                if max_time_s is not None and time.perf_counter() - start >= max_time_s:
+                    reason = f"max_time_s {max_time_s:g} spent"
+                    break
+                if policy.train_iter >= max_train_iter:
+                    break
+                whole = False
+                policy.forward_seconds = 0.0
+                policy.clear_nn_caches()  # what the evaluation cached: as after a resume
+                t0 = time.perf_counter()
+                data = collector.collect(pcfg.n_episode)
+                collect_seconds = time.perf_counter() - t0
+                buffer.push(data["planes"], data["policy"], data["value"], data["draw"])
+                env_step += data["env_steps"]
+                updates = pcfg.update_per_collect or max(
+                    1, round(len(data["value"]) * pcfg.model_update_ratio)
+                )
+                if not len(
+                    buffer
+                ):  # fast searches only so far (fast_search_prob): nothing to learn
+                    updates = 0
+                for _ in range(min(updates, max_train_iter - policy.train_iter)):
+                    losses = policy.learn(*buffer.sample(pcfg.batch_size, rng))
+                    if policy.train_iter - last_save >= pcfg.save_ckpt_freq:
+                        last_save = policy.train_iter
+                        save(f"iteration_{policy.train_iter}.pth.tar")
+                log.write(
+                    train_iter=policy.train_iter, env_step=env_step, wall_time=round(time.perf_counter() - start, 2),
+                    collect_return=float(np.mean(data["returns"])),
+                    positions_per_s=round(data["env_steps"] / collect_seconds, 1),
+                    search_share=round(1 - policy.forward_seconds / collect_seconds, 3), **losses,
+                )  # fmt: skip
+                whole = True
+                progress.status(env_step, policy.train_iter, losses.get("total_loss"))
+                if minutes is not None and time.perf_counter() - last_write >= 60 * minutes:
+                    save_last()
+                    last_write = time.perf_counter()
+            if last_eval != policy.train_iter and reason.endswith(" spent"):
+                evaluate()
     except KeyboardInterrupt:
         reason = "interrupted"
         raise
@@ -277,7 +359,11 @@ def train_alphazero(
         reason = f"failed: {type(err).__name__}"
         raise
     finally:
-        save("ckpt_last.pth.tar")
+        if whole:
+            save_last()
+        else:  # a stop inside an iteration: newer weights, but no state to continue exactly
+            save("ckpt_last.pth.tar")
+            reason += ", inside an iteration: saved without the run state"
         log.plot()
         log.close()
         collector.close()

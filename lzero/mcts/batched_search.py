@@ -267,6 +267,19 @@ class BatchedSearch:
             self._rngs = np.stack([make_rng_state(self.seed + b) for b in range(batch)])
         return self._rngs
 
+    def rng_state(self) -> dict:
+        """The search's random streams (root noise and the trees' numba generators), for a
+        training run's checkpoint. The subtrees ``reuse_tree`` keeps are not among them: the
+        first such search after :meth:`set_rng_state` starts afresh."""
+        rngs = None if self._rngs is None else self._rngs.copy()
+        return {"noise": self.rng.bit_generator.state, "trees": rngs}
+
+    def set_rng_state(self, state: dict) -> None:
+        """Puts back the streams :meth:`rng_state` returned."""
+        self.rng.bit_generator.state = state["noise"]
+        self._rngs = None if state["trees"] is None else np.array(state["trees"], np.uint64)
+        self._searched, self._free = [], (None, None, None)
+
     def root_actions(self, b: int) -> np.ndarray:
         """`[C]` the root moves of tree ``b`` of the last search (after the root tactics)."""
         n = max(int(self.tree.node_num_children[b, bt.ROOT_INDEX]), 0)

@@ -273,6 +273,14 @@ class AlphaZeroPolicy:
         ``nn_cache_size`` is 0."""
         return self._eval_caches.get(self._frozen)
 
+    def clear_nn_caches(self) -> None:
+        """Empties the evaluation caches. Self-play starts each collect phase with them empty:
+        a position the evaluation before it cached would otherwise come from a batch of
+        another size (equal to about 1e-7, not bit for bit), which a resumed run, whose
+        evaluation was before its stop, would not have."""
+        for cache in self._eval_caches.values():
+            cache.clear()
+
     def model_input(self, planes: np.ndarray) -> np.ndarray:
         """The network's input for board planes `[B, 3, H, W]`: the planes, followed by their
         window-count planes with ``model.line_features`` (ours)."""

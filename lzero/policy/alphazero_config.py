@@ -9,6 +9,7 @@ checked against :data:`ALPHAZERO_POLICY_CONFIG`.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -134,6 +135,10 @@ ALPHAZERO_POLICY_CONFIG = dict(
     n_episode=8,  # (int) games collected per collect phase
     eval_freq=50,  # (int) train iterations between evaluations
     save_ckpt_freq=1000,  # (int) train iterations between iteration_N checkpoints
+    save_ckpt_last_minutes=10.0,  # (float|None) ours: minutes between writes of
+    # ckpt/ckpt_last.pth.tar during training, each with the run's whole state (weights,
+    # optimizer, replay buffer, games in flight, every random stream), so that --resume after
+    # a kill continues from it as if the run had not stopped; None: written when it stops only
     eval_bots=None,  # (list|None) bots to evaluate against; None: rule, mcts and,
     # on TicTacToe, alpha_beta (not random or the perfect solver bot)
     eval_num_simulations=None,  # (int|None) simulations per move in evaluation; None: mcts's
@@ -403,6 +408,15 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         policy, ("batch_size", "n_episode", "eval_freq", "save_ckpt_freq", "torch_num_threads"),
         where="main_config.policy",
     )  # fmt: skip
+    minutes = policy.save_ckpt_last_minutes
+    if minutes is not None and not (
+        isinstance(minutes, (int, float)) and not isinstance(minutes, bool) and minutes > 0
+        and math.isfinite(minutes)
+    ):  # fmt: skip
+        raise ConfigError(
+            "main_config.policy: expected save_ckpt_last_minutes to be a number > 0 or None, "
+            f"got {minutes!r}"
+        )
     check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
     check_positive_ints(policy.model, ("num_channels",), where="main_config.policy.model")
     _check_head_widths(policy.model, "value_head_hidden_channels")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -61,3 +62,31 @@ def load_checkpoint_file(path: str | Path, what: str) -> Any:
         raise ConfigError(
             f"expected {what}, got {str(path)!r}, which torch's safe loader cannot read: {reason}"
         ) from err
+
+
+def save_checkpoint_file(state: Any, path: str | Path) -> None:
+    """``torch.save(state, path)`` that never leaves ``path`` half-written: the file is written
+    beside it under a temporary name, flushed to the disk and renamed over ``path``, so a kill
+    or a full disk during the save leaves the previous file whole (a failed write removes the
+    temporary file and raises)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            torch.save(state, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    try:  # the rename itself survives a power cut once the folder is synced
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:  # a folder that cannot be opened (some platforms): the rename stands
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # not every file system syncs a folder; the file itself is synced above
+    finally:
+        os.close(fd)

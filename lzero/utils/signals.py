@@ -154,3 +154,54 @@ def interruptible(fn: Callable[[], Any], poll_s: float = 0.05) -> Any:
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+class SafeStop:
+    """What :func:`stopping_at_safe_points` yields: :meth:`check` raises, at a point where the
+    caller's state is whole, the exception of a signal that came since the last check."""
+
+    def __init__(self) -> None:
+        self.pending: tuple[int, Any] | None = None  # (signal, the handler it would have run)
+
+    def check(self) -> None:
+        """Runs the handler of a signal that came since the last check (it raises), if any."""
+        if self.pending is not None:
+            signum, handler = self.pending
+            self.pending = None
+            handler(signum, None)
+
+
+@contextlib.contextmanager
+def stopping_at_safe_points(announce: Callable[[str], None]) -> Iterator[SafeStop]:
+    """Within it, the first Ctrl-C, SIGTERM or SIGHUP is held until the caller's next
+    :meth:`SafeStop.check` (a training loop: at the end of an iteration, so that what it saves
+    is a state it can continue from exactly), and ``announce`` is told so; a second one runs
+    its handler at once. A signal whose handler is not callable (the default of SIGTERM and
+    SIGHUP, or ignored under ``nohup``) is left alone, as everything is outside the main
+    thread."""
+    stop = SafeStop()
+    if not _in_main_thread():
+        yield stop
+        return
+    signums = (signal.SIGINT, *TERMINATION_SIGNALS)
+    previous = {s: signal.getsignal(s) for s in signums}
+    held = [s for s, handler in previous.items() if callable(handler)]
+
+    def hold(signum: int, frame: Any) -> None:
+        if stop.pending is not None:  # the second: at once
+            previous[signum](signum, frame)
+            return
+        stop.pending = (signum, previous[signum])
+        name = signal.Signals(signum).name
+        announce(
+            f"{name}: stopping at the end of this iteration, to save a run that resumes "
+            f"exactly; send it again to stop now"
+        )
+
+    for signum in held:
+        signal.signal(signum, hold)
+    try:
+        yield stop
+    finally:
+        for signum in held:
+            signal.signal(signum, previous[signum])

@@ -218,6 +218,59 @@ class AlphaZeroCollector:
             "returns": returns,
         }
 
+    #: The generators a collector may own (the last three only with their settings on).
+    _GENERATORS = ("rng", "opening_rng", "fast_rng", "bot_rng")
+
+    def state_dict(self) -> dict:
+        """The games in flight (positions, moves so far, stored positions, bot sides and
+        openings), the pool's envs and every random stream of the collector, between two
+        :meth:`collect` calls; for a training run's checkpoint (NumPy arrays and plain
+        values)."""
+        state = {
+            "pool": self.pool.state_dict(),
+            "obs": {k: v.copy() for k, v in self.obs.items()},
+            "moves": self.moves.copy(),
+            "games": [list(game) for game in self.games],
+            "bot_player": self.bot_player.copy(),
+            "opening": self.opening.copy(),
+            "generators": {
+                name: getattr(self, name).bit_generator.state
+                for name in self._GENERATORS
+                if hasattr(self, name)
+            },
+        }
+        if hasattr(self, "bot_state"):
+            state["bot_state"] = self.bot_state.copy()
+        return state
+
+    def load_state_dict(self, state: dict) -> None:
+        """Puts back what :meth:`state_dict` returned, from a collector of the same settings.
+
+        Raises:
+            ValueError: the state is of a collector with another number of envs or other
+                random streams (another ``collect_opening_moves``, ``fast_search_prob`` or
+                ``bot_opponent_share`` being on or off).
+        """
+        ours = {name for name in self._GENERATORS if hasattr(self, name)}
+        if len(state["moves"]) != self.n or set(state["generators"]) != ours:
+            raise ValueError(
+                f"expected the state of a collector of {self.n} envs with the streams "
+                f"{sorted(ours)}, got one of {len(state['moves'])} envs with "
+                f"{sorted(state['generators'])}"
+            )
+        self.pool.load_state_dict(state["pool"])
+        self.obs = {k: v.copy() for k, v in state["obs"].items()}
+        self.moves[:], self.bot_player[:], self.opening[:] = (
+            state["moves"],
+            state["bot_player"],
+            state["opening"],
+        )
+        self.games = [[tuple(move) for move in game] for game in state["games"]]
+        for name, rng_state in state["generators"].items():
+            getattr(self, name).bit_generator.state = rng_state
+        if "bot_state" in state:
+            self.bot_state[:] = state["bot_state"]
+
     def close(self) -> None:
         self.pool.close()
 

@@ -124,6 +124,34 @@ class BoardBackend(SteppedAtSubmit):
         self.rngs = np.zeros((n, 2), np.uint64)
         self._finished: list[np.ndarray] = []
 
+    def state_dict(self) -> dict:
+        """Every env's position, counters and random stream (copies), for a training run's
+        checkpoint: :meth:`load_state_dict` puts the pool back where it was."""
+        return {
+            "state": tuple(a.copy() for a in self.state),
+            "seed_states": self.seed_states.copy(),
+            "rngs": self.rngs.copy(),
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        """Puts back what :meth:`state_dict` returned (of a pool of the same game and size).
+
+        Raises:
+            ValueError: the state is of a pool of another size or board.
+        """
+        if len(state["state"]) != len(self.state) or any(
+            a.shape != b.shape or a.dtype != b.dtype for a, b in zip(self.state, state["state"])
+        ):
+            raise ValueError(
+                f"expected the state of a pool of {self.n} envs of boards "
+                f"{self.state[0].shape[1:]}, got one of boards "
+                f"{tuple(state['state'][0].shape)}"
+            )
+        for ours, saved in zip(self.state, state["state"]):
+            ours[...] = saved
+        self.seed_states[...] = state["seed_states"]
+        self.rngs[...] = state["rngs"]
+
     def _new_outputs(self) -> tuple:
         n = self.n
         return (

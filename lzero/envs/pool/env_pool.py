@@ -255,6 +255,29 @@ class EnvPool:
             self._wait(lambda: self._finished[ids].all())
         return self._format(ids, self._take(ids), True)
 
+    def state_dict(self) -> dict:
+        """The envs' state, for a training run's checkpoint (ours; board games only, with no
+        env in flight).
+
+        Raises:
+            TypeError: the pool's envs cannot save their state (gym tasks).
+            ValueError: an env is in flight.
+        """
+        if not hasattr(self._backend, "state_dict"):
+            raise TypeError(
+                f"state_dict: expected a pool of board-game envs, got one of {self.spec.task_id!r}, "
+                "whose envs cannot save their state"
+            )
+        if self._n_in_flight:
+            raise ValueError("state_dict: expected no env in flight, got some; recv them first")
+        return self._backend.state_dict()
+
+    def load_state_dict(self, state: dict) -> None:
+        """Puts back the envs' state :meth:`state_dict` returned (ours)."""
+        if self._n_in_flight:
+            raise ValueError("load_state_dict: expected no env in flight, got some")
+        self._backend.load_state_dict(state)
+
     def xla(self) -> tuple:
         """envpool's XLA interface, ``(handle, recv, send, step)`` for ``jax.jit``: not here.
 

@@ -72,3 +72,30 @@ class AlphaZeroReplayBuffer:
             rows = np.flatnonzero(sym == k)
             planes[rows], policy[rows] = self.game.symmetry(planes[rows], policy[rows], int(k))
         return planes, policy, value, draw
+
+    def state_dict(self) -> dict:
+        """The stored positions and the ring's counters (NumPy arrays; ``lzero.utils.run_state``
+        packs them for a checkpoint)."""
+        n = self.size
+        return {
+            "capacity": self.planes.shape[0],
+            "planes": self.planes[:n], "policy": self.policy[:n], "value": self.value[:n],
+            "draw": self.draw[:n], "size": n, "next": self.next, "total": self.total,
+        }  # fmt: skip
+
+    def load_state_dict(self, state: dict) -> None:
+        """Puts back what :meth:`state_dict` returned.
+
+        Raises:
+            ValueError: the state is of a buffer of another capacity or position shape.
+        """
+        cap = self.planes.shape[0]
+        if state["capacity"] != cap or state["planes"].shape[1:] != self.planes.shape[1:]:
+            raise ValueError(
+                f"expected a replay buffer of {cap} positions of shape {self.planes.shape[1:]}, "
+                f"got one of {state['capacity']} of shape {state['planes'].shape[1:]}"
+            )
+        n = int(state["size"])
+        for name in ("planes", "policy", "value", "draw"):
+            getattr(self, name)[:n] = state[name]
+        self.size, self.next, self.total = n, int(state["next"]), int(state["total"])

@@ -41,3 +41,36 @@ def test_a_signal_handler_runs_while_the_call_blocks_and_leaves_it():
         signal.signal(signal.SIGALRM, previous)
         release.set()
     assert finished.wait(5)
+
+
+@pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(), reason="signals: main thread"
+)
+def test_the_first_signal_waits_for_the_safe_point_and_the_second_stops_at_once():
+    from lzero.utils.signals import stopping_at_safe_points
+
+    said, seen = [], []
+
+    def handler(signum, frame):
+        seen.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        with stopping_at_safe_points(said.append) as stop:
+            signal.raise_signal(signal.SIGINT)  # held: nothing raised here
+            assert seen == [] and said == [
+                "SIGINT: stopping at the end of this iteration, to save a run that resumes "
+                "exactly; send it again to stop now"
+            ]
+            with pytest.raises(KeyboardInterrupt):
+                stop.check()  # the safe point runs the handler it held
+            assert seen == [signal.SIGINT]
+            stop.check()  # nothing pending: nothing raised
+            signal.raise_signal(signal.SIGINT)
+            with pytest.raises(KeyboardInterrupt):
+                signal.raise_signal(signal.SIGINT)  # the second: at once
+            assert seen == [signal.SIGINT] * 2
+        assert signal.getsignal(signal.SIGINT) is handler  # put back
+    finally:
+        signal.signal(signal.SIGINT, previous)

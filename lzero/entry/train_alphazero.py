@@ -30,6 +30,7 @@ from lzero.policy.alphazero_config import compile_alphazero_config
 from lzero.policy.board_game import BoardGame
 from lzero.utils.replay_io import check_replay_dir
 from lzero.utils.run_state import (
+    MID_ITERATION,
     RUN_STATE_FORMAT,
     global_rng_state,
     pack,
@@ -363,13 +364,13 @@ def train_alphazero(
             save_last()
         else:  # a stop inside an iteration: newer weights, but no state to continue exactly
             save("ckpt_last.pth.tar")
-            reason += ", inside an iteration: saved without the run state"
         log.plot()
         log.close()
         collector.close()
         progress.line(
             f"stopped ({reason}) after {policy.train_iter} iterations, {env_step} env steps, "
             f"{time.perf_counter() - start:.0f} s; checkpoints in {ckpt_dir}"
+            f"{'' if whole else MID_ITERATION}"
         )
     return policy
 

@@ -50,6 +50,15 @@ from lzero.mcts.buffer import MuZeroGameBuffer
 from lzero.policy import MuZeroPolicy
 from lzero.policy.muzero_config import consistency_loss_on
 from lzero.utils.checkpoint_file import check_checkpoint_exists
+from lzero.utils.run_state import (
+    MID_ITERATION,
+    RUN_STATE_FORMAT,
+    global_rng_state,
+    pack,
+    set_global_rng_state,
+    unpack,
+)
+from lzero.utils.signals import stopping_at_safe_points
 from lzero.worker import MuZeroEvaluator
 from lzero.worker.muzero_board_evaluator import MuZeroBoardEvaluator
 
@@ -76,9 +85,12 @@ def train_muzero_with_gym_env(
         max_train_iter: stop after this many gradient steps.
         max_env_step: stop after this many collected env steps (a resumed run's included).
         resume: an experiment directory to continue from its ``ckpt/ckpt_last.pth.tar``:
-            its networks, optimizer, train iteration, env step and best eval return; the
-            outputs stay there and ``progress.csv`` is appended to. The replay buffer is not
-            saved, so it refills from fresh self-play.
+            its networks, optimizer and counters and, where the run stopped between
+            iterations, its run state (the replay buffer, the episodes in flight and their
+            envs, every random stream), as if it had not stopped; the outputs stay there and
+            ``progress.csv`` is appended to. The envs are unpickled from it: resume your own
+            runs only. Ray's self-play actors' envs are not saved (their episodes start
+            again), nor envs that do not pickle (Box2D's).
         max_time_s: wall-clock budget in seconds, checked between collect phases (a resumed
             run's time included), as ``train_alphazero`` has it.
 
@@ -177,7 +189,38 @@ def resume_state(policy: MuZeroPolicy, path: Path, state: dict) -> dict:
         # the train_iter of its last logged evaluation (-1: none; absent in older checkpoints,
         # whose resume evaluates first)
         "last_eval": None if state.get("last_eval", -1) < 0 else int(state["last_eval"]),
+        "run_state": state.get("run_state"),  # None: mid-iteration, or older checkpoints
     }
+
+
+def _restore_run_state(packed, buffer, collector, evaluator, row: dict, where: Path) -> tuple:
+    """Puts a checkpoint's run state back (buffer, episodes in flight, envs, every random
+    stream; the pending progress row into ``row``); returns its ``last_eval``,
+    ``logged_eval`` and ``last_ckpt``.
+
+    Raises:
+        ConfigError: a run state of another format, or one that does not fit the config.
+    """
+    fmt = packed.get("format") if isinstance(packed, dict) else None
+    if fmt != RUN_STATE_FORMAT:
+        age = "a newer" if isinstance(fmt, int) and fmt > RUN_STATE_FORMAT else "another"
+        raise ConfigError(
+            f"resume: {where} holds a run state of format {fmt!r}, {age} than this version's "
+            f"{RUN_STATE_FORMAT}: resume it with the version that wrote it, or train on from "
+            "its weights in a new run (policy.model_path)"
+        )
+    state = unpack(packed)
+    try:
+        buffer.load_state_dict(state["buffer"])
+        if "collector" in state and hasattr(collector, "load_state_dict"):
+            collector.load_state_dict(state["collector"])
+        if "evaluator" in state and hasattr(getattr(evaluator, "env", None), "load_state_dict"):
+            evaluator.env.load_state_dict(state["evaluator"])
+    except ValueError as err:
+        raise ConfigError(f"resume: {where} does not fit the config: {err}") from err
+    set_global_rng_state(state["global"])
+    row.update(state["row"])
+    return state["last_eval"], state["logged_eval"], int(state["last_ckpt"])
 
 
 def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
@@ -220,6 +263,57 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
     progress = Progress(max_env_step)
     ckpt = exp / "ckpt"
     row: dict = {}
+    saved = resumed.get("run_state") if resumed is not None else None
+    if saved is not None:
+        last_eval, logged_eval, last_ckpt = _restore_run_state(
+            saved, buffer, collector, evaluator, row, ckpt / "ckpt_last.pth.tar"
+        )
+    elif resumed is not None:
+        progress.line(
+            "resuming without a run state (a checkpoint written mid-iteration or before run "
+            "states): the replay buffer refills from new self-play and the random streams "
+            "start again from the seed"
+        )
+    whole = True  # between iterations: the run state can be saved as it is
+    unsaved: list[str] = []  # what a run state leaves out (said once)
+
+    def run_state() -> dict:
+        envs = {}
+        for name, part in (
+            ("collector", collector),
+            ("evaluator", getattr(evaluator, "env", None)),
+        ):
+            if part is None or not hasattr(part, "state_dict"):
+                continue
+            try:
+                envs[name] = part.state_dict()
+            except TypeError as err:  # Ray's actors, an env that does not pickle
+                if name not in unsaved:
+                    unsaved.append(name)
+                    progress.line(
+                        f"the run state leaves out the {name}'s envs ({err}): a resume starts "
+                        "their episodes again"
+                    )
+        return pack({
+            "format": RUN_STATE_FORMAT, "buffer": buffer.state_dict(), **envs,
+            "global": global_rng_state(), "row": dict(row), "last_eval": last_eval,
+            "logged_eval": logged_eval, "last_ckpt": last_ckpt,
+        })  # fmt: skip
+
+    def save_last() -> None:
+        t0 = time.perf_counter()
+        save_checkpoint(
+            policy, ckpt / "ckpt_last.pth.tar", cfg, env_step=collector.env_steps,
+            best_eval_return=best, wall_time=time.time() - start, seed=seed,
+            last_eval=-1 if logged_eval is None else logged_eval,
+            **({"run_state": run_state()} if whole else {}),
+        )  # fmt: skip
+        if whole:
+            size = (ckpt / "ckpt_last.pth.tar").stat().st_size
+            progress.line(
+                f"saved ckpt_last.pth.tar with the run state: {size / 1e6:.1f} MB ({len(buffer)} "
+                f"transitions of replay) in {time.perf_counter() - t0:.2f} s"
+            )
 
     def evaluate() -> None:
         nonlocal best, last_eval
@@ -269,52 +363,65 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         return None
 
     reason = "max_train_iter"
+    minutes = pc.save_ckpt_last_minutes
+    last_write = time.time()
     try:
-        while True:
-            spent = budget_spent()  # then the run ends with an evaluation, in the same row
-            due = last_eval is None or policy.train_iter - last_eval >= pc.eval_freq
-            if due or (spent and last_eval != policy.train_iter and best < cfg.env.stop_value):
-                evaluate()
-                # The time may run out while evaluating: then this evaluation is the last.
-                # (Not rechecked otherwise: a run is never left without its final evaluation.)
-                spent = spent or budget_spent()
-            write_row()
-            if best >= cfg.env.stop_value:
-                reason = (
-                    f"stop value {cfg.env.stop_value} reached at env step {collector.env_steps}"
+        with stopping_at_safe_points(progress.line) as stop:
+            while True:
+                stop.check()
+                spent = budget_spent()  # then the run ends with an evaluation, in the same row
+                due = last_eval is None or policy.train_iter - last_eval >= pc.eval_freq
+                final = spent and last_eval != policy.train_iter and best < cfg.env.stop_value
+                if due or final:
+                    evaluate()
+                    # The time may run out while evaluating: then this evaluation is the
+                    # last. (Not rechecked otherwise: a run never ends without its final one.)
+                    spent = spent or budget_spent()
+                write_row()
+                if best >= cfg.env.stop_value:
+                    reason = (
+                        f"stop value {cfg.env.stop_value} reached at env step {collector.env_steps}"
+                    )
+                    break
+                if spent:
+                    reason = spent
+                    break
+                if minutes is not None and time.time() - last_write >= 60 * minutes:
+                    save_last()
+                    last_write = time.time()
+                stop.check()
+                whole = False
+                segments, stats = collector.collect(
+                    pc.n_episode,
+                    max_steps=max_env_step - collector.env_steps,
+                    epsilon=policy.collect_epsilon(collector.env_steps),
                 )
-                break
-            if spent:
-                reason = spent
-                break
-            segments, stats = collector.collect(
-                pc.n_episode,
-                max_steps=max_env_step - collector.env_steps,
-                epsilon=policy.collect_epsilon(collector.env_steps),
-            )
-            buffer.push(segments)
-            n_updates = pc.update_per_collect or max(1, int(stats["env_steps"] * pc.replay_ratio))
-            n_updates = min(n_updates, max_train_iter - policy.train_iter)
-            if len(buffer) == 0:  # a step budget can end a collect before any segment is cut
-                n_updates = 0
-            with policy.learning_threads():
-                losses = [policy.learn(buffer.sample(pc.batch_size)) for _ in range(n_updates)]
-            row.update(
-                {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
-            )
-            # NaN when no episode ended in the collect: left empty, as every missing value
-            ended = np.isfinite(stats["return_mean"])
-            row["collect_return"] = stats["return_mean"] if ended else None
-            if policy.train_iter - last_ckpt >= pc.save_ckpt_freq:
-                last_ckpt = policy.train_iter
-                save_checkpoint(
-                    policy,
-                    ckpt / f"iteration_{policy.train_iter}.pth.tar",
-                    cfg,
-                    env_step=collector.env_steps,
-                    seed=seed,
+                buffer.push(segments)
+                n_updates = pc.update_per_collect or max(
+                    1, int(stats["env_steps"] * pc.replay_ratio)
                 )
-            progress.status(collector.env_steps, policy.train_iter, row.get("total_loss"))
+                n_updates = min(n_updates, max_train_iter - policy.train_iter)
+                if len(buffer) == 0:  # a step budget can end a collect before any segment
+                    n_updates = 0
+                with policy.learning_threads():
+                    losses = [policy.learn(buffer.sample(pc.batch_size)) for _ in range(n_updates)]
+                row.update(
+                    {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
+                )
+                # NaN when no episode ended in the collect: left empty, as every missing value
+                ended = np.isfinite(stats["return_mean"])
+                row["collect_return"] = stats["return_mean"] if ended else None
+                if policy.train_iter - last_ckpt >= pc.save_ckpt_freq:
+                    last_ckpt = policy.train_iter
+                    save_checkpoint(
+                        policy,
+                        ckpt / f"iteration_{policy.train_iter}.pth.tar",
+                        cfg,
+                        env_step=collector.env_steps,
+                        seed=seed,
+                    )
+                whole = True
+                progress.status(collector.env_steps, policy.train_iter, row.get("total_loss"))
     except KeyboardInterrupt:
         reason = "interrupted"
         raise
@@ -323,11 +430,7 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         raise
     finally:
         try:  # the checkpoint first: it is what a stopped run must leave
-            save_checkpoint(
-                policy, ckpt / "ckpt_last.pth.tar", cfg, env_step=collector.env_steps,
-                best_eval_return=best, wall_time=time.time() - start, seed=seed,
-                last_eval=-1 if logged_eval is None else logged_eval,
-            )  # fmt: skip
+            save_last()
         finally:
             log.close()
         best_text = (
@@ -338,6 +441,6 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         progress.line(
             f"stopped ({reason}) after {policy.train_iter} iterations, {collector.env_steps} env "
             f"steps, {time.time() - start:.0f} s; {best_text}; last checkpoint "
-            f"{ckpt / 'ckpt_last.pth.tar'}"
+            f"{ckpt / 'ckpt_last.pth.tar'}{'' if whole else MID_ITERATION}"
         )
     return policy

@@ -152,6 +152,8 @@ class BaseEnv(ABC):
         self._seed = int(seed)
         self._dynamic_seed = bool(dynamic_seed)
         self._seed_rng = np.random.default_rng(self._seed)
+        # until an episode reseeds it (_start_episode): not the unseeded one of __init__
+        self.np_random = np.random.default_rng(self._seed)
 
     def _start_episode(self) -> int | None:
         """Returns this episode's seed (None if never seeded) and reseeds ``self.np_random``."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import math
 import warnings
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from typing import Any
@@ -159,6 +160,16 @@ def check_positive_ints(cfg: Mapping, keys: tuple[str, ...], *, where: str) -> N
     for key in keys:
         if isinstance(cfg[key], bool) or not isinstance(cfg[key], int) or cfg[key] < 1:
             raise ConfigError(f"{where}: expected {key} to be a positive int, got {cfg[key]!r}")
+
+
+def check_positive_or_none(cfg: Mapping, key: str, *, where: str) -> None:
+    """Raises ConfigError unless ``cfg[key]`` is None or a finite number > 0 (not a bool).
+
+    The message reads ``"<where>: expected <key> to be a number > 0 or None, got <value>"``.
+    """
+    value = cfg[key]
+    if value is not None and not (is_number(value) and 0 < value < math.inf):
+        raise ConfigError(f"{where}: expected {key} to be a number > 0 or None, got {value!r}")
 
 
 def check_nonnegative_int(cfg: Mapping, key: str, *, where: str, note: str = "") -> int:

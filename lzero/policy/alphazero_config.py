@@ -9,7 +9,6 @@ checked against :data:`ALPHAZERO_POLICY_CONFIG`.
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -22,6 +21,7 @@ from lzero.envs.config import (
     check_model_path,
     check_nonnegative_int,
     check_positive_ints,
+    check_positive_or_none,
     merge_config,
     merge_config_pair,
     raise_unknown_keys,
@@ -408,15 +408,7 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
         policy, ("batch_size", "n_episode", "eval_freq", "save_ckpt_freq", "torch_num_threads"),
         where="main_config.policy",
     )  # fmt: skip
-    minutes = policy.save_ckpt_last_minutes
-    if minutes is not None and not (
-        isinstance(minutes, (int, float)) and not isinstance(minutes, bool) and minutes > 0
-        and math.isfinite(minutes)
-    ):  # fmt: skip
-        raise ConfigError(
-            "main_config.policy: expected save_ckpt_last_minutes to be a number > 0 or None, "
-            f"got {minutes!r}"
-        )
+    check_positive_or_none(policy, "save_ckpt_last_minutes", where="main_config.policy")
     check_positive_ints(policy.mcts, ("num_simulations",), where="main_config.policy.mcts")
     check_positive_ints(policy.model, ("num_channels",), where="main_config.policy.model")
     _check_head_widths(policy.model, "value_head_hidden_channels")

@@ -15,6 +15,7 @@ from lzero.envs.config import (
     check_model_path,
     check_nonnegative_int,
     check_positive_ints,
+    check_positive_or_none,
     dotted,
     merge_config,
     take_renamed,
@@ -104,6 +105,11 @@ MUZERO_POLICY_CONFIG = dict(
     n_episode=8,  # (int) episodes collected per collect phase
     eval_freq=100,  # (int) train iterations between evaluations
     save_ckpt_freq=1000,  # (int) train iterations between iteration_N checkpoints
+    save_ckpt_last_minutes=10.0,  # (float|None) ours: minutes between writes of
+    # ckpt/ckpt_last.pth.tar during training, each with the run's whole state (weights,
+    # optimizer, replay buffer, episodes in flight and their envs, every random stream), so
+    # that --resume after a kill continues from it as if the run had not stopped; None:
+    # written when it stops only
     pb_c_base=19652.0,  # (float) pUCT c2 (paper constant)
     pb_c_init=1.25,  # (float) pUCT c1 (paper constant)
     root_dirichlet_alpha=0.3,  # (float) Dirichlet alpha of the root noise
@@ -404,6 +410,7 @@ def policy_config(user: dict | None) -> EasyDict:
         ),
         where="policy config",
     )
+    check_positive_or_none(cfg, "save_ckpt_last_minutes", where="policy config")
     check_search_rules(cfg.mcts, where="policy config.mcts")
     check_positive_ints(
         cfg.model,

@@ -21,6 +21,13 @@ RUN_STATE_FORMAT = 1
 
 _ARRAY = "__ndarray__"
 
+#: The end of a training run's stop line when it stopped inside an iteration (a second Ctrl-C,
+#: a failure): its last checkpoint has newer weights, but no run state to continue exactly.
+MID_ITERATION = (
+    " (written inside an iteration: without the run state, so a resume refills the replay "
+    "buffer and starts the random streams again)"
+)
+
 
 def pack(value: Any) -> Any:
     """``value`` with every ndarray as ``{_ARRAY: bytes tensor, 'dtype', 'shape'}``."""

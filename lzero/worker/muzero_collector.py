@@ -131,6 +131,37 @@ class MuZeroCollector:
             "return_mean": float(np.mean(returns)) if returns else float("nan"),
         }
 
+    def state_dict(self) -> dict:
+        """The episodes in flight (recorded steps and returns so far), the envs (the manager's
+        ``state_dict``), the env-step count and the generator, between two :meth:`collect`
+        calls; for a training run's checkpoint.
+
+        Raises:
+            TypeError: the manager's envs cannot be saved (Ray's; an env that does not pickle).
+        """
+        if not hasattr(self.env, "state_dict"):
+            raise TypeError(f"state_dict: the {type(self.env).__name__} cannot save its envs")
+        return {
+            "envs": self.env.state_dict(),
+            "recorders": {i: dict(vars(r)) for i, r in self.recorders.items()},
+            "returns": dict(self.returns),
+            "env_steps": self.env_steps,
+            "rng": self.rng.bit_generator.state,
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        """Puts back what :meth:`state_dict` returned."""
+        self.env.load_state_dict(state["envs"])
+        self.recorders = {}
+        for i, fields in state["recorders"].items():
+            rec = EpisodeRecorder.__new__(EpisodeRecorder)
+            rec.__dict__.update({k: list(v) if isinstance(v, (list, tuple)) else v
+                                 for k, v in fields.items()})  # fmt: skip
+            self.recorders[i] = rec
+        self.returns = dict(state["returns"])
+        self.env_steps = int(state["env_steps"])
+        self.rng.bit_generator.state = state["rng"]
+
     def close(self) -> None:
         """Closes the env manager."""
         self.env.close()

@@ -47,6 +47,7 @@ from lzero.envs.env_manager.env_handle import (
     EnvTimeout,
     InProcessEnv,
 )
+from lzero.envs.env_manager.manager_state import SavableEnvs
 from lzero.errors import ConfigError, EnvFailureWarning, IllegalActionError, ManagerStateError
 
 
@@ -90,7 +91,7 @@ def _seed_value(seed: object) -> int:
     return int(seed)
 
 
-class BaseEnvManager(EnvAttributeForwarding):
+class BaseEnvManager(EnvAttributeForwarding, SavableEnvs):
     """Steps a list of envs sequentially in the caller's process.
 
     Args:

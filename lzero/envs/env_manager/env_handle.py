@@ -9,6 +9,8 @@ Both kinds answer the same commands, sent with ``send(cmd, arg)`` and collected 
   episode's first observation when the episode ended and ``auto_reset`` is set, else None.
 * ``('getattr', name)`` -> the env's attribute (an ``EnvMethod`` for a method);
   ``('call', (name, args, kwargs))`` -> what the env's method returns.
+* ``('getstate', None)`` -> the env pickled (cloudpickle), bytes; ``('setstate', bytes)`` ->
+  None, the env replaced by the unpickled one (a training run's checkpoint and its resume).
 
 ``recv`` raises :class:`EnvFailure` when the env raised, its process died, or it did not answer
 before the deadline; the manager then restarts the handle. A step the env refused
@@ -75,9 +77,26 @@ def run_command(env: Any, cmd: str, arg: Any) -> Any:
     if cmd == "call":
         name, args, kwargs = arg
         return getattr(env, name)(*args, **kwargs)
+    if cmd == "getstate":
+        import cloudpickle
+
+        return cloudpickle.dumps(env)
     raise ValueError(
-        f"expected a command in ['call', 'getattr', 'reset', 'seed', 'step'], got {cmd!r}"
+        "expected a command in ['call', 'getattr', 'getstate', 'reset', 'seed', 'setstate', "
+        f"'step'], got {cmd!r}"
     )
+
+
+def replaced_env(env: Any, data: bytes) -> Any:
+    """The env ``setstate`` puts in place of ``env`` (closed once the new one is unpickled)."""
+    import pickle
+
+    new = pickle.loads(data)
+    try:
+        env.close()
+    except Exception:  # the old env's close failing must not lose the restored one
+        pass
+    return new
 
 
 def _failure(err: Exception) -> tuple[str, str]:
@@ -106,6 +125,10 @@ class InProcessEnv:
 
     def send(self, cmd: str, arg: Any) -> None:
         try:
+            if cmd == "setstate":
+                self._env, out = replaced_env(self._env, arg), None
+                self._result = ("ok", out)
+                return
             self._result = ("ok", run_command(self._env, cmd, arg))
         except Exception as err:  # the env's own bug: report it, do not crash the others
             self._result = answer_to_error(err, cmd, _failure(err))
@@ -152,6 +175,10 @@ def _worker_main(conn: Any, parent_end: Any, env_fn: Callable[[], Any]) -> None:
             conn.send((seq, "ok", None))
             continue
         try:
+            if cmd == "setstate":
+                env = replaced_env(env, arg)
+                conn.send((seq, "ok", None))
+                continue
             out = run_command(env, cmd, arg)
             if slots is not None and cmd == "reset":
                 out = slots.put(0, out)

@@ -79,6 +79,37 @@ class MuZeroGameBuffer:
         """Number of sampleable transitions stored."""
         return int(self.n_valid.sum())
 
+    #: The per-slot arrays of the ring.
+    _SLOT_ARRAYS = ("obs", "action", "reward", "policy", "root_value", "n_steps", "n_valid",
+                    "bootstrap_end", "two_player")  # fmt: skip
+
+    def state_dict(self) -> dict:
+        """The used slots of the ring, its next slot and the sampling generator's state, for a
+        training run's checkpoint (NumPy arrays and plain values)."""
+        used = np.flatnonzero(self.n_steps > 0)
+        state = {name: getattr(self, name)[used] for name in self._SLOT_ARRAYS}
+        return {**state, "slots": used, "shape": self.obs.shape, "next": self._next,
+                "rng": self.rng.bit_generator.state}  # fmt: skip
+
+    def load_state_dict(self, state: dict) -> None:
+        """Puts back what :meth:`state_dict` returned.
+
+        Raises:
+            ValueError: the state is of a buffer of another size, segment or observation.
+        """
+        if tuple(state["shape"]) != self.obs.shape:
+            raise ValueError(
+                f"expected a replay buffer of slots {self.obs.shape}, got one of "
+                f"{tuple(state['shape'])}"
+            )
+        used = state["slots"]
+        for name in self._SLOT_ARRAYS:
+            array = getattr(self, name)
+            array[...] = 0
+            array[used] = state[name]
+        self._next = int(state["next"])
+        self.rng.bit_generator.state = state["rng"]
+
     def push(self, segments: list[GameSegment]) -> None:
         """Stores segments, overwriting the oldest when full."""
         for seg in segments:

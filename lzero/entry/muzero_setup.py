@@ -109,6 +109,10 @@ def make_muzero_collector(cfg: Mapping, manager, policy: MuZeroPolicy, seed: int
         pad=pc.num_unroll_steps + pc.td_steps,
         rng=np.random.default_rng(seed),
         two_player=is_board(cfg) and cfg.env.get("battle_mode") == "self_play_mode",
+        fast_search_prob=pc.fast_search_prob,
+        fast_search_simulations=pc.fast_search_simulations,
+        # its own stream: the other draws stay as without it
+        fast_rng=np.random.default_rng(seed + 3) if pc.fast_search_prob > 0 else None,
     )
 
 

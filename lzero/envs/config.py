@@ -172,6 +172,22 @@ def check_positive_or_none(cfg: Mapping, key: str, *, where: str) -> None:
         raise ConfigError(f"{where}: expected {key} to be a number > 0 or None, got {value!r}")
 
 
+def check_playout_cap(cfg: Mapping, full: int, *, where: str, full_key: str) -> float:
+    """``cfg.fast_search_prob`` (AlphaZero's and MuZero's playout cap randomisation), checked
+    to be in ``[0, 1)``, and, when above 0, ``cfg.fast_search_simulations`` an int from 1 to
+    fewer than ``full`` (the config's ``full_key``); ConfigError otherwise."""
+    prob = cfg["fast_search_prob"]
+    if not (is_number(prob) and 0 <= prob < 1):
+        raise ConfigError(f"{where}: expected fast_search_prob in [0, 1) (0: off), got {prob!r}")
+    fast = cfg["fast_search_simulations"]
+    if prob > 0 and not (is_int(fast) and 1 <= fast < full):
+        raise ConfigError(
+            f"{where}: fast_search_prob > 0 needs fast_search_simulations, an int from 1 to "
+            f"{full - 1} (fewer than {full_key}={full}), got {fast!r}"
+        )
+    return float(prob)
+
+
 def check_nonnegative_int(cfg: Mapping, key: str, *, where: str, note: str = "") -> int:
     """``cfg[key]``, or ConfigError unless it is an int >= 0 (not a bool).
 

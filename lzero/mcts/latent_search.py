@@ -219,6 +219,7 @@ class MuZeroMCTS:
         noise: np.ndarray | None = None,
         to_play: np.ndarray | None = None,
         gumbel: np.ndarray | None = None,
+        num_simulations: int | None = None,
     ) -> SearchOutput:
         """Runs ``num_simulations`` simulations on every root of the batch.
 
@@ -234,6 +235,8 @@ class MuZeroMCTS:
                 one-player task (the default).
             gumbel: with Gumbel selection, `[B, A]` the roots' Gumbel draws by action, scaled
                 (:meth:`gumbel_noise`); None for none (evaluation).
+            num_simulations: this search's, from 1 to the instance's (a playout-capped fast
+                search); None: the instance's.
 
         Returns:
             The root visit counts, values and action values (and with Gumbel selection the
@@ -243,6 +246,14 @@ class MuZeroMCTS:
             ValueError: shapes disagree, a root has no legal action, a bad ``to_play``, or
                 ``noise`` with Gumbel selection or ``gumbel`` without it.
         """
+        sims = self.num_simulations if num_simulations is None else num_simulations
+        if isinstance(sims, bool) or not isinstance(sims, (int, np.integer)):
+            raise ValueError(f"expected num_simulations an int or None, got {num_simulations!r}")
+        if not 1 <= sims <= self.num_simulations:
+            raise ValueError(
+                f"expected num_simulations from 1 to {self.num_simulations} (the tree's "
+                f"capacity) or None, got {num_simulations!r}"
+            )
         is_gumbel = self.rule == bt.GUMBEL
         if is_gumbel and noise is not None:
             raise ValueError(
@@ -289,10 +300,10 @@ class MuZeroMCTS:
             if draws.shape != (b, a):
                 raise ValueError(f"expected gumbel of shape ({b}, {a}), got {draws.shape}")
             select_gumbel = gumbel_args(
-                draws, self.max_considered, self.num_simulations,
+                draws, self.max_considered, sims,
                 maxvisit_init=self.maxvisit_init, value_scale=self.value_scale,
             )  # fmt: skip
-        for sim in range(self.num_simulations):
+        for sim in range(sims):
             latent_select(
                 tree, self.rule, c1, c2, self.mean_q_unvisited, select_gumbel, parents, slots,
                 actions,

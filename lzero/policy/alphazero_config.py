@@ -20,6 +20,7 @@ from lzero.envs.config import (
     check_fixed,
     check_model_path,
     check_nonnegative_int,
+    check_playout_cap,
     check_positive_ints,
     check_positive_or_none,
     merge_config,
@@ -475,14 +476,10 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             inference_dtype(policy[key], key)
         except ValueError as e:
             raise ConfigError(f"main_config.policy: {e}") from None
-    if _check_share(policy, "fast_search_prob", below_one=True):
-        fast, full = policy.fast_search_simulations, policy.mcts.num_simulations
-        if isinstance(fast, bool) or not isinstance(fast, int) or not 1 <= fast < full:
-            raise ConfigError(
-                "main_config.policy: fast_search_prob > 0 needs fast_search_simulations, an "
-                f"int from 1 to {full - 1} (fewer than mcts.num_simulations={full}), got "
-                f"{fast!r}"
-            )
+    check_playout_cap(
+        policy, policy.mcts.num_simulations, where="main_config.policy",
+        full_key="mcts.num_simulations",
+    )  # fmt: skip
     try:
         check_fpu_reduction(policy.eval_fpu_reduction, "eval_fpu_reduction")
         check_fpu_reduction(policy.collect_fpu_reduction, "collect_fpu_reduction")

@@ -195,6 +195,8 @@ class MuZeroPolicy:
         explore: bool,
         to_play: np.ndarray | None = None,
         epsilon: float | None = None,
+        num_simulations: int | None = None,
+        root_noise: bool = True,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Searches from a batch of observations and picks actions.
 
@@ -210,6 +212,10 @@ class MuZeroPolicy:
             epsilon: with ``explore``, LightZero's epsilon-greedy collection instead of the
                 temperature: the most visited action, or with probability ``epsilon`` a
                 uniformly random legal one (see :meth:`collect_epsilon`).
+            num_simulations: this search's simulations (a playout-capped fast search, from 1
+                to ``cfg.num_simulations``); None: the config's.
+            root_noise: with ``explore``, add the root noise (Dirichlet, or Gumbel MuZero's
+                draws); False: explore by the temperature (or epsilon) only, as a fast search.
 
         Returns:
             `[B]` actions, `[B, A]` normalised visit counts (Gumbel MuZero: the improved
@@ -234,9 +240,10 @@ class MuZeroPolicy:
             return reward.numpy(), value.numpy(), policy.numpy()
 
         gumbel = self.cfg.gumbel_algo
-        noise = self.mcts.root_noise(action_mask, rng) if explore and not gumbel else None
+        noisy = explore and root_noise
+        noise = self.mcts.root_noise(action_mask, rng) if noisy and not gumbel else None
         draws = None
-        if explore and gumbel and self.cfg.gumbel_scale > 0:
+        if noisy and gumbel and self.cfg.gumbel_scale > 0:
             draws = self.mcts.gumbel_noise(action_mask, rng, self.cfg.gumbel_scale)
         res = self.mcts.search(
             root_policy.numpy(),
@@ -246,6 +253,7 @@ class MuZeroPolicy:
             noise=noise,
             to_play=to_play,
             gumbel=draws,
+            num_simulations=num_simulations,
         )
         greedy = not explore or epsilon is not None
         if gumbel:  # the halving winner; the Gumbel draws are its exploration
@@ -352,7 +360,8 @@ class MuZeroPolicy:
             total = total + cfg.policy_entropy_weight * entropy_loss
         consistency = None
         if with_consistency:
-            consistency = self._consistency_loss(unrolled, t["target_obs"], t["policy_mask"])
+            mask = t.get("episode_mask", t["policy_mask"])  # fast-search steps count here
+            consistency = self._consistency_loss(unrolled, t["target_obs"], mask)
             total = total + cfg.ssl_loss_weight * consistency
         total = total.mean()
         set_learning_rate(self.optimizer, cfg, self.train_iter)

@@ -14,6 +14,7 @@ from lzero.envs.config import (
     check_fixed,
     check_model_path,
     check_nonnegative_int,
+    check_playout_cap,
     check_positive_ints,
     check_positive_or_none,
     dotted,
@@ -105,6 +106,13 @@ MUZERO_POLICY_CONFIG = dict(
     n_episode=8,  # (int) episodes collected per collect phase
     eval_freq=100,  # (int) train iterations between evaluations
     save_ckpt_freq=1000,  # (int) train iterations between iteration_N checkpoints
+    fast_search_prob=0.0,  # (float) ours, in [0, 1): playout cap randomisation (Wu 2019,
+    # KataGo), as AlphaZero's key: each collect step searches with fast_search_simulations and
+    # no root noise with this probability (drawn per step, for all envs at once); its steps
+    # are stored for the rewards, values and unrolls, but their policy targets are left out of
+    # the policy loss. The other steps search fully. 0: off
+    fast_search_simulations=None,  # (int|None) simulations of a fast search, from 1 to
+    # fewer than num_simulations; needed when fast_search_prob > 0
     save_ckpt_last_minutes=10.0,  # (float|None) ours: minutes between writes of
     # ckpt/ckpt_last.pth.tar during training, each with the run's whole state (weights,
     # optimizer, replay buffer, episodes in flight and their envs, every random stream), so
@@ -411,6 +419,7 @@ def policy_config(user: dict | None) -> EasyDict:
         where="policy config",
     )
     check_positive_or_none(cfg, "save_ckpt_last_minutes", where="policy config")
+    check_playout_cap(cfg, cfg.num_simulations, where="policy config", full_key="num_simulations")
     check_search_rules(cfg.mcts, where="policy config.mcts")
     check_positive_ints(
         cfg.model,

@@ -59,6 +59,10 @@ class MuZeroCollector:
         pad: steps stored after them (``num_unroll_steps + td_steps``).
         rng: generator for root noise and action sampling.
         two_player: search two-player where the env reports ``to_play`` -1 (see above).
+        fast_search_prob: playout cap randomisation (Wu 2019): each step is, with this
+            probability and for all envs at once, a search of ``fast_search_simulations``
+            without root noise, stored with no policy target (zeros, left out of the policy
+            loss); drawn from ``fast_rng``. 0: off.
     """
 
     def __init__(
@@ -70,8 +74,18 @@ class MuZeroCollector:
         pad: int,
         rng: np.random.Generator,
         two_player: bool = False,
+        fast_search_prob: float = 0.0,
+        fast_search_simulations: int | None = None,
+        fast_rng: np.random.Generator | None = None,
     ) -> None:
         self.env, self.policy, self.rng = env_manager, policy, rng
+        self.fast_prob, self.fast_sims = float(fast_search_prob), fast_search_simulations
+        if self.fast_prob > 0 and (fast_rng is None or fast_search_simulations is None):
+            raise ValueError(
+                "expected fast_search_simulations and fast_rng with fast_search_prob > 0, got "
+                f"{fast_search_simulations!r} and {fast_rng!r}"
+            )
+        self.fast_rng = fast_rng
         self.two_player = bool(two_player)
         self.length, self.pad = segment_length, pad
         self.recorders: dict[Any, EpisodeRecorder] = {}
@@ -103,9 +117,13 @@ class MuZeroCollector:
                         row, segment_length=self.length, pad=self.pad
                     )
                     self.returns[i] = 0.0
+            fast = self.fast_prob > 0 and self.fast_rng.random() < self.fast_prob
+            cap = {"num_simulations": self.fast_sims, "root_noise": False} if fast else {}
             actions, dist, values = self.policy.search(
-                o, m, rng=self.rng, explore=True, to_play=to_play, epsilon=epsilon
+                o, m, rng=self.rng, explore=True, to_play=to_play, epsilon=epsilon, **cap
             )
+            if fast:  # no policy target: a fast search's visits would teach its noise-free guess
+                dist = np.zeros_like(dist)
             timesteps = self.env.step({i: int(a) for i, a in zip(ids, actions)})
             for n, i in enumerate(ids):
                 ts = timesteps[i]
@@ -147,6 +165,7 @@ class MuZeroCollector:
             "returns": dict(self.returns),
             "env_steps": self.env_steps,
             "rng": self.rng.bit_generator.state,
+            "fast_rng": None if self.fast_rng is None else self.fast_rng.bit_generator.state,
         }
 
     def load_state_dict(self, state: dict) -> None:
@@ -161,6 +180,14 @@ class MuZeroCollector:
         self.returns = dict(state["returns"])
         self.env_steps = int(state["env_steps"])
         self.rng.bit_generator.state = state["rng"]
+        if (state["fast_rng"] is None) != (self.fast_rng is None):
+            raise ValueError(
+                "expected the state of a collector with fast_search_prob "
+                f"{'on' if self.fast_rng is not None else 'off'}, got one with it "
+                f"{'off' if self.fast_rng is not None else 'on'}"
+            )
+        if self.fast_rng is not None:
+            self.fast_rng.bit_generator.state = state["fast_rng"]
 
     def close(self) -> None:
         """Closes the env manager."""

@@ -140,11 +140,12 @@ class MuZeroGameBuffer:
         Returns:
             A dict of arrays: ``obs`` `[B, O]`; ``action`` `[B, K]` (random past the end);
             ``target_reward`` `[B, K]`; ``target_policy`` `[B, K + 1, A]`; ``policy_mask``
-            `[B, K + 1]` (0 past the end); ``value_prefix`` `[B, K + 1]` (discounted
+            `[B, K + 1]` (0 past the end and where a step has no policy target, all zeros); ``value_prefix`` `[B, K + 1]` (discounted
             rewards of the n-step return); ``bootstrap_obs`` `[B, K + 1, O]` and
             ``bootstrap_coef`` `[B, K + 1]` (the discount of its value, 0 for none); with
             ``consistency_targets``, ``target_obs`` `[B, K, O]`, the observations at
-            ``t + 1 .. t + K`` (zeros past the episode's end).
+            ``t + 1 .. t + K`` (zeros past the episode's end), and ``episode_mask`` `[B, K + 1]`
+            (0 past the end).
 
         Raises:
             ValueError: the buffer is empty.
@@ -180,18 +181,22 @@ class MuZeroGameBuffer:
         boot = np.minimum(j + self.n, steps)
         can_boot = in_ep & ((j + self.n < steps) | self.bootstrap_end[seg][:, None])
         coef = np.where(can_boot, gamma ** (boot - j).astype(np.float64), 0.0)
+        target_policy = self.policy[col, jc] * in_ep[:, :, None]
         batch = {
             "obs": self.obs[seg, pos],
             "action": action,
             "target_reward": target_reward.astype(np.float32),
-            "target_policy": self.policy[col, jc] * in_ep[:, :, None],
-            "policy_mask": in_ep.astype(np.float32),
+            "target_policy": target_policy,
+            # a step stored without a policy target (a playout-capped fast search's: zeros)
+            # enters the other losses only
+            "policy_mask": (target_policy.sum(-1) > 0).astype(np.float32),
             "value_prefix": value_prefix.astype(np.float32),
             "bootstrap_obs": self.obs[col, boot],
             "bootstrap_coef": coef.astype(np.float32),
         }
         if self.consistency_targets:
             batch["target_obs"] = self.obs[col, pos[:, None] + np.arange(1, self.k + 1)]
+            batch["episode_mask"] = in_ep.astype(np.float32)
         if self.symmetries is not None:
             self._transform(batch, self.rng.integers(0, len(self.symmetries[0]), batch_size))
         return batch

@@ -55,8 +55,16 @@ def board(module_name):
     return build
 
 
+def cartpole_fast(exp):
+    """CartPole with playout cap randomisation: the fast searches' stream is saved too."""
+    main, create = cartpole(exp)
+    main["policy"].update(fast_search_prob=0.5, fast_search_simulations=2)
+    return main, create
+
+
 CASES = {
     "cartpole": cartpole,
+    "cartpole_fast": cartpole_fast,
     "tictactoe": board("tictactoe_muzero_sp_mode_config"),
     "tictactoe_gumbel": board("tictactoe_gumbel_muzero_sp_mode_config"),
 }

@@ -283,3 +283,21 @@ def test_select_action_temperature():
     assert abs((picks == 2).mean() - 0.75) < 0.05
     picks_cold = np.array([select_action(counts, 0.25, rng)[0] for _ in range(500)])
     assert (picks_cold == 2).mean() > 0.95
+
+
+def test_a_search_of_fewer_simulations_spends_that_many():
+    """A playout-capped fast search: ``num_simulations`` below the instance's, visits and
+    recurrent calls that many; out of range or not an int, refused."""
+    calls = []
+
+    def recurrent_fn(parent, action, new_node):
+        calls.append(new_node)
+        return np.zeros(len(action)), np.zeros(len(action)), np.full((len(action), 3), 1 / 3)
+
+    mcts = MuZeroMCTS(num_simulations=10, action_space_size=3, discount_factor=1.0)
+    args = (np.full((2, 3), 1 / 3), np.zeros(2), np.ones((2, 3)), recurrent_fn)
+    out = mcts.search(*args, num_simulations=3)
+    assert calls == [1, 2, 3] and (out.visit_counts.sum(axis=1) == 3).all()
+    for bad in (0, 11, 2.5, True):
+        with pytest.raises(ValueError, match="expected num_simulations"):
+            mcts.search(*args, num_simulations=bad)

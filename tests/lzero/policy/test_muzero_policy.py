@@ -766,3 +766,44 @@ def test_root_rules_narrow_the_searched_moves_to_the_win_and_the_blocks():
     # A one-player tree (the agent against the env's bot) reads the mover from the planes.
     actions, _, _ = policy.search(obs, mask, rng=None, explore=False, to_play=np.full(3, -1))
     assert actions[:2].tolist() == [2, 2]
+
+
+@pytest.mark.parametrize(
+    ("keys", "message"),
+    [
+        (dict(fast_search_prob=1.0, fast_search_simulations=2),
+         r"policy config: expected fast_search_prob in \[0, 1\) \(0: off\), got 1.0"),
+        (dict(fast_search_prob=0.5),
+         r"fast_search_prob > 0 needs fast_search_simulations, an int from 1 to \d+ \(fewer "
+         r"than num_simulations=\d+\), got None"),
+        (dict(save_ckpt_last_minutes=0),
+         "policy config: expected save_ckpt_last_minutes to be a number > 0 or None, got 0"),
+    ],
+)  # fmt: skip
+def test_playout_cap_and_save_interval_settings_are_checked(keys, message):
+    with pytest.raises(ConfigError, match=message):
+        policy_config(dict(SMALL, **keys))
+
+
+def test_a_fast_search_spends_its_budget_without_root_noise():
+    """``search(num_simulations=n, root_noise=False)``: n simulations a root, and the same
+    result whatever the generator (no noise drawn; greedy so no sampling either)."""
+    torch.manual_seed(0)
+    policy = MuZeroPolicy({**SMALL, "model": {**SMALL["model"], "action_space_size": 3}})
+    obs = np.random.default_rng(0).normal(size=(4, 3)).astype(np.float32)
+    mask = np.ones((4, 3), np.int8)
+    runs = [
+        policy.search(
+            obs,
+            mask,
+            rng=np.random.default_rng(s),
+            explore=True,
+            epsilon=0.0,
+            num_simulations=2,
+            root_noise=False,
+        )  # fmt: skip
+        for s in (0, 1)
+    ]
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    assert (policy.mcts.tree.node_visits[:, 0] == 3).all()  # the root's own visit and 2 more

@@ -1,6 +1,7 @@
 """Collector and evaluator over a real env manager, including an env that breaks mid-episode."""
 
 import numpy as np
+import pytest
 from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep, to_reward
@@ -103,3 +104,38 @@ def test_collect_stops_at_its_step_budget_and_carries_episodes_over():
     assert stats["env_steps"] == 6 and stats["episodes"] == 3
     assert stats["return_mean"] == float(EPISODE) and collector.env_steps == 12
     assert sum(len(s.action) for s in segments) == 3 * EPISODE
+
+
+class RecordingPolicy(FirstActionPolicy):
+    """FirstActionPolicy that records the playout-cap arguments of each search."""
+
+    def __init__(self):
+        self.calls = []
+
+    def search(self, obs, mask, rng=None, explore=True, to_play=None, epsilon=None, **cap):
+        self.calls.append(cap)
+        return super().search(obs, mask, rng, explore, to_play, epsilon)
+
+
+def test_fast_search_steps_search_less_without_noise_and_store_no_policy_target():
+    """Playout cap randomisation: about the given share of steps (drawn from the fast stream,
+    one draw a step for every env) searches with the fast budget and no root noise, and its
+    steps are stored with an all-zero policy target; the others search as usual."""
+    manager = _manager([CountEnv] * 2)
+    policy = RecordingPolicy()
+    collector = MuZeroCollector(
+        manager, policy, segment_length=EPISODE, pad=0, rng=np.random.default_rng(0),
+        fast_search_prob=0.5, fast_search_simulations=2, fast_rng=np.random.default_rng(7),
+    )  # fmt: skip
+    segments, _ = collector.collect(n_episode=40)
+    manager.close()
+    fast = [c == {"num_simulations": 2, "root_noise": False} for c in policy.calls]
+    assert all(c in ({}, {"num_simulations": 2, "root_noise": False}) for c in policy.calls)
+    draws = np.random.default_rng(7).random(len(policy.calls)) < 0.5  # the stream, replayed
+    assert fast == draws.tolist() and 0.3 < np.mean(fast) < 0.7
+    # Each search step is one step of both envs, stored in order in each env's segments.
+    stored = np.concatenate([s.policy.sum(axis=1) for s in segments])
+    assert sorted(np.unique(stored).tolist()) == [0.0, 1.0]
+    assert (stored == 0).sum() == 2 * sum(fast)
+    with pytest.raises(ValueError, match="expected fast_search_simulations and fast_rng"):
+        MuZeroCollector(manager, policy, segment_length=4, pad=0, rng=None, fast_search_prob=0.5)

@@ -20,7 +20,10 @@ def make_episodes(rng, n_episodes, n_act):
                 obs=np.array([[e, t, 0.0] for t in range(length + 1)], np.float32),
                 action=rng.integers(0, n_act, length),
                 reward=rng.normal(size=length).astype(np.float32),
-                policy=rng.dirichlet(np.ones(n_act), length).astype(np.float32),
+                # A fifth of the steps are playout-capped fast searches: no policy target.
+                policy=(
+                    rng.dirichlet(np.ones(n_act), length) * (rng.random((length, 1)) > 0.2)
+                ).astype(np.float32),
                 truncated=bool(rng.random() < 0.5),
                 # Half the episodes are two-player games: players alternate from a random one.
                 to_play=(
@@ -117,6 +120,10 @@ def test_sampled_targets_match_reference(seed, seg_len, k_steps, n):
                 assert tuple(batch["bootstrap_obs"][b, k, :2]) == (e, bt)
         np.testing.assert_allclose(batch["target_policy"][b], np.stack(ref["policy"]), rtol=1e-6)
         np.testing.assert_allclose(batch["policy_mask"][b], [p.sum() > 0 for p in ref["policy"]])
+        steps = range(t, t + k_steps + 1)  # the other losses count fast-search steps too
+        np.testing.assert_array_equal(
+            batch["episode_mask"][b], [j < len(episodes[e]["action"]) for j in steps]
+        )
         np.testing.assert_allclose(batch["target_reward"][b], ref["reward"], rtol=1e-6)
         for k, a in enumerate(ref["action"]):
             assert a is None or batch["action"][b, k] == a
@@ -261,6 +268,10 @@ def test_consistency_targets_draw_the_same_samples():
         plain.push(segments)
         with_targets.push(segments)
     p, q = plain.sample(50), with_targets.sample(50)
-    assert set(q) - set(p) == {"target_obs"} and q["target_obs"].shape == (50, 3, 3)
+    assert set(q) - set(p) == {"target_obs", "episode_mask"}
+    assert q["target_obs"].shape == (50, 3, 3)
     for key in p:
         np.testing.assert_array_equal(p[key], q[key])
+    # the episode's mask covers the policy's and the fast-search steps it leaves out
+    assert (q["episode_mask"] >= p["policy_mask"]).all()
+    assert (q["episode_mask"] > p["policy_mask"]).any()

@@ -237,13 +237,16 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
         action_space_size=pc.model.action_space_size,
         seed=seed,
         symmetries=board_symmetries(policy),
-        consistency_targets=with_consistency,
+        consistency_targets=with_consistency or pc.reanalyze_ratio > 0,  # reanalysis: too
     )
+    reanalysis = pc.reanalyze_ratio > 0
+    two_player = is_board(cfg) and cfg.env.get("battle_mode") == "self_play_mode"
     bots = list(getattr(evaluator, "bots", ()))
     log = TrainLog(
         exp,
         COLUMNS
         + (("consistency_loss",) if with_consistency else ())
+        + (("reanalyze_s",) if reanalysis else ())
         + tuple(f"{b}_{k}" for b in bots for k in ("win", "draw", "loss")),
         curves=(("eval_return_mean", "mean eval return"),)
         + tuple((f"{b}_win", f"win rate vs {b}") for b in bots),
@@ -403,8 +406,17 @@ def _train_loop(cfg, policy, collector, evaluator, exp, seed, limits, resumed):
                 n_updates = min(n_updates, max_train_iter - policy.train_iter)
                 if len(buffer) == 0:  # a step budget can end a collect before any segment
                     n_updates = 0
+                spent_reanalysing, losses = 0.0, []
                 with policy.learning_threads():
-                    losses = [policy.learn(buffer.sample(pc.batch_size)) for _ in range(n_updates)]
+                    for _ in range(n_updates):
+                        batch = buffer.sample(pc.batch_size)
+                        if reanalysis:
+                            t0 = time.perf_counter()
+                            policy.reanalyze(batch, pc.reanalyze_ratio, two_player=two_player)
+                            spent_reanalysing += time.perf_counter() - t0
+                        losses.append(policy.learn(batch))
+                if reanalysis:  # its cost: seconds of this iteration's updates
+                    row["reanalyze_s"] = round(spent_reanalysing, 3)
                 row.update(
                     {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
                 )

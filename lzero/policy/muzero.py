@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from lzero.errors import ConfigError
-from lzero.mcts.batched_search import BatchedSearch
+from lzero.mcts.batched_search import BatchedSearch, root_legal
 from lzero.mcts.latent_search import MuZeroMCTS, select_action
 from lzero.model import MuZeroModel, MuZeroModelMLP
 from lzero.model.frozen import FrozenCache, freeze
@@ -268,6 +268,41 @@ class MuZeroPolicy:
         else:
             dist = res.visit_counts / res.visit_counts.sum(axis=1, keepdims=True)
         return actions, dist.astype(np.float32), res.root_value
+
+    def reanalyze(self, batch: dict[str, np.ndarray], share: float, *, two_player: bool) -> int:
+        """MuZero Reanalyze (Schrittwieser et al. 2021, "Online and Offline Reinforcement
+        Learning by Planning with a Learned Model"), LightZero's ``reanalyze_ratio``: the
+        policy targets of the first ``round(share * B)`` samples of ``batch`` (from
+        :meth:`MuZeroGameBuffer.sample` with ``target_obs``), at every unroll step inside the
+        episode, become those of a fresh greedy search (no noise) with the current network from
+        the stored observation; a step a playout-capped fast search left without a target
+        gets one too. In place; returns the number of positions searched.
+
+        A board game's legal moves come from its rules on the observation's board (and, with
+        ``two_player``, its mover the tree's); a gym task's are all its actions, as its
+        wrapped env's mask is.
+        """
+        m = int(round(share * len(batch["obs"])))
+        if m == 0:
+            return 0
+        if "target_obs" not in batch:
+            raise ValueError(
+                "expected a batch with target_obs and episode_mask for reanalysis (from "
+                f"MuZeroGameBuffer(..., consistency_targets=True)), got keys {sorted(batch)}"
+            )
+        obs = np.concatenate([batch["obs"][:m, None], batch["target_obs"][:m]], axis=1)
+        rows, steps = np.nonzero(batch["episode_mask"][:m] > 0)
+        obs = obs[rows, steps]
+        if self.game is not None:
+            boards, movers = self.game.boards_from_planes(obs)
+            legal = root_legal(boards, self.game.kernels.legal_actions, self.game.action_size)
+            to_play = movers if two_player else None
+        else:
+            legal, to_play = np.ones((len(obs), self.cfg.model.action_space_size), bool), None
+        _, dist, _ = self.search(obs, legal, rng=None, explore=False, to_play=to_play)
+        batch["target_policy"][rows, steps] = dist
+        batch["policy_mask"][rows, steps] = 1.0
+        return len(obs)
 
     # ------------------------------------------------------------------ learning
     @contextlib.contextmanager

@@ -151,9 +151,12 @@ MUZERO_POLICY_CONFIG = dict(
     use_augmentation=False,  # (bool) must be False: no image augmentation here
     symmetry_augmentation=False,  # (bool) ours, as AlphaZero's: board games with a conv model
     # sample each unroll under a random symmetry of the board (observations, actions, policies)
-    reanalyze_ratio=0.0,  # (float) LightZero's reanalysis share; no effect here: targets come
-    # from the search at collection time (reanalysis is not implemented)
+    reanalyze_ratio=0.0,  # (float) LightZero's, in [0, 1]: that share of each batch has its
+    # policy targets recomputed by a fresh search with the current network on the stored
+    # observations, at every unroll step (MuZero Reanalyze; MuZeroPolicy.reanalyze); value
+    # targets are always bootstrapped from the target network at learning time. 0: off
     reanalyze_noise=True,  # (bool) LightZero's: root noise in reanalysis; no effect here
+    # (reanalysis searches greedily, without noise)
     reuse_search=False,  # (bool) ReZero's: collection reuses reanalysis searches; no effect here
     buffer_reanalyze_freq=1,  # (float) ReZero's: buffer reanalyses per collect; no effect here
     collect_with_pure_policy=False,  # (bool) LightZero's; must be False: collection searches
@@ -420,6 +423,9 @@ def policy_config(user: dict | None) -> EasyDict:
     )
     check_positive_or_none(cfg, "save_ckpt_last_minutes", where="policy config")
     check_playout_cap(cfg, cfg.num_simulations, where="policy config", full_key="num_simulations")
+    share = cfg.reanalyze_ratio
+    if not (_is_number(share, (int, float)) and 0 <= share <= 1):
+        raise ConfigError(f"policy config: expected reanalyze_ratio in [0, 1], got {share!r}")
     check_search_rules(cfg.mcts, where="policy config.mcts")
     check_positive_ints(
         cfg.model,

@@ -2,7 +2,7 @@
 resume and N more, bit for bit in ``progress.csv`` (all but the wall time) and in the weights,
 the optimizer and the run state (replay buffer, episodes in flight, the envs, every random
 stream), on a gym task (CartPole, whose episodes run on across collect phases) and on a board
-game in self-play, with PUCT and with Gumbel MuZero."""
+game in self-play, with PUCT and with Gumbel MuZero, with fast searches and reanalysis."""
 
 from __future__ import annotations
 
@@ -62,11 +62,20 @@ def cartpole_fast(exp):
     return main, create
 
 
+def tictactoe_reanalyze(exp):
+    """Reanalysis (its searches from stored boards, legal moves by the rules) and fast
+    searches on a board game in self-play."""
+    main, create = board("tictactoe_muzero_sp_mode_config")(exp)
+    main.policy.update(reanalyze_ratio=0.5, fast_search_prob=0.5, fast_search_simulations=2)
+    return main, create
+
+
 CASES = {
     "cartpole": cartpole,
     "cartpole_fast": cartpole_fast,
     "tictactoe": board("tictactoe_muzero_sp_mode_config"),
     "tictactoe_gumbel": board("tictactoe_gumbel_muzero_sp_mode_config"),
+    "tictactoe_reanalyze": tictactoe_reanalyze,
 }
 
 
@@ -79,7 +88,8 @@ def config(case, exp):
 
 def rows(exp):
     with open(exp / "progress.csv") as f:
-        return [{k: v for k, v in r.items() if k != "wall_time"} for r in csv.DictReader(f)]
+        timings = ("wall_time", "reanalyze_s")  # the only columns a resumed run may change
+        return [{k: v for k, v in r.items() if k not in timings} for r in csv.DictReader(f)]
 
 
 def last(exp):
@@ -123,6 +133,10 @@ def test_a_stopped_and_resumed_run_equals_one_that_never_stopped(tmp_path, case)
     assert last(split)["train_iter"] == HALF and "run_state" in last(split)
     train_muzero_with_gym_env(config(case, split), max_train_iter=2 * HALF, resume=split)
     assert rows(whole) == rows(split) and len(rows(whole)) >= 2
+    if case == "tictactoe_reanalyze":  # its cost, logged per iteration
+        with open(whole / "progress.csv") as f:
+            spent = [float(r["reanalyze_s"]) for r in csv.DictReader(f) if r["reanalyze_s"]]
+        assert spent and min(spent) > 0
     a, b = last(whole), last(split)
     for key in ("model", "target_model", "optimizer", "train_iter", "env_step"):
         assert_same(a[key], b[key], key)

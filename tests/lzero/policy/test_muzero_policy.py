@@ -807,3 +807,30 @@ def test_a_fast_search_spends_its_budget_without_root_noise():
     np.testing.assert_array_equal(runs[0][1], runs[1][1])
     np.testing.assert_array_equal(runs[0][0], runs[1][0])
     assert (policy.mcts.tree.node_visits[:, 0] == 3).all()  # the root's own visit and 2 more
+
+
+def test_reanalysis_gives_the_first_samples_the_current_networks_search_targets():
+    """``reanalyze(batch, share)``: the first ``share * B`` samples' policy targets at every
+    step inside the episode become the visit distributions of searches from their stored
+    observations (each equal to a search of that observation alone); the rest of the batch,
+    and steps past the episode's end, stay as sampled."""
+    torch.manual_seed(0)
+    policy = MuZeroPolicy(SMALL)
+    batch = filled_buffer(consistency_targets=True).sample(32)
+    batch["episode_mask"][3, 2:] = 0  # as past an episode's end: left alone
+    before = {k: v.copy() for k, v in batch.items()}
+    inside = np.argwhere(batch["episode_mask"][:8] > 0)
+    assert policy.reanalyze(batch, 0.25, two_player=False) == len(inside) > 20
+    np.testing.assert_array_equal(batch["target_policy"][8:], before["target_policy"][8:])
+    np.testing.assert_array_equal(batch["target_policy"][3, 2:], before["target_policy"][3, 2:])
+    obs = np.concatenate([before["obs"][:, None], before["target_obs"]], axis=1)
+    for b, k in inside[::5]:
+        _, alone, _ = policy.search(obs[b, k][None], np.ones((1, 2)), rng=None, explore=False)
+        np.testing.assert_allclose(batch["target_policy"][b, k], alone[0], atol=1e-6)
+        assert batch["policy_mask"][b, k] == 1.0
+    assert not np.allclose(batch["target_policy"][:8, 0], before["target_policy"][:8, 0])
+    assert policy.reanalyze(batch, 0.0, two_player=False) == 0
+    with pytest.raises(ValueError, match="expected a batch with target_obs and episode_mask"):
+        policy.reanalyze(filled_buffer().sample(8), 0.5, two_player=False)
+    with pytest.raises(ConfigError, match=r"expected reanalyze_ratio in \[0, 1\], got 1.5"):
+        policy_config(dict(SMALL, reanalyze_ratio=1.5))

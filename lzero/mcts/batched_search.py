@@ -47,7 +47,7 @@ from lzero.mcts.game import (
     RESULT_AFTER_T,
     uniform_priors,
 )
-from lzero.mcts.gumbel import NO_GUMBEL, gumbel_args
+from lzero.mcts.gumbel import NO_GUMBEL, check_gumbel_settings, gumbel_args
 from lzero.mcts.jit import NativeFunction
 from lzero.mcts.rollout import EVALUATE_T, check_near_width, placement_rollout, uniform_rollout
 from lzero.utils.nbrng import make_rng_state
@@ -172,17 +172,10 @@ class BatchedSearch:
         for name, value in (("pb_c_init", pb_c_init), ("c_uct", c_uct)):
             if not value >= 0:
                 raise ValueError(f"expected {name} >= 0, got {value!r}")
-        if isinstance(max_num_considered_actions, bool) or int(max_num_considered_actions) < 1:
-            raise ValueError(
-                f"expected max_num_considered_actions >= 1, got {max_num_considered_actions!r}"
-            )
-        for name, value in (
-            ("gumbel_scale", gumbel_scale),
-            ("maxvisit_init", maxvisit_init),
-            ("value_scale", value_scale),
-        ):
-            if not (isinstance(value, (int, float)) and np.isfinite(value) and value >= 0):
-                raise ValueError(f"expected {name} a finite number >= 0, got {value!r}")
+        check_gumbel_settings(
+            max_num_considered_actions=max_num_considered_actions, gumbel_scale=gumbel_scale,
+            maxvisit_init=maxvisit_init, value_scale=value_scale,
+        )  # fmt: skip
         if not 0 <= root_noise_weight <= 1:
             raise ValueError(f"expected root_noise_weight in [0, 1], got {root_noise_weight!r}")
         if int(radius) < 0 or (radius and not kernels.placement):

@@ -234,3 +234,29 @@ def gumbel_descend(tree, b, g, work):
             return node, slot
         node = child
     return node, -1
+
+
+def check_gumbel_settings(
+    *,
+    max_num_considered_actions: object,
+    maxvisit_init: object,
+    value_scale: object,
+    gumbel_scale: object = 0.0,
+) -> None:
+    """The settings of a Gumbel search, every layer's one check (the searches raise its
+    ValueError, the configs the same message as a ConfigError).
+
+    Raises:
+        ValueError: ``max_num_considered_actions`` not an int >= 1, or one of the others not
+            a finite number >= 0.
+    """
+    m = max_num_considered_actions
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
+        raise ValueError(f"expected max_num_considered_actions >= 1, got {m!r}")
+    for name, value in (
+        ("gumbel_scale", gumbel_scale), ("maxvisit_init", maxvisit_init),
+        ("value_scale", value_scale),
+    ):  # fmt: skip
+        number = isinstance(value, (int, float, np.integer, np.floating))
+        if isinstance(value, bool) or not number or not (np.isfinite(value) and value >= 0):
+            raise ValueError(f"expected {name} a finite number >= 0, got {value!r}")

@@ -31,7 +31,13 @@ from lzero.mcts.batched_result import (
     gumbel_action,
     sample_actions,
 )
-from lzero.mcts.gumbel import GUMBEL_ARGS_T, NO_GUMBEL, gumbel_args, gumbel_descend
+from lzero.mcts.gumbel import (
+    GUMBEL_ARGS_T,
+    NO_GUMBEL,
+    check_gumbel_settings,
+    gumbel_args,
+    gumbel_descend,
+)
 from lzero.mcts.jit import compiled_on_first_call
 
 __all__ = ["MuZeroMCTS", "RecurrentFn", "SearchOutput", "select_action"]
@@ -184,13 +190,10 @@ class MuZeroMCTS:
         if selection not in SELECTIONS:
             raise ValueError(f"expected selection in {list(SELECTIONS)}, got {selection!r}")
         self.rule = SELECTIONS[selection]
-        if isinstance(max_num_considered_actions, bool) or int(max_num_considered_actions) < 1:
-            raise ValueError(
-                f"expected max_num_considered_actions >= 1, got {max_num_considered_actions!r}"
-            )
-        for name, value in (("maxvisit_init", maxvisit_init), ("value_scale", value_scale)):
-            if not (isinstance(value, (int, float)) and np.isfinite(value) and value >= 0):
-                raise ValueError(f"expected {name} a finite number >= 0, got {value!r}")
+        check_gumbel_settings(
+            max_num_considered_actions=max_num_considered_actions, maxvisit_init=maxvisit_init,
+            value_scale=value_scale,
+        )  # fmt: skip
         self.max_considered = int(max_num_considered_actions)
         self.maxvisit_init, self.value_scale = float(maxvisit_init), float(value_scale)
         self.tree: bt.BatchedTree | None = None

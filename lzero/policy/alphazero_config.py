@@ -33,6 +33,7 @@ from lzero.envs.env_manager import BaseEnvManager, manager_type
 from lzero.envs.env_manager.ray_session import check_ray_config
 from lzero.errors import ConfigError
 from lzero.mcts.batched_search import check_forced_playouts, check_fpu_reduction
+from lzero.mcts.gumbel import check_gumbel_settings
 from lzero.policy.board_game import check_search_rules
 from lzero.policy.optim import OPTIM_TYPES
 from lzero.worker.alphazero_evaluator import check_opening_moves
@@ -285,15 +286,14 @@ _PUCT_ONLY = ("collect_fpu_reduction", "eval_fpu_reduction", "collect_reuse_tree
 
 def _check_gumbel(policy: Mapping) -> None:
     """The Gumbel keys of ``policy.mcts``, and no PUCT-only self-play setting beside them."""
-    check_positive_ints(
-        policy.mcts, ("max_num_considered_actions",), where="main_config.policy.mcts"
-    )
-    for key in ("gumbel_scale", "maxvisit_init", "value_scale"):
-        value = policy.mcts[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-            raise ConfigError(
-                f"main_config.policy.mcts: expected {key} a number >= 0, got {value!r}"
-            )
+    mc = policy.mcts
+    try:
+        check_gumbel_settings(
+            max_num_considered_actions=mc.max_num_considered_actions, gumbel_scale=mc.gumbel_scale,
+            maxvisit_init=mc.maxvisit_init, value_scale=mc.value_scale,
+        )  # fmt: skip
+    except ValueError as err:
+        raise ConfigError(f"main_config.policy.mcts: {err}") from None
     given = [k for k in _PUCT_ONLY if policy[k] not in (None, False)]
     if policy.collect_forced_playouts:
         given.append("collect_forced_playouts")

@@ -22,6 +22,7 @@ from lzero.envs.config import (
     take_renamed,
 )
 from lzero.errors import ConfigError
+from lzero.mcts.gumbel import check_gumbel_settings
 from lzero.policy.board_game import check_search_rules
 from lzero.policy.optim import OPTIM_TYPES
 
@@ -396,10 +397,14 @@ def policy_config(user: dict | None) -> EasyDict:
             f"expected gumbel_algo={gumbel} (the type 'gumbel_muzero' selects Gumbel MuZero)"
         )
     cfg.gumbel_algo = gumbel
-    check_positive_ints(cfg, ("max_num_considered_actions",), where="policy config")
-    for key in ("gumbel_scale", "maxvisit_init", "value_scale"):
-        if not (_is_number(cfg[key], (int, float)) and cfg[key] >= 0):
-            raise ConfigError(f"policy config: expected {key} a number >= 0, got {cfg[key]!r}")
+    try:
+        check_gumbel_settings(
+            max_num_considered_actions=cfg.max_num_considered_actions,
+            gumbel_scale=cfg.gumbel_scale, maxvisit_init=cfg.maxvisit_init,
+            value_scale=cfg.value_scale,
+        )  # fmt: skip
+    except ValueError as err:
+        raise ConfigError(f"policy config: {err}") from None
     check_cuda(cfg, where="policy config")
     check_fixed(cfg, _FIXED, where="policy config")
     _check_choices(cfg)

@@ -199,7 +199,7 @@ def test_gumbel_alphazero_compiles_with_its_keys_and_target():
         (dict(collect_fpu_reduction=0.2), r"\['collect_fpu_reduction'\] apply to the PUCT"),
         (dict(collect_forced_playouts=2.0), r"\['collect_forced_playouts'\] apply to the PUCT"),
         (dict(mcts=dict(max_num_considered_actions=0)), "max_num_considered_actions"),
-        (dict(mcts=dict(value_scale=-1)), "expected value_scale a number >= 0, got -1"),
+        (dict(mcts=dict(value_scale=-1)), "expected value_scale a finite number >= 0, got -1"),
         (dict(type="alphazero"), "expected type 'gumbel_alphazero' .create_config.policy's"),
     ]
     for policy, match in bad:

@@ -263,7 +263,10 @@ def test_checkpoint_round_trips_with_weights_only(tmp_path):
         ({"collect_with_pure_policy": True}, r"expected collect_with_pure_policy=False \(co"),
         ({"gumbel_algo": True}, r"gumbel_algo=True disagrees with type 'muzero'; expected gumbe"),
         ({"type": "gumbel_muzero", "max_num_considered_actions": 0}, "max_num_considered_act"),
-        ({"type": "gumbel_muzero", "gumbel_scale": -1}, "expected gumbel_scale a number >= 0"),
+        (
+            {"type": "gumbel_muzero", "gumbel_scale": -1},
+            "expected gumbel_scale a finite number >= 0",
+        ),
         ({"random_collect_episode_num": 5}, r"expected random_collect_episode_num=0 \(rand"),
         ({"policy_entropy_weight": -0.1}, "expected policy_entropy_weight to be a non-negative"),
         ({"policy_label_smoothing": 1}, r"expected policy_label_smoothing in \[0, 1\), got 1"),

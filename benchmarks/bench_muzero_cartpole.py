@@ -5,7 +5,8 @@ or ``--max-env-step`` or ``--max-minutes`` of wall time runs out, then print the
 evaluation that reached the target (read from the run's ``progress.csv``). The issue's bar
 is 195 within 30,000 env steps and 20 minutes per seed on 2 CPU cores.
 
-Run: ``python benchmarks/bench_muzero_cartpole.py --seeds 0 1 2``.
+Run: ``python benchmarks/bench_muzero_cartpole.py --seeds 0 1 2``; ``--search gumbel`` trains
+the Gumbel MuZero config (``cartpole_gumbel_muzero_config``) instead.
 """
 
 from __future__ import annotations
@@ -106,10 +107,11 @@ def cli(
     target: float,
     max_minutes: float,
     lightzero_ssl: str,
+    gumbel_config: str | None = None,
 ) -> None:
     """Parses the benchmark's options (defaults as given), runs it and exits 0 if it passed.
     ``lightzero_ssl``: LightZero's own config of the task and its ``ssl_loss_weight``, for
-    the help."""
+    the help; ``gumbel_config``: the task's Gumbel MuZero config, for ``--search gumbel``."""
     parser = argparse.ArgumentParser(description=description, formatter_class=DefaultsHelp)
     parser.add_argument("--seeds", type=int, nargs="+", default=seeds, help="one training run each")
     parser.add_argument(
@@ -127,7 +129,16 @@ def cli(
         help=f"train with EfficientZero's consistency loss at this weight ({lightzero_ssl}); "
         "0: without it, as the zoo config",
     )
+    if gumbel_config is not None:
+        parser.add_argument(
+            "--search", choices=["puct", "gumbel"], default="puct",
+            help=f"the zoo's MuZero config (puct, {config}) or its Gumbel MuZero one "
+            f"({gumbel_config})",
+        )  # fmt: skip
     args = parser.parse_args()
+    if getattr(args, "search", "puct") == "gumbel":
+        config = gumbel_config
+    print(f"settings: config {config}, seeds {args.seeds}, target {args.target}")
     ok = run_benchmark(
         config,
         seeds=args.seeds,
@@ -149,6 +160,7 @@ def main() -> None:
         target=195.0,
         max_minutes=20.0,
         lightzero_ssl="LightZero's cartpole_muzero_config: 2",
+        gumbel_config="zoo.classic_control.cartpole.config.cartpole_gumbel_muzero_config",
     )
 
 

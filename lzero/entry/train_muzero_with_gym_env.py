@@ -53,6 +53,7 @@ from lzero.utils.checkpoint_file import check_checkpoint_exists
 from lzero.utils.run_state import (
     MID_ITERATION,
     RUN_STATE_FORMAT,
+    check_run_state_format,
     global_rng_state,
     pack,
     set_global_rng_state,
@@ -201,14 +202,7 @@ def _restore_run_state(packed, buffer, collector, evaluator, row: dict, where: P
     Raises:
         ConfigError: a run state of another format, or one that does not fit the config.
     """
-    fmt = packed.get("format") if isinstance(packed, dict) else None
-    if fmt != RUN_STATE_FORMAT:
-        age = "a newer" if isinstance(fmt, int) and fmt > RUN_STATE_FORMAT else "another"
-        raise ConfigError(
-            f"resume: {where} holds a run state of format {fmt!r}, {age} than this version's "
-            f"{RUN_STATE_FORMAT}: resume it with the version that wrote it, or train on from "
-            "its weights in a new run (policy.model_path)"
-        )
+    check_run_state_format(packed, where)
     state = unpack(packed)
     try:
         buffer.load_state_dict(state["buffer"])

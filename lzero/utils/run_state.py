@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from lzero.errors import ConfigError
+
 #: The version of the run state's layout; a checkpoint with another is refused on resume.
 RUN_STATE_FORMAT = 1
 
@@ -83,3 +85,20 @@ def set_global_rng_state(state: dict) -> None:
     random.setstate((version, tuple(internal), gauss))
     np.random.set_state(state["numpy"])
     torch.set_rng_state(state["torch"])
+
+
+def check_run_state_format(packed: Any, where: Any) -> None:
+    """Raises ConfigError unless ``packed`` (a checkpoint's ``run_state``, read from
+    ``where``) is of :data:`RUN_STATE_FORMAT`, saying whether it is newer or older."""
+    fmt = packed.get("format") if isinstance(packed, dict) else None
+    if fmt == RUN_STATE_FORMAT:
+        return
+    if isinstance(fmt, int):
+        age = f"{'newer' if fmt > RUN_STATE_FORMAT else 'older'} than this version's"
+    else:
+        age = "not a format of this version, whose format is"
+    raise ConfigError(
+        f"resume: {where} holds a run state of format {fmt!r} ({age} {RUN_STATE_FORMAT}): "
+        "resume it with the version that wrote it, or train on from its weights in a new run "
+        "(policy.model_path)"
+    )

@@ -149,3 +149,15 @@ def test_a_stopped_and_resumed_run_equals_one_that_never_stopped(tmp_path, case)
     assert a["train_iter"] == 3 * HALF
     for key in ("model", "target_model", "optimizer", "env_step"):
         assert_same(a[key], b[key], key)
+
+
+def test_a_run_state_of_another_format_is_refused(tmp_path):
+    from lzero.errors import ConfigError
+
+    exp = tmp_path / "run"
+    train_muzero_with_gym_env(config("cartpole", exp), seed=0, max_train_iter=4)
+    state = last(exp)
+    state["run_state"]["format"] = 0
+    torch.save(state, exp / "ckpt" / "ckpt_last.pth.tar")
+    with pytest.raises(ConfigError, match=r"run state of format 0 \(older than this version.s 1\)"):
+        train_muzero_with_gym_env(config("cartpole", exp), max_train_iter=8, resume=exp)

@@ -11,6 +11,7 @@ position). It stops at ``stop_value`` (the score, win minus loss, against the fi
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -73,6 +74,28 @@ def _setup(cfg, seed: int):
     bots = eval_bots(env, cfg.policy.eval_bots, "main_config.policy.eval_bots")
     env.close()
     return game, bots
+
+
+class LearnerThread(threading.Thread):
+    """``learn(updates)`` in a thread (``overlap_learning``), its exception raised by
+    :meth:`join`. Torch's operations release the GIL, so its gradient steps run on one core
+    while self-play runs on the other."""
+
+    def __init__(self, learn, updates: int) -> None:
+        super().__init__(name="learner", daemon=True)
+        self._learn, self._updates = learn, updates
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._learn(self._updates)
+        except BaseException as err:  # handed to the training loop, which raises it
+            self.error = err
+
+    def join(self, timeout: float | None = None) -> None:
+        super().join(timeout)
+        if self.error is not None:
+            raise self.error
 
 
 def _restore_run_state(packed, buffer, collector, policy, rng, ckpt_dir) -> tuple[int, dict]:
@@ -239,6 +262,10 @@ def train_alphazero(
                 "streams start again from the seed"
             )
     whole = True  # the loop is between iterations: the run state can be saved as it is
+    overlap = bool(pcfg.overlap_learning)
+    pending = 0  # with overlap_learning: the updates the last collect's positions are owed
+    if resumed is not None and "run_state" in resumed:
+        pending = int(resumed["run_state"].get("pending_updates", 0))
 
     def save(name: str, with_state: bool = False) -> None:
         extra = {}
@@ -248,6 +275,7 @@ def train_alphazero(
                 "collector": collector.state_dict() if hasattr(collector, "state_dict") else None,
                 "search": policy.search.rng_state(), "trainer_rng": rng.bit_generator.state,
                 "global": global_rng_state(), "last_save": last_save, "losses": losses,
+                "pending_updates": pending,
             })  # fmt: skip
         save_checkpoint(
             ckpt_dir / name, policy, cfg.create.env, cfg.env, env_step=env_step, best_score=best,
@@ -263,6 +291,15 @@ def train_alphazero(
             f"saved ckpt_last.pth.tar with the run state: {size / 1e6:.1f} MB ({kept / 1e6:.1f} "
             f"MB of replay, {len(buffer)} positions) in {time.perf_counter() - t0:.2f} s"
         )
+
+    def learn(updates: int) -> None:
+        """Takes ``updates`` gradient steps (fewer at the ``max_train_iter`` budget)."""
+        nonlocal losses, last_save
+        for _ in range(min(updates, max_train_iter - policy.train_iter)):
+            losses = policy.learn(*buffer.sample(pcfg.batch_size, rng))
+            if policy.train_iter - last_save >= pcfg.save_ckpt_freq:
+                last_save = policy.train_iter
+                save(f"iteration_{policy.train_iter}.pth.tar")
 
     def evaluate() -> bool:
         nonlocal best, last_eval
@@ -297,6 +334,7 @@ def train_alphazero(
     reason = "max_train_iter spent"  # worded as the MuZero entry's stop lines
     minutes = pcfg.save_ckpt_last_minutes
     last_write = time.perf_counter()
+    learner: LearnerThread | None = None
     try:
         with stopping_at_safe_points(progress.line) as stop:
             while True:
@@ -318,22 +356,26 @@ def train_alphazero(
                 policy.forward_seconds = 0.0
                 policy.clear_nn_caches()  # what the evaluation cached: as after a resume
                 t0 = time.perf_counter()
-                data = collector.collect(pcfg.n_episode)
+                if overlap and pending:  # the last collect's updates, beside this collect
+                    learner = LearnerThread(learn, pending)
+                    with policy.snapshot():  # self-play keeps the weights of the start
+                        learner.start()
+                        data = collector.collect(pcfg.n_episode)
+                    learner.join()  # its error, if any, raised here
+                else:
+                    data = collector.collect(pcfg.n_episode)
                 collect_seconds = time.perf_counter() - t0
                 buffer.push(data["planes"], data["policy"], data["value"], data["draw"])
                 env_step += data["env_steps"]
                 updates = pcfg.update_per_collect or max(
                     1, round(len(data["value"]) * pcfg.model_update_ratio)
                 )
-                if not len(
-                    buffer
-                ):  # fast searches only so far (fast_search_prob): nothing to learn
+                if not len(buffer):  # fast searches only so far (fast_search_prob)
                     updates = 0
-                for _ in range(min(updates, max_train_iter - policy.train_iter)):
-                    losses = policy.learn(*buffer.sample(pcfg.batch_size, rng))
-                    if policy.train_iter - last_save >= pcfg.save_ckpt_freq:
-                        last_save = policy.train_iter
-                        save(f"iteration_{policy.train_iter}.pth.tar")
+                if overlap:  # taken while the next collect plays
+                    pending = updates
+                else:
+                    learn(updates)
                 log.write(
                     train_iter=policy.train_iter, env_step=env_step, wall_time=round(time.perf_counter() - start, 2),
                     collect_return=float(np.mean(data["returns"])),
@@ -354,6 +396,10 @@ def train_alphazero(
         reason = f"failed: {type(err).__name__}"
         raise
     finally:
+        if learner is not None and learner.is_alive():  # a stop inside a collect: the
+            threading.Thread.join(learner)  # weights are saved once its step is done
+            if learner.error is not None:
+                progress.line(f"the learner thread failed too: {learner.error!r}")
         if whole:
             save_last()
         else:  # a stop inside an iteration: newer weights, but no state to continue exactly

@@ -49,13 +49,15 @@ class _Cast(torch.nn.Module):
 def freeze(
     module: torch.nn.Module, example: Any, dtype: torch.dtype = torch.float32
 ) -> torch.jit.ScriptModule:
-    """``module`` in eval mode, traced on ``example`` (a tensor or a tuple of them), frozen and
-    optimised for inference. With ``dtype`` torch.bfloat16 the copy runs on a bfloat16 copy of
+    """A copy of ``module`` in eval mode, traced on ``example`` (a tensor or a tuple of them),
+    frozen and optimised for inference; it shares no tensor with ``module``. With ``dtype`` torch.bfloat16 the copy runs on a bfloat16 copy of
     the weights (``module`` is unchanged) and still takes and returns float32 tensors (its
     outputs then as a tuple)."""
-    module.eval()
+    # A copy: a frozen graph may keep the module's own weight tensors as its constants, which
+    # a learner thread overlapping self-play (overlap_learning) then changes under it.
+    module = copy.deepcopy(module).eval()
     if dtype != torch.float32:
-        module = _Cast(copy.deepcopy(module).to(dtype), dtype).eval()
+        module = _Cast(module.to(dtype), dtype).eval()
     traced = torch.jit.trace(module, example)
     return torch.jit.optimize_for_inference(torch.jit.freeze(traced))
 
@@ -130,6 +132,18 @@ class FrozenCache:
 
     def _weight_version(self) -> tuple:
         return tuple(t._version for t in self._weights)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[Any]:
+        """A block in which :meth:`get` returns the build current at its start, while another
+        thread may change the weights (a learner overlapping self-play); the first :meth:`get`
+        after it rebuilds. :meth:`pinned` blocks inside it do not check the weights either."""
+        value = self.get()
+        self._pinned += 1
+        try:
+            yield value
+        finally:
+            self._pinned -= 1
 
     @contextlib.contextmanager
     def pinned(self) -> Iterator[Any]:

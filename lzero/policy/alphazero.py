@@ -156,6 +156,7 @@ class AlphaZeroPolicy:
         )
         self.optimizer = make_optimizer(self.model.parameters(), cfg)
         self.train_iter = 0
+        self._snapshot_iter: int | None = None  # the iteration self-play sees in snapshot()
         self.forward_seconds = 0.0  # time spent in the network's forward pass while searching
         c, h, w = cfg.model.observation_shape
         extra = num_planes(self.line_directions) if self.line_features else 0
@@ -297,14 +298,31 @@ class AlphaZeroPolicy:
         """
         return self._frozen.get()
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A block in which self-play sees the network and the training iteration of its start
+        (the evaluators, the temperature) while a learner thread trains on
+        (``overlap_learning``): what it plays does not depend on how far the learner got."""
+        self._snapshot_iter = self.train_iter
+        with contextlib.ExitStack() as stack:
+            for frozen in (self._frozen, self._frozen_ema):
+                if frozen is not None:
+                    stack.enter_context(frozen.held())
+            try:
+                yield
+            finally:
+                self._snapshot_iter = None
+
     def temperature(self) -> float:
-        """The visit-count temperature of self-play at the current training iteration."""
+        """The visit-count temperature of self-play at the current training iteration (in a
+        :meth:`snapshot`, at its start's)."""
         if not self.cfg.manual_temperature_decay:
             return float(self.cfg.fixed_temperature_value)
         final = self.cfg.threshold_training_steps_for_final_temperature
-        if self.train_iter < 0.5 * final:
+        it = self.train_iter if self._snapshot_iter is None else self._snapshot_iter
+        if it < 0.5 * final:
             return 1.0
-        return 0.5 if self.train_iter < 0.75 * final else 0.25
+        return 0.5 if it < 0.75 * final else 0.25
 
     # -- learning ---------------------------------------------------------------------------
 

@@ -137,6 +137,11 @@ ALPHAZERO_POLICY_CONFIG = dict(
     n_episode=8,  # (int) games collected per collect phase
     eval_freq=50,  # (int) train iterations between evaluations
     save_ckpt_freq=1000,  # (int) train iterations between iteration_N checkpoints
+    overlap_learning=False,  # (bool) ours: a collect's gradient steps run in a thread beside
+    # the next collect, which plays the weights from before them (one collect stale, as in
+    # distributed AlphaZero), so learning and self-play keep both cores busy; deterministic
+    # (the schedule does not depend on timing). In-process self-play only; set
+    # torch_num_threads 1. The updates of a run's last collect are left to a resume. False: off
     save_ckpt_last_minutes=10.0,  # (float|None) ours: minutes between writes of
     # ckpt/ckpt_last.pth.tar during training, each with the run's whole state (weights,
     # optimizer, replay buffer, games in flight, every random stream), so that --resume after
@@ -522,6 +527,12 @@ def compile_alphazero_config(input_cfg: Sequence[Mapping]) -> EasyDict:
             f"them only with type 'ray', got type {kind!r}"
         )
     check_ray_config(main.trainer.manager, "main_config.env.manager")
+    if kind == "ray" and policy.overlap_learning:
+        raise ConfigError(
+            "main_config.policy: overlap_learning runs the learner beside in-process "
+            "self-play; expected it False with the 'ray' manager (its actors play with their "
+            "own copies of the weights)"
+        )
     check_positive_ints(
         main.trainer.manager, ("weight_sync_freq", "max_consecutive_failures"),
         where="main_config.env.manager",

@@ -48,6 +48,7 @@ STREAMS = dict(collect_opening_moves=2, fast_search_prob=0.3, fast_search_simula
 CASES = {
     "puct": (sp, dict(STREAMS, bot_opponent_share=0.5)),
     "gumbel": (gumbel, STREAMS),
+    "overlap": (sp, dict(overlap_learning=True)),  # a collect's updates owed at the stop
 }
 
 
@@ -141,3 +142,38 @@ def test_a_run_state_of_another_format_is_refused(tmp_path):
         ConfigError, match=r"run state of format 99 \(newer than this version.s 1\)"
     ):
         train_alphazero(tiny(sp, exp), max_train_iter=4, resume=exp)
+
+
+def test_overlapped_learning_equals_its_schedule_run_in_turn(tmp_path, monkeypatch):
+    """With ``overlap_learning`` the learner thread's steps and the collect beside it give the
+    same run, bit for bit, as the same schedule with the learner run to its end before the
+    collect starts: self-play plays the snapshot of its start, whatever the timing."""
+    import importlib
+
+    entry = importlib.import_module("lzero.entry.train_alphazero")
+    threaded, inline = tmp_path / "threaded", tmp_path / "inline"
+    policy = dict(overlap_learning=True, manual_temperature_decay=True,
+                  threshold_training_steps_for_final_temperature=8)  # fmt: skip
+    train_alphazero(tiny(sp, threaded, **policy), seed=1, max_train_iter=2 * HALF)
+
+    class InlineLearner(entry.LearnerThread):  # start runs the steps to their end at once
+        def start(self):
+            self.run()
+
+        def join(self, timeout=None):
+            if self.error is not None:
+                raise self.error
+
+    monkeypatch.setattr(entry, "LearnerThread", InlineLearner)
+    train_alphazero(tiny(sp, inline, **policy), seed=1, max_train_iter=2 * HALF)
+    assert_same_run(threaded, inline)
+    assert last(inline)["run_state"]["pending_updates"] == 2  # the last collect's, owed
+
+
+def test_overlapped_learning_is_refused_with_ray_self_play():
+    from lzero.policy.alphazero_config import compile_alphazero_config
+
+    main, create = tiny(sp, "unused", overlap_learning=True)
+    main["env"]["manager"] = dict(type="ray")
+    with pytest.raises(ConfigError, match="expected it False with the 'ray' manager"):
+        compile_alphazero_config([main, create])

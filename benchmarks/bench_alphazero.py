@@ -152,10 +152,39 @@ def run_seed(
     ckpt = Path(main.exp_name) / "ckpt" / "ckpt_last.pth.tar"
     line, ok = evaluate(game, seed, ckpt, games, sims)
     line = f"{game} seed {seed}: {policy.train_iter} iterations, {train_s:.0f} s; " + line
-    print(
-        line + f" -> {'PASS' if ok and train_s <= minutes * 60 * 1.1 + 60 else 'FAIL'}", flush=True
-    )
+    ok = ok and train_s <= minutes * 60 * 1.1 + 60
+    print(line + f" -> {'PASS' if ok else 'FAIL'}", flush=True)
+    write_result(game, search, seed, minutes, threads, line, ok)
     return ok
+
+
+def write_result(game, search, seed, minutes, threads, line: str, ok: bool) -> None:
+    """The run's report as JSON in ``benchmarks/results/`` (one file per game, search and
+    seed; the history of a figure is its file's in git)."""
+    import json
+    import platform
+    from datetime import datetime, timezone
+
+    cpu = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(x.split(":", 1)[1].strip() for x in f if x.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    path = Path(__file__).parent / "results" / f"alphazero_{game}_{search}_seed{seed}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {
+        "figure": "AlphaZero from scratch: strength after a wall-time budget", "game": game,
+        "search": search, "seed": seed, "minutes": minutes, "torch_threads": threads,
+        "report": line, "bars_met": bool(ok),
+        "command": f"python benchmarks/bench_alphazero.py --game {game} --search {search} "
+        f"--seeds {seed} --minutes {minutes:g}"
+        + (f" --torch-threads {threads}" if threads else ""),
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "cpu": cpu,
+        "cores": os.cpu_count(), "load": round(os.getloadavg()[0], 2),
+    }  # fmt: skip
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"results: {path}", flush=True)
 
 
 def evaluate(

@@ -177,3 +177,38 @@ def test_overlapped_learning_is_refused_with_ray_self_play():
     main["env"]["manager"] = dict(type="ray")
     with pytest.raises(ConfigError, match="expected it False with the 'ray' manager"):
         compile_alphazero_config([main, create])
+
+
+def test_after_kill_9_a_run_resumes_exactly_from_its_last_periodic_save(tmp_path):
+    """``lzero train`` killed with SIGKILL (no ``finally``, no final save): ``--resume``
+    continues from the last periodic ``ckpt_last`` (here written every iteration), dropping
+    the rows logged after it, and ends as the run that was never killed."""
+    import subprocess
+    import sys
+
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    train_alphazero(tiny(sp, whole, save_ckpt_last_minutes=1e-9), seed=0, max_train_iter=3 * HALF)
+    main, create = tiny(sp, killed, save_ckpt_last_minutes=1e-9)
+    config = tmp_path / "killed_config.py"
+    config.write_text(f"main_config = {dict(main)!r}\ncreate_config = {dict(create)!r}\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from lzero.cli import main; raise SystemExit(main())", "train",
+         str(config), "--max-train-iter", str(3 * HALF)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )  # fmt: skip
+    try:
+        saves = 0
+        for line in proc.stdout:  # killed after its fourth periodic save, mid-run
+            saves += line.startswith("saved ckpt_last.pth.tar with the run state")
+            if saves == 4:
+                break
+        proc.kill()
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL and saves == 4
+    assert 0 < last(killed)["train_iter"] < 3 * HALF
+    train_alphazero(tiny(sp, killed), max_train_iter=3 * HALF, resume=killed)
+    assert_same_run(whole, killed)

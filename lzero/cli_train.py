@@ -173,6 +173,7 @@ def _train(args: argparse.Namespace) -> int:
     max_env_step = args.max_env_step
     if max_env_step is None:
         max_env_step = getattr(module, "max_env_step", int(1e10))
+    max_time_s = None if args.max_minutes is None else 60.0 * args.max_minutes
     if policy_type in ("alphazero", "gumbel_alphazero"):
         from lzero.entry import train_alphazero
 
@@ -182,6 +183,7 @@ def _train(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 max_env_step=max_env_step,
                 max_train_iter=args.max_train_iter,
+                max_time_s=max_time_s,
                 resume=args.resume,
             )  # it prints why it stopped and where the checkpoints are
         return 0
@@ -196,6 +198,7 @@ def _train(args: argparse.Namespace) -> int:
             seed=args.seed,
             max_env_step=max_env_step,
             max_train_iter=args.max_train_iter,
+            max_time_s=max_time_s,
             resume=args.resume,
         )  # it prints why it stopped and where the checkpoints are, the last line
     return 0
@@ -487,6 +490,17 @@ def agent_fpu_reduction(value: float | str | None) -> float | str | None:
     return FROM_CONFIG if value is None else None if value == "off" else value
 
 
+def positive_minutes(text: str) -> float:
+    """An argparse type: a finite number of minutes > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (0.0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number of minutes > 0, got {text!r}")
+    return value
+
+
 positive_int = int_in(1, None, "a positive int")
 non_negative_int = int_in(0, None, "a non-negative int")
 _seed = int_in(0, 2**32, "an int in [0, 2**32)")
@@ -516,6 +530,13 @@ def add_train_subcommand(subparsers) -> None:
     )
     p.add_argument(
         "--max-train-iter", type=positive_int, default=int(1e10), help="gradient-step budget"
+    )
+    p.add_argument(
+        "--max-minutes",
+        type=positive_minutes,
+        default=None,
+        help="wall-clock budget in minutes, a resumed run's earlier time included, checked "
+        "between collect phases (default: none)",
     )
     p.add_argument(
         "--exp-name",

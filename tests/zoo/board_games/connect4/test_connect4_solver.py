@@ -9,11 +9,14 @@ import pytest
 from c4_reference import env_board, random_position, reference_score, wins
 
 from zoo.board_games.connect4.envs.connect4_solver import (
+    FULL_COLUMN,
     Connect4Solver,
     analyze,
     analyze_board,
+    analyze_many,
     solve,
     solve_board,
+    solve_many,
 )
 
 
@@ -205,3 +208,47 @@ def test_a_position_and_its_mirror_share_one_table_key_only_early_in_the_game():
         else:
             assert (ka, kb) == (a[0] + a[1], b[0] + b[1])
         checked += 1
+
+
+def test_batch_forms_match_plain_negamax_for_strings_and_boards():
+    """solve_many and analyze_many, given move strings or (board, to_play) pairs (one mixed
+    list too), equal full negamax position by position; a full board scores 0."""
+    memo: dict = {}
+    positions = _positions(7, 150, range(31, 39))
+    full = _positions(8, 1, range(42, 43))[0][0]  # a full board without four in a row
+    strings = [m for m, _, _ in positions]
+    pairs = [(env_board(cols), mover) for _, cols, mover in positions]
+    expected = [reference_score(cols, mover, memo) for _, cols, mover in positions]
+    columns = [
+        [FULL_COLUMN if s is None else s for s in _column_scores(cols, mover, memo)]
+        for _, cols, mover in positions
+    ]
+    solver = Connect4Solver(table_size=1 << 18)
+    assert solver.solve_many(strings).tolist() == expected
+    assert solver.solve_many(pairs).tolist() == expected
+    mixed = [p if i % 2 else s for i, (s, p) in enumerate(zip(strings, pairs))]
+    assert solver.analyze_many(mixed).tolist() == columns
+    assert analyze_many(strings).dtype == np.int64 and solve_many([]).shape == (0,)
+    assert analyze_many([]).shape == (0, 7)
+    assert len(full) == 42 and solve_many([full]).tolist() == [0]
+    assert analyze_many([full]).tolist() == [[FULL_COLUMN] * 7]
+
+
+@pytest.mark.parametrize(
+    ("positions", "match"),
+    [
+        ("4444", r"positions: expected a sequence of move strings or \(board, to_play\) pairs"),
+        (["44", "4444444"], r"positions\[1\]: moves: expected a playable column, got full col"),
+        (["1", "12\u00e9"], r"positions\[1\]: moves: expected columns 1-7, got '\u00e9' at move 3"),
+        (["1", 5], r"positions\[1\]: expected a move string or a \(board, to_play\) pair, got int"),
+        (
+            [(np.zeros((6, 7), np.int8), 1), (np.zeros((6, 7), np.int8), 3)],
+            r"positions\[1\]: to_play: expected 1 or 2, got 3",
+        ),
+        (["1212121"], r"positions\[0\]: moves: expected a game still running"),
+    ],
+)
+def test_batch_forms_name_the_bad_position(positions, match):
+    for batch in (solve_many, analyze_many):
+        with pytest.raises(ValueError, match=match):
+            batch(positions)

@@ -55,6 +55,31 @@ def play_sequence(moves: str) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def sequences_bits(chars, starts, currents, masks):
+    """``currents[i], masks[i]``: :func:`play_sequence` of ``chars[starts[i]:starts[i + 1]]``
+    (ASCII codes of columns '1'-'7'), for every ``i`` in one compiled loop. Returns -1, or the
+    first ``i`` that :func:`play_sequence` would refuse (its outputs then unset)."""
+    for i in range(starts.size - 1):
+        current = mask = np.int64(0)
+        for k in range(starts[i], starts[i + 1]):
+            col = np.int64(chars[k]) - 49
+            if col < 0 or col >= WIDTH:
+                return i
+            shift = col * (HEIGHT + 1)
+            if mask & (np.int64(1) << (shift + HEIGHT - 1)):
+                return i
+            move = (mask + (np.int64(1) << shift)) & (np.int64((1 << HEIGHT) - 1) << shift)
+            pos = current | move
+            for step in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):
+                m = pos & (pos >> step)
+                if m & (m >> (2 * step)):
+                    return i
+            current, mask = current ^ mask, mask | move
+        currents[i], masks[i] = current, mask
+    return -1
+
+
+@njit(cache=True)
 def board_bits(board, to_play):
     """``(current, mask)`` int64 of an env board `[6, 7]` int8 (row 0 at the top), unchecked:
     the numba half of :func:`position_from_board`, also run by the pool's perfect bot."""

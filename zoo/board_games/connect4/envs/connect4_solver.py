@@ -19,6 +19,8 @@ number of winning cells a move creates, and early pruning of moves that lose at 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numba
 import numpy as np
 
@@ -31,6 +33,7 @@ from zoo.board_games.connect4.envs.connect4_position import (
     WIDTH,
     play_sequence,
     position_from_board,
+    sequences_bits,
 )
 from zoo.board_games.connect4.envs.connect4_search import (
     DEFAULT_TABLE_SIZE,
@@ -42,14 +45,38 @@ from zoo.board_games.connect4.envs.connect4_search import (
 
 __all__ = [
     "DEFAULT_TABLE_SIZE",
+    "FULL_COLUMN",
     "MAX_SCORE",
     "MIN_SCORE",
     "Connect4Solver",
     "analyze",
     "analyze_board",
+    "analyze_many",
     "solve",
     "solve_board",
+    "solve_many",
 ]
+
+#: :meth:`Connect4Solver.analyze_many`'s score of a full column (no score is below -21).
+FULL_COLUMN = FULL
+
+
+@numba.njit(cache=True, nogil=True)
+def _solve_each(currents, masks, out, keys, vals, moves, frames, codes, values, book_ply):
+    """``out[i]``: the score of position ``(currents[i], masks[i])``, one compiled loop."""
+    for i in range(currents.size):
+        out[i] = solve_bits(
+            currents[i], masks[i], keys, vals, moves, frames, codes, values, book_ply
+        )
+
+
+@numba.njit(cache=True, nogil=True)
+def _analyze_each(currents, masks, out, keys, vals, moves, frames, codes, values, book_ply):
+    """``out[i]`` `[7]`: each column's score of position ``(currents[i], masks[i])``."""
+    for i in range(currents.size):
+        column_scores(
+            currents[i], masks[i], out[i], keys, vals, moves, frames, codes, values, book_ply
+        )
 
 
 def _next_prime(n: int) -> int:
@@ -157,6 +184,60 @@ class Connect4Solver:
         """Score of each column 1-7 for the player to move (``None``: full column)."""
         return self._analyze(*play_sequence(moves))
 
+    def _bits_of(self, positions: Iterable) -> tuple[np.ndarray, np.ndarray]:
+        """``(currents, masks)`` int64 of positions given as move strings or ``(board,
+        to_play)`` pairs, each checked as :meth:`solve` and :meth:`solve_board` check theirs."""
+        if isinstance(positions, (str, bytes, np.ndarray)) or not isinstance(positions, Iterable):
+            raise ValueError(
+                "positions: expected a sequence of move strings or (board, to_play) pairs, "
+                f"got {type(positions).__name__}"
+            )
+        positions = list(positions)
+        if all(isinstance(p, str) for p in positions):
+            return _sequences(positions)
+        bits = []
+        for i, position in enumerate(positions):
+            try:
+                if isinstance(position, str):
+                    bits.append(play_sequence(position))
+                elif isinstance(position, tuple) and len(position) == 2:
+                    bits.append(position_from_board(*position))
+                else:
+                    raise ValueError(
+                        "expected a move string or a (board, to_play) pair, got "
+                        f"{type(position).__name__}"
+                    )
+            except ValueError as err:
+                raise ValueError(f"positions[{i}]: {err}") from None
+        array = np.array(bits, dtype=np.int64).reshape(-1, 2)
+        return np.ascontiguousarray(array[:, 0]), np.ascontiguousarray(array[:, 1])
+
+    def solve_many(self, positions: Iterable) -> np.ndarray:
+        """Scores `[N]` int64 of many positions in one compiled loop (no per-position call
+        from Python): each a move string as :meth:`solve` takes, or a ``(board, to_play)``
+        pair as :meth:`solve_board` takes.
+
+        Raises:
+            ValueError: ``positions`` is not a sequence of those, or one of them is bad (the
+                message names its index); nothing is solved then.
+        """
+        currents, masks = self._bits_of(positions)
+        out = np.empty(currents.size, dtype=np.int64)
+        _solve_each(currents, masks, out, *self._tables())
+        return out
+
+    def analyze_many(self, positions: Iterable) -> np.ndarray:
+        """Each column's score `[N, 7]` int64 for the player to move in many positions, as
+        :meth:`solve_many` takes them (columns 0-6; ``FULL_COLUMN`` for a full column).
+
+        Raises:
+            ValueError: as :meth:`solve_many`.
+        """
+        currents, masks = self._bits_of(positions)
+        out = np.empty((currents.size, WIDTH), dtype=np.int64)
+        _analyze_each(currents, masks, out, *self._tables())
+        return out
+
     def best_move(self, moves: str) -> int:
         """A column 1-7 that keeps the position's score: the first in the search's own move
         order. Cheaper than :meth:`analyze`: the position is solved once, then the columns
@@ -183,6 +264,25 @@ class Connect4Solver:
     def best_move_board(self, board: np.ndarray, to_play: int) -> int:
         """:meth:`best_move` of an env board, a column 0-6."""
         return self._best_move(*position_from_board(board, to_play))
+
+
+def _sequences(moves: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(currents, masks)`` of move strings, played in one compiled loop; the first bad one
+    raises :func:`play_sequence`'s error, its index in front."""
+    starts = np.zeros(len(moves) + 1, dtype=np.int64)
+    np.cumsum([len(m) for m in moves], out=starts[1:])
+    # latin-1 keeps one byte a character; anything else becomes '?', which the loop refuses
+    chars = np.frombuffer("".join(moves).encode("latin-1", errors="replace"), dtype=np.uint8)
+    currents = np.empty(len(moves), dtype=np.int64)
+    masks = np.empty(len(moves), dtype=np.int64)
+    bad = sequences_bits(chars, starts, currents, masks)
+    if bad >= 0:
+        try:
+            play_sequence(moves[bad])
+        except ValueError as err:
+            raise ValueError(f"positions[{bad}]: {err}") from None
+        raise RuntimeError(f"positions[{bad}]: {moves[bad]!r} refused by the compiled loop only")
+    return currents, masks
 
 
 _NO_CODES = np.zeros(0, dtype=np.int64)
@@ -218,6 +318,18 @@ def analyze(moves: str) -> list[int | None]:
     """:meth:`Connect4Solver.analyze` on a shared default solver (with the opening
     book when it is installed)."""
     return _default_solver().analyze(moves)
+
+
+def solve_many(positions: Iterable) -> np.ndarray:
+    """:meth:`Connect4Solver.solve_many` on a shared default solver (with the opening
+    book when it is installed)."""
+    return _default_solver().solve_many(positions)
+
+
+def analyze_many(positions: Iterable) -> np.ndarray:
+    """:meth:`Connect4Solver.analyze_many` on a shared default solver (with the opening
+    book when it is installed)."""
+    return _default_solver().analyze_many(positions)
 
 
 def solve_board(board: np.ndarray, to_play: int) -> int:

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_args import positive_float, positive_int, require, script_parser
+from bench_args import cpu_model, positive_float, positive_int, require, script_parser
 
 from lzero.cli_train import agent_fpu_reduction, fpu_reduction_arg
 
@@ -162,15 +162,9 @@ def write_result(game, search, seed, minutes, threads, line: str, ok: bool) -> N
     """The run's report as JSON in ``benchmarks/results/`` (one file per game, search and
     seed; the history of a figure is its file's in git)."""
     import json
-    import platform
     from datetime import datetime, timezone
 
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(x.split(":", 1)[1].strip() for x in f if x.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_model()
     path = Path(__file__).parent / "results" / f"alphazero_{game}_{search}_seed{seed}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {

@@ -30,13 +30,21 @@ __all__ = [
     "install_command",
     "require",
     "script_parser",
+    "cpu_model",
+    "machine_record",
 ]
 
 #: PyTorch's wheel index of CPU builds (README, "The two commands").
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 
 #: The extra of setup.py that installs each optional library the benchmarks use.
-EXTRAS = {"bitbully": "bench", "pettingzoo": "pettingzoo", "ray": "ray", "torch": "train"}
+EXTRAS = {
+    "bitbully": "bench",
+    "matplotlib": "train",
+    "pettingzoo": "pettingzoo",
+    "ray": "ray",
+    "torch": "train",
+}
 
 
 def install_command(module: str) -> str:
@@ -100,3 +108,31 @@ def require(module: str, what: str) -> ModuleType:
         raise SystemExit(
             f"{what} needs {module}: {err}; install it with {install_command(module)}"
         ) from None
+
+
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo``; else ``platform.processor()``)."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine_record() -> dict:
+    """What a results file says of when and where it was measured: date (UTC), CPU model,
+    cores and the 1-minute load average at the end."""
+    import os
+    from datetime import datetime, timezone
+
+    return {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "load": round(os.getloadavg()[0], 2),
+    }

@@ -62,6 +62,7 @@ from bench_args import non_negative_int, positive_int, require, script_parser  #
 from zoo.board_games.connect4.envs.connect4_position import play_sequence  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_search import solve_bits  # noqa: E402
 from zoo.board_games.connect4.envs.connect4_solver import Connect4Solver  # noqa: E402
+from zoo.board_games.connect4.eval.connect4_positions import KINDS, moves_left  # noqa: E402
 
 _clock_gettime = ctypes.CDLL(None).clock_gettime
 _clock_gettime.argtypes = [ctypes.c_int, ctypes.c_void_p]
@@ -84,22 +85,7 @@ def _timed_solve(current, mask, keys, vals, moves, frames, codes, values, book_p
     return score, _now_ns(buf) - t
 
 
-CATEGORIES = [  # (name, stones played range, moves left range)
-    ("end easy", range(28, 42), range(0, 14)),
-    ("middle easy", range(14, 28), range(0, 14)),
-    ("middle medium", range(14, 28), range(14, 28)),
-    ("beginning easy", range(1, 14), range(0, 14)),
-    ("beginning medium", range(1, 14), range(14, 28)),
-    ("beginning hard", range(1, 14), range(28, 43)),
-]
-
-
-def moves_left(score: int, n: int) -> int:
-    if score > 0:
-        return 2 * (22 - score - n // 2) - 1
-    if score < 0:
-        return 2 * (22 + score - (n + 1) // 2)
-    return 42 - n
+CATEGORIES = KINDS  # (name, stones played range, moves left range)
 
 
 def random_moves(rng: random.Random, bitbully, n: int) -> str | None:

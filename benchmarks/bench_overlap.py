@@ -18,29 +18,17 @@ import csv
 import importlib
 import json
 import os
-import platform
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench_args import positive_float, require, script_parser
+from bench_args import cpu_model, positive_float, require, script_parser
 
 GAMES = {
     "tictactoe": "zoo.board_games.tictactoe.config.tictactoe_alphazero_sp_mode_config",
     "connect4": "zoo.board_games.connect4.config.connect4_alphazero_sp_mode_config",
     "gomoku": "zoo.board_games.gomoku.config.gomoku_9x9_alphazero_sp_mode_config",
 }
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def train(module: str, out: Path, seed: int, minutes: float, overlap: bool) -> dict:

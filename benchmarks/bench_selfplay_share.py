@@ -16,25 +16,16 @@ import copy
 import importlib
 import json
 import os
-import platform
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench_args import positive_int, require, script_parser
+from bench_args import cpu_model, positive_int, require, script_parser
 
 CONFIGS = {
     "puct": "zoo.board_games.{game}.config.{game}_alphazero_sp_mode_config",
     "gumbel": "zoo.board_games.{game}.config.{game}_gumbel_alphazero_sp_mode_config",
 }
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            return next(x.split(":", 1)[1].strip() for x in f if x.startswith("model name"))
-    except (OSError, StopIteration):
-        return platform.processor() or "unknown"
 
 
 def measure(game: str, search: str, sims: int, episodes: int, threads: int) -> dict:

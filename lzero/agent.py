@@ -366,7 +366,8 @@ def load_agent(
 
     Args:
         path: a checkpoint written by ``train_alphazero``, or by ``train_muzero`` on a board
-            game (checkpoints written before MuZero's recorded their config cannot be loaded
+            game, or ``pretrained:GAME``, the agent the package ships (:func:`load_pretrained`)
+            (checkpoints written before MuZero's recorded their config cannot be loaded
             without it: ``lzero eval CONFIG --ckpt PATH`` evaluates them).
         num_simulations: simulations per move (default: the training config's
             ``eval_num_simulations``, else ``mcts.num_simulations``; MuZero's
@@ -395,6 +396,9 @@ def load_agent(
         raise ValueError(
             f"expected num_simulations to be an int >= 0 or None, got {num_simulations!r}"
         )
+    from lzero.pretrained import resolve
+
+    path = resolve(path)
     if state is None:
         state = load_checkpoint_file(path, "an AlphaZero or MuZero checkpoint")
     if is_muzero_checkpoint(state):
@@ -422,6 +426,20 @@ def load_agent(
         policy, num_simulations, contempt=contempt, fpu_reduction=fpu_reduction,
         reuse_tree=reuse_tree,
     )  # fmt: skip
+
+
+def load_pretrained(game: str, **kwargs: Any) -> BoardAgent:
+    """The agent the package ships for ``game`` (:mod:`lzero.pretrained`; its recipe:
+    ``lzero.pretrained.recipe(game)``), with :func:`load_agent`'s keyword arguments
+    (``num_simulations=0``: the network alone).
+
+    Raises:
+        ConfigError: ``game`` has no shipped agent (the message names the games that have one);
+            otherwise as :func:`load_agent`.
+    """
+    from lzero.pretrained import pretrained_path
+
+    return load_agent(pretrained_path(game), **kwargs)
 
 
 def _muzero_agent(state: dict, path: str | Path, num_simulations: int | None) -> MuZeroAgent:

@@ -237,8 +237,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             )
         return _eval_muzero(args, [module.main_config, module.create_config])
     from lzero.agent import check_alphazero_state, is_muzero_checkpoint
+    from lzero.pretrained import resolve
     from lzero.utils.checkpoint_file import load_checkpoint_file
 
+    args.ckpt = resolve(args.ckpt)  # pretrained:GAME, the agent the package ships
     state = load_checkpoint_file(args.ckpt, "an AlphaZero or MuZero checkpoint")
     if is_muzero_checkpoint(state):  # it records its config (or says it is too old to)
         from lzero.entry import muzero_setup
@@ -329,7 +331,10 @@ def add_eval_subcommand(subparsers) -> None:
         "not needed for an AlphaZero checkpoint or a MuZero one that records its config",
     )
     p.add_argument(
-        "--ckpt", required=True, type=os.path.expanduser, help="a checkpoint written by lzero train"
+        "--ckpt",
+        required=True,
+        type=os.path.expanduser,
+        help="a checkpoint written by lzero train, or pretrained:GAME (the agent the package ships)",
     )
     p.add_argument(
         "--gif",

@@ -32,6 +32,8 @@ GAMES = {
 BOTS = ("rule", "mcts", "random", "perfect", "alpha_beta")
 #: A trained checkpoint (AlphaZero, or MuZero on a board game) as a bot: ``agent:PATH``.
 AGENT_PREFIX = "agent:"
+#: The agent the package ships for the game played (``lzero.pretrained``), as a bot.
+PRETRAINED = "pretrained"
 #: Simulations per move of ``--bot mcts`` at the terminal: strong (Gomoku needs 1,000-2,000 to
 #: beat the rule bot) at about 10 ms a move. The env config keeps LightZero's default of 50.
 MCTS_SIMULATIONS = 2000
@@ -60,12 +62,20 @@ def make_env(args: argparse.Namespace):
 
 
 def bot_spec(text: str) -> str:
-    """argparse type of a bot: a name of ``BOTS`` or ``agent:PATH``."""
-    if text in BOTS or (text.startswith(AGENT_PREFIX) and len(text) > len(AGENT_PREFIX)):
+    """argparse type of a bot: a name of ``BOTS``, ``pretrained`` or ``agent:PATH``."""
+    if text in (*BOTS, PRETRAINED) or (
+        text.startswith(AGENT_PREFIX) and len(text) > len(AGENT_PREFIX)
+    ):
         return text
     raise argparse.ArgumentTypeError(
-        f"expected one of {list(BOTS)} or agent:PATH (a checkpoint of lzero train), got {text!r}"
+        f"expected one of {list(BOTS)}, {PRETRAINED} (the agent the package ships) or "
+        f"agent:PATH (a checkpoint of lzero train), got {text!r}"
     )
+
+
+def is_agent(bot: str) -> bool:
+    """True for the bots that are checkpoints: ``agent:PATH`` and ``pretrained``."""
+    return bot == PRETRAINED or bot.startswith(AGENT_PREFIX)
 
 
 def _check_bot_options(args: argparse.Namespace, bots: tuple[str, ...]) -> None:
@@ -76,10 +86,10 @@ def _check_bot_options(args: argparse.Namespace, bots: tuple[str, ...]) -> None:
         for name in ("simulations", "reuse_tree", "fpu_reduction", "dtype")
         if getattr(args, f"agent_{name}") not in (None, False)
     ]
-    if given and not any(b.startswith(AGENT_PREFIX) for b in bots):
+    if given and not any(is_agent(b) for b in bots):
         raise ValueError(
-            f"{', '.join(given)}: expected an agent:PATH bot (the options set a checkpoint's "
-            f"player), got {', '.join(bots)}"
+            f"{', '.join(given)}: expected an agent:PATH or pretrained bot (the options set a "
+            f"checkpoint's player), got {', '.join(bots)}"
         )
     check_mcts_bot_simulations(args.mcts_simulations, bots, "--mcts-simulations")
 
@@ -95,14 +105,22 @@ def _check_bot(
             another kind, game or board size (before any move is played). ``option`` names
             the command-line option in the message.
     """
-    if bot.startswith(AGENT_PREFIX):
+    if is_agent(bot):
         if bot in agents:
             return
         if importlib.util.find_spec("torch") is None:
             raise ValueError("agent bots need torch: pip install -e '.[train]'")
         from lzero.agent import load_agent
 
-        path = os.path.expanduser(bot[len(AGENT_PREFIX) :])  # the shell leaves agent:~/x as is
+        if bot == PRETRAINED:
+            from lzero.pretrained import pretrained_path
+
+            try:
+                path = pretrained_path(env.rules.name)
+            except ConfigError as err:
+                raise ConfigError(f"{option} {PRETRAINED}: {err}") from None
+        else:
+            path = os.path.expanduser(bot[len(AGENT_PREFIX) :])  # the shell leaves agent:~/x
         agent = load_agent(
             path, args.agent_simulations, inference_dtype=args.agent_dtype,
             fpu_reduction=agent_fpu_reduction(args.agent_fpu_reduction),
@@ -286,7 +304,8 @@ def add_play_subcommands(subparsers) -> None:
         "--agent-simulations",
         type=non_negative_int,
         default=None,
-        help="simulations per move of agent:PATH bots (default: the checkpoint's; 0: raw network)",
+        help="simulations per move of agent:PATH and pretrained bots (default: the checkpoint's; "
+        "0: raw network)",
     )
     common.add_argument(
         "--agent-reuse-tree",
@@ -318,15 +337,15 @@ def add_play_subcommands(subparsers) -> None:
         type=bot_spec,
         default="rule",
         help=f"the opponent: {', '.join(BOTS)} (perfect: tictactoe, connect4; alpha_beta: "
-        "tictactoe) or agent:PATH",
+        "tictactoe), pretrained (the agent the package ships) or agent:PATH",
     )
     p.add_argument("--first", choices=("human", "bot"), default="human", help="who moves first")
     p.set_defaults(func=_run(cmd_play))
     p = subparsers.add_parser(
         "arena", parents=[common], formatter_class=DefaultsHelp, help="let two bots play a series"
     )
-    p.add_argument("--bot1", type=bot_spec, default="rule", help="a bot name or agent:PATH")
-    p.add_argument("--bot2", type=bot_spec, default="random", help="a bot name or agent:PATH")
+    p.add_argument("--bot1", type=bot_spec, default="rule", help="a bot name, pretrained or agent:PATH")
+    p.add_argument("--bot2", type=bot_spec, default="random", help="a bot name, pretrained or agent:PATH")
     p.add_argument("--games", type=int, default=10, help="games in the series")
     p.add_argument(
         "--gif-all",

@@ -31,8 +31,12 @@ setup(
     python_requires=">=3.10",
     packages=find_packages(include=["lzero", "lzero.*", "zoo", "zoo.*"]),
     py_modules=["lzero_console"],  # the lzero command, importing the package under its Ctrl-C
-    # PEP 561: lzero's annotations are for type checkers too.
-    package_data={"lzero": ["py.typed"]},
+    # PEP 561: lzero's annotations are for type checkers too. The shipped agents
+    # (lzero.pretrained): a checkpoint and its recipe in each game folder.
+    package_data={
+        "lzero": ["py.typed"],
+        "zoo.board_games": ["*/pretrained/agent.pth.tar", "*/pretrained/recipe.json"],
+    },
     install_requires=[
         "numpy>=1.24",
         "gymnasium>=1.0",

@@ -344,8 +344,12 @@ def add_play_subcommands(subparsers) -> None:
     p = subparsers.add_parser(
         "arena", parents=[common], formatter_class=DefaultsHelp, help="let two bots play a series"
     )
-    p.add_argument("--bot1", type=bot_spec, default="rule", help="a bot name, pretrained or agent:PATH")
-    p.add_argument("--bot2", type=bot_spec, default="random", help="a bot name, pretrained or agent:PATH")
+    p.add_argument(
+        "--bot1", type=bot_spec, default="rule", help="a bot name, pretrained or agent:PATH"
+    )
+    p.add_argument(
+        "--bot2", type=bot_spec, default="random", help="a bot name, pretrained or agent:PATH"
+    )
     p.add_argument("--games", type=int, default=10, help="games in the series")
     p.add_argument(
         "--gif-all",

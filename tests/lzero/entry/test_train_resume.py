@@ -187,3 +187,30 @@ def test_a_resume_drops_the_rows_a_killed_resume_logged_past_its_checkpoint(tmp_
     assert after[: len(before)] == before  # the rows up to the checkpoint, as they were
     steps = [int(r["env_step"]) for r in after]
     assert steps == sorted(steps)
+
+
+def test_cli_max_minutes_bounds_the_run_and_counts_the_time_before_a_resume(tmp_path, capsys):
+    import argparse
+
+    from lzero.cli_train import add_train_subcommand
+
+    main, create = cfg(tmp_path)
+    path = tmp_path / "tiny_config.py"
+    path.write_text(f"main_config = {main!r}\ncreate_config = {create!r}\n")
+    parser = argparse.ArgumentParser()
+    add_train_subcommand(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["train", str(path), "--max-minutes", "0.0001"])
+    assert args.func(args) == 0
+    assert "stopped (max_time_s 0.006 spent)" in capsys.readouterr().out
+    steps = int(rows(tmp_path / "run")[-1]["env_step"])
+    # the first run spent its budget: resumed with the same one, it stops before collecting
+    args = parser.parse_args(
+        ["train", str(path), "--max-minutes", "0.0001", "--resume", str(tmp_path / "run")]
+    )
+    assert args.func(args) == 0
+    assert "stopped (max_time_s 0.006 spent)" in capsys.readouterr().out
+    assert int(rows(tmp_path / "run")[-1]["env_step"]) == steps
+    for bad in ("0", "-2", "nan", "inf", "ten"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["train", str(path), "--max-minutes", bad])
+    assert f"expected a finite number of minutes > 0, got '{bad}'" in capsys.readouterr().err

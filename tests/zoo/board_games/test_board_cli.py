@@ -410,7 +410,9 @@ def test_agent_options_without_an_agent_bot_are_refused():
     ):
         proc = run(args, "5\n")
         assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
-        assert "expected an agent:PATH bot" in proc.stderr and "--agent-" in proc.stderr
+        assert (
+            "expected an agent:PATH or pretrained bot" in proc.stderr and "--agent-" in proc.stderr
+        )
 
 
 def test_an_unknown_dtype_is_refused_before_the_checkpoint_loads(tmp_path):

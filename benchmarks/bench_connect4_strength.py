@@ -21,11 +21,14 @@ moves broken at random).
     python benchmarks/bench_connect4_strength.py --ckpt PATH [--simulations 800]
         [--per-kind 1000] [--games 100] [--bots rule mcts perfect]
     python benchmarks/bench_connect4_strength.py --curve EXP_DIR [--simulations 200]
+    python benchmarks/bench_connect4_strength.py --grade-bots
 
 ``--ckpt pretrained`` grades the agent the package ships. ``--curve`` grades every
-``iteration_N`` checkpoint of a training run (no games), against its training time read from
-the run's ``progress.csv``, and draws the curve as a PNG (``--png``; needs matplotlib, in the
-``bench`` extra). Results go to ``benchmarks/results/`` as JSON.
+``iteration_N`` checkpoint of a training run (no games; the network alone on every position,
+with search on the first ``--search-per-kind`` of each kind), against its training time read
+from the run's ``progress.csv``, and draws the curve as a PNG (``--png``; needs matplotlib, in the
+``train`` extra). ``--grade-bots`` grades the rule bot and the MCTS bot at 1,000 rollouts on
+the same positions, the figures to set beside an agent's. Results go to ``benchmarks/results/`` as JSON.
 """
 
 from __future__ import annotations
@@ -106,6 +109,58 @@ def grade(agent, sets: dict[str, list], chunk: int = 250) -> dict[str, dict]:
             "error_rate_where_choice": round(float(errors[open_].mean()), 4),
         }
     return out
+
+
+class BotPlayer:
+    """A bot of the Connect4 env as a player of positions (``act_batch``): each position is
+    set on one seeded env (``reset(init_state=...)``) and the bot asked for its move there."""
+
+    def __init__(self, kind: str, seed: int) -> None:
+        from lzero.envs import ENV_REGISTRY
+
+        self.kind = kind
+        self.env = ENV_REGISTRY.build(
+            "connect4",
+            {"battle_mode": "self_play_mode", "mcts_bot_num_simulations": MCTS_BOT_SIMULATIONS},
+        )
+        self.env.seed(seed, dynamic_seed=False)
+
+    def act_batch(self, boards, to_play, legal) -> np.ndarray:
+        from zoo.board_games.env_support import bot_move
+
+        out = np.empty(len(boards), dtype=np.int64)
+        for i, (board, player) in enumerate(zip(boards, to_play)):
+            self.env.reset(start_player_index=int(player) - 1, init_state=board)
+            self.env._bots.clear()  # the MCTS bot keeps no tree from another position
+            out[i] = bot_move(self.env, self.kind)
+        return out
+
+
+def run_bots(args) -> None:
+    """``--grade-bots``: the error rates of the rule and MCTS bots on the same positions (the
+    first ``--bot-positions`` of each kind: the MCTS bot takes a second or so a move)."""
+    sets = load_sets(args.sets_seed, args.per_kind, args.rebuild)
+    sets = {kind: rows[: args.bot_positions] for kind, rows in sets.items()}
+    record = {
+        "figure": "Connect4 bots graded by the exact solver",
+        "positions": {
+            "sets_seed": args.sets_seed,
+            "per_kind": args.per_kind,
+            "graded_per_kind": min(args.per_kind, args.bot_positions),
+        },
+        "mcts_rollouts": MCTS_BOT_SIMULATIONS,
+        "errors": {},
+    }
+    start = time.perf_counter()
+    for kind in ("rule", "mcts"):
+        graded = grade(BotPlayer(kind, args.seed), sets)
+        record["errors"][kind] = graded
+        label = f"mcts bot ({MCTS_BOT_SIMULATIONS} rollouts)" if kind == "mcts" else "rule bot"
+        print(grade_line(label, graded), flush=True)
+    record["seconds"] = round(time.perf_counter() - start, 1)
+    record["command"] = "python benchmarks/bench_connect4_strength.py " + " ".join(sys.argv[1:])
+    record.update(machine_record())
+    write(record, args.out or "connect4_strength_bots.json")
 
 
 def grade_line(label: str, graded: dict[str, dict]) -> str:
@@ -214,14 +269,27 @@ def run_curve(args) -> None:
     with open(exp / "progress.csv") as f:
         rows = list(csv.DictReader(f))
     sets = load_sets(args.sets_seed, args.per_kind, args.rebuild)
+    searched_sets = {kind: rows[: args.search_per_kind] for kind, rows in sets.items()}
+    print(
+        f"the network alone on all {args.per_kind} positions a kind, with {args.simulations} "
+        f"simulations on the first {min(args.per_kind, args.search_per_kind)} of each",
+        flush=True,
+    )
+    name = args.out or f"connect4_curve_{exp.name}.json"
+    done = _graded_points(HERE / "results" / name, args)
     points = []
     for ckpt in ckpts:
         saved = read_checkpoint(ckpt)
         it = int(saved["train_iter"])
+        if it in done:  # graded by an earlier --curve of this run with the same settings
+            points.append(done[it])
+            continue
         minutes = float(saved.get("wall_time") or _wall_at(rows, it)) / 60
         point = {"train_iter": it, "env_step": int(saved["env_step"]), "minutes": round(minutes, 1)}
-        for label, sims in (("network", 0), (f"search_{args.simulations}", args.simulations)):
-            point[label] = grade(load_agent(ckpt, num_simulations=sims), sets)
+        point["network"] = grade(load_agent(ckpt, num_simulations=0), sets)
+        point[f"search_{args.simulations}"] = grade(
+            load_agent(ckpt, num_simulations=args.simulations), searched_sets
+        )
         points.append(point)
         print(
             f"iteration {it} ({minutes:.0f} min): "
@@ -234,14 +302,32 @@ def run_curve(args) -> None:
         "figure": "Connect4 error rate on solver-labelled positions against training time",
         "run": str(exp),
         "simulations": args.simulations,
-        "positions": {"sets_seed": args.sets_seed, "per_kind": args.per_kind},
+        "positions": {
+            "sets_seed": args.sets_seed,
+            "per_kind": args.per_kind,
+            "searched_per_kind": min(args.per_kind, args.search_per_kind),
+        },
         "points": points,
         "command": "python benchmarks/bench_connect4_strength.py " + " ".join(sys.argv[1:]),
         **machine_record(),
     }
-    write(record, args.out or f"connect4_curve_{exp.name}.json")
+    write(record, name)
     if args.png:
         draw_curve(points, args.simulations, Path(args.png))
+
+
+def _graded_points(path: Path, args) -> dict[int, dict]:
+    """The points an earlier ``--curve`` wrote to ``path`` with the same simulations and
+    positions, by iteration (so that a run's curve can be extended as it trains)."""
+    if not path.is_file():
+        return {}
+    old = json.loads(path.read_text())
+    same = old.get("simulations") == args.simulations and old.get("positions") == {
+        "sets_seed": args.sets_seed,
+        "per_kind": args.per_kind,
+        "searched_per_kind": min(args.per_kind, args.search_per_kind),
+    }
+    return {p["train_iter"]: p for p in old.get("points", [])} if same else {}
 
 
 def _wall_at(rows: list[dict], it: int) -> float:
@@ -291,10 +377,25 @@ def main() -> None:
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--ckpt", help="an AlphaZero checkpoint of Connect4, or 'pretrained'")
     what.add_argument("--curve", metavar="EXP_DIR", help="grade every iteration_N checkpoint")
+    what.add_argument(
+        "--grade-bots", action="store_true", help="grade the rule and MCTS bots instead"
+    )
     parser.add_argument("--simulations", type=positive_int, default=800, help="search a move")
     parser.add_argument("--per-kind", type=positive_int, default=1000, help="positions a kind")
     parser.add_argument("--sets-seed", type=non_negative_int, default=0, help="positions' seed")
     parser.add_argument("--rebuild", action="store_true", help="build the positions again")
+    parser.add_argument(
+        "--search-per-kind",
+        type=positive_int,
+        default=200,
+        help="--curve: positions a kind graded with search (the first of each kind)",
+    )
+    parser.add_argument(
+        "--bot-positions",
+        type=positive_int,
+        default=1000,
+        help="--grade-bots: positions a kind graded (the first of each kind)",
+    )
     parser.add_argument(
         "--games", type=non_negative_int, default=100, help="games a bot (even; 0: none)"
     )
@@ -305,6 +406,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.games % 2:
         parser.error(f"argument --games: expected an even number (both colours), got {args.games}")
+    if args.grade_bots:
+        run_bots(args)
+        return
     require("torch", "bench_connect4_strength.py")
     if args.curve:
         run_curve(args)

@@ -112,17 +112,15 @@ def grade(agent, sets: dict[str, list], chunk: int = 250) -> dict[str, dict]:
 
 
 class BotPlayer:
-    """A bot of the Connect4 env as a player of positions (``act_batch``): each position is
-    set on one seeded env (``reset(init_state=...)``) and the bot asked for its move there."""
+    """A bot of a board env as a player of positions (``act_batch``): each position is set on
+    one seeded env (``reset(init_state=...)``) and the bot asked for its move there."""
 
-    def __init__(self, kind: str, seed: int) -> None:
+    def __init__(self, kind: str, seed: int, game: str = "connect4", **env_cfg) -> None:
         from lzero.envs import ENV_REGISTRY
 
         self.kind = kind
-        self.env = ENV_REGISTRY.build(
-            "connect4",
-            {"battle_mode": "self_play_mode", "mcts_bot_num_simulations": MCTS_BOT_SIMULATIONS},
-        )
+        env_cfg.setdefault("mcts_bot_num_simulations", MCTS_BOT_SIMULATIONS)
+        self.env = ENV_REGISTRY.build(game, {"battle_mode": "self_play_mode", **env_cfg})
         self.env.seed(seed, dynamic_seed=False)
 
     def act_batch(self, boards, to_play, legal) -> np.ndarray:

@@ -1,5 +1,6 @@
-"""Ships a trained checkpoint as its game's agent (``lzero.pretrained``): copies it, unchanged,
-to ``zoo/board_games/<game>/pretrained/agent.pth.tar`` and writes ``recipe.json`` beside it
+"""Ships a trained checkpoint as its game's agent (``lzero.pretrained``): copies it to
+``zoo/board_games/<game>/pretrained/agent.pth.tar`` (a ``ckpt_last`` without its run state,
+the replay buffer and random streams that only ``--resume`` reads) and writes ``recipe.json`` beside it
 from the checkpoint itself (seed, iterations, env steps, training minutes), the training
 command and commit given, and the grading script's results file (its figures become the
 recipe's ``strength``).
@@ -64,7 +65,14 @@ def main() -> None:
     }
     folder = ROOT / "zoo" / "board_games" / game / "pretrained"
     folder.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(ckpt, folder / "agent.pth.tar")
+    if "run_state" in saved:
+        from lzero.utils.checkpoint_file import save_checkpoint_file
+
+        save_checkpoint_file(
+            {k: v for k, v in saved.items() if k != "run_state"}, folder / "agent.pth.tar"
+        )
+    else:
+        shutil.copyfile(ckpt, folder / "agent.pth.tar")
     (folder / "recipe.json").write_text(json.dumps(recipe, indent=2) + "\n")
     print(f"shipped {ckpt} as {folder / 'agent.pth.tar'} with its recipe", flush=True)
 

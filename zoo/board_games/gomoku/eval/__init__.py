@@ -1,0 +1,1 @@
+"""Gomoku evaluation helpers: forced-win positions to grade a player by."""

@@ -1,6 +1,8 @@
 """The trained agents the package ships: one a game at most, each in its game's folder.
 
-A game's agent is ``zoo/board_games/<game>/pretrained/``: ``agent.pth.tar``, a checkpoint
+A game's agent is in the folder ``pretrained/`` beside the ``envs/`` folder of its registered
+env class (``zoo/board_games/<game>/pretrained/``; the library finds it through
+``lzero.envs.ENV_REGISTRY``, not by naming the zoo): ``agent.pth.tar``, a checkpoint
 written by ``lzero train`` (package data), and ``recipe.json``, how it was made (config module,
 seed, command, training minutes, commit) and what it measured (the grading scripts' figures).
 ``lzero.agent.load_pretrained(game)`` loads it; on the command line it is the bot
@@ -23,29 +25,34 @@ PRETRAINED_PREFIX = "pretrained:"
 RECIPE_KEYS = ("game", "config", "seed", "command", "training_minutes", "commit", "strength")
 
 
-def _games_folder() -> Path:
-    import zoo.board_games
+def _agent_folder(name: str) -> Path:
+    """``pretrained/`` beside the ``envs/`` folder of env ``name``'s class (it may not exist)."""
+    import inspect
 
-    return Path(zoo.board_games.__file__).parent
+    from lzero.envs import ENV_REGISTRY
+
+    return Path(inspect.getfile(ENV_REGISTRY.get(name))).resolve().parent.parent / "pretrained"
+
+
+def _ships(folder: Path) -> bool:
+    return (folder / "agent.pth.tar").is_file() and (folder / "recipe.json").is_file()
 
 
 def available() -> tuple[str, ...]:
-    """The games with a shipped agent, sorted."""
-    return tuple(
-        sorted(
-            p.parent.parent.name
-            for p in _games_folder().glob("*/pretrained/agent.pth.tar")
-            if (p.parent / "recipe.json").is_file()
-        )
-    )
+    """The registered envs (games) with a shipped agent, sorted."""
+    from lzero.envs import ENV_REGISTRY
+
+    return tuple(name for name in ENV_REGISTRY.names() if _ships(_agent_folder(name)))
 
 
 def _folder(game: str) -> Path:
-    if not isinstance(game, str) or game not in available():
-        raise ConfigError(
-            f"expected a game with a shipped agent, one of {list(available())}, got {game!r}"
-        )
-    return _games_folder() / game / "pretrained"
+    from lzero.envs import ENV_REGISTRY
+
+    if isinstance(game, str) and game in ENV_REGISTRY and _ships(_agent_folder(game)):
+        return _agent_folder(game)
+    raise ConfigError(
+        f"expected a game with a shipped agent, one of {list(available())}, got {game!r}"
+    )
 
 
 def pretrained_path(game: str) -> Path:

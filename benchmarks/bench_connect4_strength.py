@@ -2,7 +2,7 @@
 positions of Pascal Pons' six kinds, and its games against the rule, MCTS and perfect bots.
 
 The positions (``zoo.board_games.connect4.eval.connect4_positions``): ``--per-kind``
-distinct positions of each kind (stage by stones played: beginning 1-13, middle 14-27, end
+positions of each kind (distinct move strings) (stage by stones played: beginning 1-13, middle 14-27, end
 28-41; difficulty by moves left under perfect play: easy under 14, medium 14-27, hard 28 or
 more), from random games seeded by ``--sets-seed`` (each move a random column that does not
 complete four, positions whose mover can win at once left out), every column scored by our
@@ -73,7 +73,7 @@ def load_sets(seed: int, per_kind: int, rebuild: bool) -> dict[str, list]:
     start = time.perf_counter()
     sets = build_sets(per_kind, seed, Connect4Solver(opening_book=True))
     made = (
-        f"{per_kind} distinct positions a kind from random games seeded {seed} (each move a "
+        f"{per_kind} positions (distinct move strings) a kind from random games seeded {seed} (each move a "
         "random column that does not complete four, movers that can win at once left out), "
         f"every column scored by the exact solver; built in {time.perf_counter() - start:.0f} s"
     )
@@ -106,14 +106,19 @@ def grade(agent, sets: dict[str, list], chunk: int = 250) -> dict[str, dict]:
             "positions": len(moves),
             "error_rate": round(float(errors.mean()), 4),
             "choice_share": round(float(open_.mean()), 4),
-            "error_rate_where_choice": round(float(errors[open_].mean()), 4),
+            "error_rate_where_choice": (
+                round(float(errors[open_].mean()), 4) if open_.any() else None
+            ),
         }
     return out
 
 
 class BotPlayer:
     """A bot of a board env as a player of positions (``act_batch``): each position is set on
-    one seeded env (``reset(init_state=...)``) and the bot asked for its move there."""
+    one env (``reset(init_state=...)``, which also drops the MCTS bot's tree) and the bot asked
+    for its move there. The env is seeded once without a dynamic seed, so every position's
+    bot starts from the same random stream: the grades are deterministic. ``legal`` is not
+    read (the env computes its own mask from the board)."""
 
     def __init__(self, kind: str, seed: int, game: str = "connect4", **env_cfg) -> None:
         from lzero.envs import ENV_REGISTRY
@@ -129,7 +134,6 @@ class BotPlayer:
         out = np.empty(len(boards), dtype=np.int64)
         for i, (board, player) in enumerate(zip(boards, to_play)):
             self.env.reset(start_player_index=int(player) - 1, init_state=board)
-            self.env._bots.clear()  # the MCTS bot keeps no tree from another position
             out[i] = bot_move(self.env, self.kind)
         return out
 
@@ -162,11 +166,13 @@ def run_bots(args) -> None:
 
 
 def grade_line(label: str, graded: dict[str, dict]) -> str:
-    parts = [
-        f"{kind} {g['error_rate']:.1%} ({g['error_rate_where_choice']:.1%} of the "
-        f"{g['choice_share']:.0%} with a losing choice)"
-        for kind, g in graded.items()
-    ]
+    parts = []
+    for kind, g in graded.items():
+        where = g["error_rate_where_choice"]
+        where = "no position with an error to make" if where is None else (
+            f"{where:.1%} of the {g['choice_share']:.0%} where some move is an error"
+        )  # fmt: skip
+        parts.append(f"{kind} {g['error_rate']:.1%} ({where})")
     return f"{label}: errors " + "; ".join(parts)
 
 

@@ -38,6 +38,14 @@ def main() -> None:
     saved = read_checkpoint(ckpt)
     game = saved["game"]["name"]
     strength = json.loads(Path(args.strength).read_text())
+    graded = Path(str(strength.get("ckpt", ""))).resolve()
+    if graded != ckpt.resolve() or strength.get("train_iter") != int(saved["train_iter"]):
+        sys.exit(
+            f"--strength: expected the grades of {ckpt} (iteration {saved['train_iter']}), got "
+            f"those of {strength.get('ckpt')!r} (iteration {strength.get('train_iter')})"
+        )
+    if "wall_time" not in saved:
+        sys.exit(f"--ckpt: {ckpt} records no training time (wall_time); nothing to ship")
     known = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{args.commit}^{{commit}}"],
         capture_output=True, text=True,

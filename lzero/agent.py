@@ -366,9 +366,9 @@ def load_agent(
 
     Args:
         path: a checkpoint written by ``train_alphazero``, or by ``train_muzero`` on a board
-            game, or ``pretrained:GAME``, the agent the package ships (:func:`load_pretrained`)
-            (checkpoints written before MuZero's recorded their config cannot be loaded
-            without it: ``lzero eval CONFIG --ckpt PATH`` evaluates them).
+            game (MuZero checkpoints written before they recorded their config cannot be
+            loaded without it: ``lzero eval CONFIG --ckpt PATH`` evaluates them); or
+            ``pretrained:GAME``, the agent the package ships (:func:`load_pretrained`).
         num_simulations: simulations per move (default: the training config's
             ``eval_num_simulations``, else ``mcts.num_simulations``; MuZero's
             ``num_simulations``); 0 for the raw network.

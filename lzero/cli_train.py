@@ -227,6 +227,12 @@ def _policy_type(module: ModuleType) -> str:
 def _cmd_eval(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("torch") is None:
         raise ConfigError("evaluating a checkpoint needs torch: pip install -e '.[train]'")
+    from lzero.pretrained import resolve
+
+    try:
+        args.ckpt = resolve(args.ckpt)  # pretrained:GAME, the agent the package ships
+    except ConfigError as err:
+        raise ConfigError(f"--ckpt {args.ckpt}: {err}") from None
     if args.config is not None:
         module = load_config_module(args.config)
         if _policy_type(module) not in ("muzero", "gumbel_muzero"):
@@ -237,10 +243,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             )
         return _eval_muzero(args, [module.main_config, module.create_config])
     from lzero.agent import check_alphazero_state, is_muzero_checkpoint
-    from lzero.pretrained import resolve
     from lzero.utils.checkpoint_file import load_checkpoint_file
 
-    args.ckpt = resolve(args.ckpt)  # pretrained:GAME, the agent the package ships
     state = load_checkpoint_file(args.ckpt, "an AlphaZero or MuZero checkpoint")
     if is_muzero_checkpoint(state):  # it records its config (or says it is too old to)
         from lzero.entry import muzero_setup

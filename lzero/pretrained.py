@@ -50,9 +50,9 @@ def _folder(game: str) -> Path:
 
     if isinstance(game, str) and game in ENV_REGISTRY and _ships(_agent_folder(game)):
         return _agent_folder(game)
-    raise ConfigError(
-        f"expected a game with a shipped agent, one of {list(available())}, got {game!r}"
-    )
+    games = list(available())
+    which = f"one of {games}" if games else "but no game has one yet"
+    raise ConfigError(f"expected a game with a shipped agent, {which}, got {game!r}")
 
 
 def pretrained_path(game: str) -> Path:
@@ -77,7 +77,7 @@ def recipe(game: str) -> dict:
         raise ConfigError(f"{path}: expected the agent's recipe as JSON, got: {err}") from None
 
 
-def resolve(path):
+def resolve(path: str | Path) -> str | Path:
     """``path`` itself, or the shipped agent's checkpoint for ``pretrained:GAME``.
 
     Raises:

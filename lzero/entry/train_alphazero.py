@@ -146,7 +146,8 @@ def train_alphazero(
             ``policy.model_path``, LightZero's key; None there too: from scratch).
         max_train_iter: gradient-step budget.
         max_env_step: env-step budget (moves played in self-play).
-        max_time_s: wall-clock budget in seconds (checked between collect phases).
+        max_time_s: wall-clock budget in seconds (checked between collect phases; a resumed
+            run's earlier time included).
         resume: an experiment directory to continue from its ``ckpt/ckpt_last.pth.tar``
             (network, optimizer, counters and, where the run stopped between iterations, its
             run state: the replay buffer, the games in flight and every random stream), as

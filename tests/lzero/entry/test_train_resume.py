@@ -213,4 +213,4 @@ def test_cli_max_minutes_bounds_the_run_and_counts_the_time_before_a_resume(tmp_
     for bad in ("0", "-2", "nan", "inf", "ten"):
         with pytest.raises(SystemExit):
             parser.parse_args(["train", str(path), "--max-minutes", bad])
-    assert f"expected a finite number of minutes > 0, got '{bad}'" in capsys.readouterr().err
+        assert f"expected a finite number of minutes > 0, got '{bad}'" in capsys.readouterr().err

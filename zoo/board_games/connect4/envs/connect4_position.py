@@ -58,7 +58,8 @@ def play_sequence(moves: str) -> tuple[int, int]:
 def sequences_bits(chars, starts, currents, masks):
     """``currents[i], masks[i]``: :func:`play_sequence` of ``chars[starts[i]:starts[i + 1]]``
     (ASCII codes of columns '1'-'7'), for every ``i`` in one compiled loop. Returns -1, or the
-    first ``i`` that :func:`play_sequence` would refuse (its outputs then unset)."""
+    first ``i`` that :func:`play_sequence` would refuse (the outputs of ``i`` and after it
+    then unset)."""
     for i in range(starts.size - 1):
         current = mask = np.int64(0)
         for k in range(starts[i], starts[i + 1]):

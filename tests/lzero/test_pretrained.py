@@ -22,8 +22,8 @@ from lzero.pretrained import RECIPE_KEYS, available, pretrained_path, recipe  # 
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-#: The games whose agent the package ships (TicTacToe's and Gomoku's are not trained yet).
-SHIPPED = ("connect4",)
+#: The games whose agent the package ships (Gomoku's is not trained yet).
+SHIPPED = ("connect4", "tictactoe")
 
 
 def test_the_shipped_games():

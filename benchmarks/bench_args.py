@@ -32,6 +32,8 @@ __all__ = [
     "script_parser",
     "cpu_model",
     "machine_record",
+    "pretrained_or_file",
+    "write_results",
 ]
 
 #: PyTorch's wheel index of CPU builds (README, "The two commands").
@@ -136,3 +138,29 @@ def machine_record() -> dict:
         "cores": os.cpu_count(),
         "load": round(os.getloadavg()[0], 2),
     }
+
+
+def write_results(record: dict, name: str) -> None:
+    """Writes ``record`` as JSON to ``benchmarks/results/NAME`` (an absolute ``name``: there)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "results" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"results: {path}", flush=True)
+
+
+def pretrained_or_file(text: str, game: str):
+    """``--ckpt``'s checkpoint and, for ``pretrained``, the shipped agent's recipe (else None);
+    exits with the reason when ``text`` is neither ``pretrained`` nor a file."""
+    import sys
+    from pathlib import Path
+
+    if text == "pretrained":
+        from lzero.pretrained import pretrained_path, recipe
+
+        return pretrained_path(game), recipe(game)
+    if not Path(text).is_file():
+        sys.exit(f"--ckpt: expected a checkpoint file or 'pretrained', got {text!r} (not found)")
+    return Path(text), None

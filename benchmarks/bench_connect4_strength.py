@@ -41,7 +41,15 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_args import machine_record, non_negative_int, positive_int, require, script_parser
+from bench_args import (
+    machine_record,
+    non_negative_int,
+    positive_int,
+    pretrained_or_file,
+    require,
+    script_parser,
+    write_results,
+)
 
 HERE = Path(__file__).parent
 BOTS = ("rule", "mcts", "perfect")
@@ -162,7 +170,7 @@ def run_bots(args) -> None:
     record["seconds"] = round(time.perf_counter() - start, 1)
     record["command"] = "python benchmarks/bench_connect4_strength.py " + " ".join(sys.argv[1:])
     record.update(machine_record())
-    write(record, args.out or "connect4_strength_bots.json")
+    write_results(record, args.out or "connect4_strength_bots.json")
 
 
 def grade_line(label: str, graded: dict[str, dict]) -> str:
@@ -203,22 +211,10 @@ def play_bots(agent, saved: dict, bots: list[str], games: int, seed: int) -> dic
     return out
 
 
-def resolve_ckpt(text: str) -> tuple[Path, dict | None]:
-    """The checkpoint file of ``--ckpt`` and, for ``pretrained``, the shipped agent's recipe."""
-    if text == "pretrained":
-        from lzero.pretrained import pretrained_path, recipe
-
-        return pretrained_path("connect4"), recipe("connect4")
-    path = Path(text)
-    if not path.is_file():
-        sys.exit(f"--ckpt: expected a checkpoint file or 'pretrained', got {text!r} (not found)")
-    return path, None
-
-
 def run_ckpt(args) -> None:
     from lzero.agent import load_agent, read_checkpoint
 
-    ckpt, recipe = resolve_ckpt(args.ckpt)
+    ckpt, recipe = pretrained_or_file(args.ckpt, "connect4")
     saved = read_checkpoint(ckpt)
     if saved["game"]["name"] != "connect4":
         sys.exit(f"--ckpt: expected a Connect4 checkpoint, got one of {saved['game']['name']}")
@@ -257,7 +253,7 @@ def run_ckpt(args) -> None:
     record["command"] = "python benchmarks/bench_connect4_strength.py " + " ".join(sys.argv[1:])
     record.update(machine_record())
     name = args.out or f"connect4_strength_{Path(args.ckpt).stem.split('.')[0]}.json"
-    write(record, name)
+    write_results(record, name)
 
 
 def run_curve(args) -> None:
@@ -315,7 +311,7 @@ def run_curve(args) -> None:
         "command": "python benchmarks/bench_connect4_strength.py " + " ".join(sys.argv[1:]),
         **machine_record(),
     }
-    write(record, name)
+    write_results(record, name)
     if args.png:
         draw_curve(points, args.simulations, Path(args.png))
 
@@ -367,13 +363,6 @@ def draw_curve(points: list[dict], sims: int, png: Path) -> None:
     png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=100)
     print(f"curve: {png}", flush=True)
-
-
-def write(record: dict, name: str) -> None:
-    path = HERE / "results" / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, indent=2) + "\n")
-    print(f"results: {path}", flush=True)
 
 
 def main() -> None:

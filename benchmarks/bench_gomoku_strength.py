@@ -19,8 +19,15 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_args import machine_record, non_negative_int, positive_int, require, script_parser
-from bench_connect4_strength import BotPlayer, write
+from bench_args import (
+    machine_record,
+    non_negative_int,
+    positive_int,
+    require,
+    script_parser,
+    write_results,
+)
+from bench_connect4_strength import BotPlayer
 
 
 def grade(player, sets: dict, depth: int) -> dict:
@@ -106,7 +113,7 @@ def main() -> None:
     record["command"] = "python benchmarks/bench_gomoku_strength.py " + " ".join(sys.argv[1:])
     record.update(machine_record())
     who = args.bot or Path(args.ckpt).stem.split(".")[0]
-    write(record, args.out or f"gomoku_strength_{who}.json")
+    write_results(record, args.out or f"gomoku_strength_{who}.json")
 
 
 if __name__ == "__main__":

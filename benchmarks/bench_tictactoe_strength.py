@@ -18,8 +18,15 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_args import machine_record, non_negative_int, positive_int, require, script_parser
-from bench_connect4_strength import write
+from bench_args import (
+    machine_record,
+    non_negative_int,
+    positive_int,
+    pretrained_or_file,
+    require,
+    script_parser,
+    write_results,
+)
 
 BOTS = ("alpha_beta", "rule", "mcts")
 
@@ -74,15 +81,9 @@ def main() -> None:
         parser.error(f"argument --games: expected an even number (both colours), got {args.games}")
     require("torch", "bench_tictactoe_strength.py")
     from lzero.agent import load_agent, read_checkpoint
-    from lzero.pretrained import pretrained_path, recipe
     from lzero.worker.alphazero_evaluator import play_games, summarize
 
-    if args.ckpt == "pretrained":
-        ckpt, rec = pretrained_path("tictactoe"), recipe("tictactoe")
-    else:
-        ckpt, rec = Path(args.ckpt), None
-        if not ckpt.is_file():
-            sys.exit(f"--ckpt: expected a checkpoint file or 'pretrained', got {args.ckpt!r}")
+    ckpt, rec = pretrained_or_file(args.ckpt, "tictactoe")
     saved = read_checkpoint(ckpt)
     if saved["game"]["name"] != "tictactoe":
         sys.exit(f"--ckpt: expected a TicTacToe checkpoint, got one of {saved['game']['name']}")
@@ -117,7 +118,9 @@ def main() -> None:
     record["seconds"] = round(time.perf_counter() - start, 1)
     record["command"] = "python benchmarks/bench_tictactoe_strength.py " + " ".join(sys.argv[1:])
     record.update(machine_record())
-    write(record, args.out or f"tictactoe_strength_{Path(args.ckpt).stem.split('.')[0]}.json")
+    write_results(
+        record, args.out or f"tictactoe_strength_{Path(args.ckpt).stem.split('.')[0]}.json"
+    )
 
 
 if __name__ == "__main__":

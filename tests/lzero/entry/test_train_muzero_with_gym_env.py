@@ -240,12 +240,19 @@ def test_bad_configs_fail_before_training(tmp_path, patch, match):
     assert not (tmp_path / "run").exists()
 
 
-def test_cli_train_runs_a_config_file(tmp_path, capsys):
-    main, create = tiny(tmp_path)
-    path = tmp_path / "my_config.py"
+def train_cli(path, main, create) -> argparse.ArgumentParser:
+    """Writes ``main`` and ``create`` as the config file ``path``; returns a parser with
+    ``lzero train`` on it, to run that file through the command line's own code."""
     path.write_text(f"main_config = {main!r}\ncreate_config = {create!r}\n")
     parser = argparse.ArgumentParser()
     add_train_subcommand(parser.add_subparsers(dest="command"))
+    return parser
+
+
+def test_cli_train_runs_a_config_file(tmp_path, capsys):
+    main, create = tiny(tmp_path)
+    path = tmp_path / "my_config.py"
+    parser = train_cli(path, main, create)
     args = parser.parse_args(["train", str(path), "--max-env-step", "30", "--seed", "1"])
     assert args.func(args) == 0
     last = capsys.readouterr().out.splitlines()[-1]  # the README: it says why it stopped

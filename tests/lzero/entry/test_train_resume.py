@@ -15,7 +15,7 @@ from lzero.entry import train_muzero_with_gym_env  # noqa: E402
 from lzero.errors import ConfigError  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_train_muzero_with_gym_env import TINY_CREATE, TINY_MAIN  # noqa: E402
+from test_train_muzero_with_gym_env import TINY_CREATE, TINY_MAIN, train_cli  # noqa: E402
 
 
 def cfg(tmp_path, name="run", **policy):
@@ -106,15 +106,8 @@ def test_a_checkpoint_of_another_env_is_refused_by_name(tmp_path):
 
 
 def test_cli_resume_goes_on_in_the_run_directory(tmp_path, capsys):
-    import argparse
-
-    from lzero.cli_train import add_train_subcommand
-
-    main, create = cfg(tmp_path)
     path = tmp_path / "tiny_config.py"
-    path.write_text(f"main_config = {main!r}\ncreate_config = {create!r}\n")
-    parser = argparse.ArgumentParser()
-    add_train_subcommand(parser.add_subparsers(dest="command"))
+    parser = train_cli(path, *cfg(tmp_path))
     assert (
         parser.parse_args(["train", str(path), "--max-env-step", "20"]).func(
             parser.parse_args(["train", str(path), "--max-env-step", "20"])
@@ -190,15 +183,8 @@ def test_a_resume_drops_the_rows_a_killed_resume_logged_past_its_checkpoint(tmp_
 
 
 def test_cli_max_minutes_bounds_the_run_and_counts_the_time_before_a_resume(tmp_path, capsys):
-    import argparse
-
-    from lzero.cli_train import add_train_subcommand
-
-    main, create = cfg(tmp_path)
     path = tmp_path / "tiny_config.py"
-    path.write_text(f"main_config = {main!r}\ncreate_config = {create!r}\n")
-    parser = argparse.ArgumentParser()
-    add_train_subcommand(parser.add_subparsers(dest="command"))
+    parser = train_cli(path, *cfg(tmp_path))
     args = parser.parse_args(["train", str(path), "--max-minutes", "0.0001"])
     assert args.func(args) == 0
     assert "stopped (max_time_s 0.006 spent)" in capsys.readouterr().out

@@ -59,6 +59,30 @@ def reference_score(cols: list[list[int]], mover: int, memo: dict) -> int:
     return best
 
 
+def column_scores(cols: list[list[int]], mover: int, memo: dict, full=None) -> list:
+    """Each column's score for ``mover`` by plain negamax (``full`` for a full column)."""
+    n = sum(map(len, cols))
+    out = []
+    for c in range(WIDTH):
+        if len(cols[c]) == HEIGHT:
+            out.append(full)
+            continue
+        cols[c].append(mover)
+        out.append(
+            (SIZE + 1 - n) // 2 if wins(cols, c) else -reference_score(cols, 3 - mover, memo)
+        )
+        cols[c].pop()
+    return out
+
+
+def columns_of(moves: str) -> list[list[int]]:
+    """The columns of a move string (columns '1'-'7', player 1 first)."""
+    cols: list[list[int]] = [[] for _ in range(WIDTH)]
+    for k, ch in enumerate(moves):
+        cols[int(ch) - 1].append(1 + k % 2)
+    return cols
+
+
 def random_position(rng: random.Random, stones: int) -> tuple[str, list[list[int]], int] | None:
     """A random game of ``stones`` moves without four in a row (``None`` if one is forced):
     ``(moves as columns '1'-'7', columns, player to move)``."""

@@ -7,7 +7,14 @@ import random
 
 import numpy as np
 import pytest
-from c4_reference import env_board, random_position, reference_score, wins
+from c4_reference import (
+    column_scores,
+    columns_of,
+    env_board,
+    random_position,
+    reference_score,
+    wins,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,24 +31,7 @@ from zoo.board_games.connect4.eval.connect4_positions import (
 
 
 def _columns(cols, mover, memo):
-    """Each column's exact score by plain negamax (FULL_COLUMN: a full column)."""
-    n = sum(map(len, cols))
-    out = []
-    for c in range(7):
-        if len(cols[c]) == 6:
-            out.append(FULL_COLUMN)
-            continue
-        cols[c].append(mover)
-        out.append((43 - n) // 2 if wins(cols, c) else -reference_score(cols, 3 - mover, memo))
-        cols[c].pop()
-    return out
-
-
-def _cols(moves: str):
-    cols = [[] for _ in range(7)]
-    for k, ch in enumerate(moves):
-        cols[int(ch) - 1].append(1 + k % 2)
-    return cols
+    return column_scores(cols, mover, memo, full=FULL_COLUMN)
 
 
 def test_moves_left_is_one_more_than_after_the_best_move():
@@ -75,7 +65,7 @@ def test_random_game_never_hands_the_mover_a_win_and_is_seeded():
         moves = random_game(random.Random(seed), 20)
         if moves is None:
             continue
-        cols = _cols(moves)
+        cols = columns_of(moves)
         mover = 1 + len(moves) % 2
         for c in range(7):
             if len(cols[c]) < 6:
@@ -105,7 +95,7 @@ def test_sets_are_of_their_kinds_and_labelled_exactly():
             assert len(moves) in stage
             assert moves_left(max(scores), len(moves)) in lefts
             if len(moves) >= 31:
-                assert scores == _columns(_cols(moves), 1 + len(moves) % 2, memo), moves
+                assert scores == _columns(columns_of(moves), 1 + len(moves) % 2, memo), moves
                 compared += 1
     assert compared >= 3
 

@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 import pytest
-from c4_reference import env_board, random_position, reference_score, wins
+from c4_reference import column_scores, env_board, random_position, reference_score
 
 from zoo.board_games.connect4.envs.connect4_solver import (
     FULL_COLUMN,
@@ -43,32 +43,9 @@ def test_exact_scores_match_plain_negamax_near_the_end():
 def test_analyze_matches_plain_negamax_per_column():
     memo: dict = {}
     for moves, cols, mover in _positions(1, 200, range(32, 39)):
-        expected = []
-        for c in range(7):
-            if len(cols[c]) == 6:
-                expected.append(None)
-                continue
-            n = sum(map(len, cols))
-            cols[c].append(mover)
-            score = (43 - n) // 2 if wins(cols, c) else -reference_score(cols, 3 - mover, memo)
-            cols[c].pop()
-            expected.append(score)
+        expected = column_scores(cols, mover, memo)
         assert analyze(moves) == expected, moves
         assert analyze_board(env_board(cols), mover) == expected, moves
-
-
-def _column_scores(cols, mover, memo):
-    """Each column's score by plain negamax (``None``: full)."""
-    n = sum(map(len, cols))
-    out = []
-    for c in range(7):
-        if len(cols[c]) == 6:
-            out.append(None)
-            continue
-        cols[c].append(mover)
-        out.append((43 - n) // 2 if wins(cols, c) else -reference_score(cols, 3 - mover, memo))
-        cols[c].pop()
-    return out
 
 
 def test_best_move_keeps_the_plain_negamax_score():
@@ -77,7 +54,7 @@ def test_best_move_keeps_the_plain_negamax_score():
     memo: dict = {}
     solver = Connect4Solver(table_size=1 << 18)
     for moves, cols, mover in _positions(5, 500, range(31, 38)):
-        scores = _column_scores(cols, mover, memo)
+        scores = column_scores(cols, mover, memo)
         best = max(s for s in scores if s is not None)
         assert scores[solver.best_move(moves) - 1] == best, moves
         assert scores[solver.best_move_board(env_board(cols), mover)] == best, moves
@@ -219,10 +196,7 @@ def test_batch_forms_match_plain_negamax_for_strings_and_boards():
     strings = [m for m, _, _ in positions]
     pairs = [(env_board(cols), mover) for _, cols, mover in positions]
     expected = [reference_score(cols, mover, memo) for _, cols, mover in positions]
-    columns = [
-        [FULL_COLUMN if s is None else s for s in _column_scores(cols, mover, memo)]
-        for _, cols, mover in positions
-    ]
+    columns = [column_scores(cols, mover, memo, full=FULL_COLUMN) for _, cols, mover in positions]
     solver = Connect4Solver(table_size=1 << 18)
     assert solver.solve_many(strings).tolist() == expected
     assert solver.solve_many(pairs).tolist() == expected

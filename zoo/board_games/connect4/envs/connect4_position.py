@@ -26,6 +26,17 @@ def has_four(pos: int) -> bool:
     return False
 
 
+def column_move(mask: int, col: int) -> int:
+    """The cell bit a stone dropped into column ``col`` (0-6, not full) takes over ``mask``."""
+    shift = col * (HEIGHT + 1)
+    return (mask + (1 << shift)) & (((1 << HEIGHT) - 1) << shift)
+
+
+# The same two functions compiled, for the loop over many move strings.
+_has_four = njit(cache=True)(has_four)
+_column_move = njit(cache=True)(column_move)
+
+
 def play_sequence(moves: str) -> tuple[int, int]:
     """``(current, mask)`` after ``moves``, a string of columns ``'1'``-``'7'`` (Pons' format).
 
@@ -44,7 +55,7 @@ def play_sequence(moves: str) -> tuple[int, int]:
             raise ValueError(
                 f"moves: expected a playable column, got full column {ch} at move {i + 1}"
             )
-        move = (mask + (1 << (col * (HEIGHT + 1)))) & (((1 << HEIGHT) - 1) << (col * (HEIGHT + 1)))
+        move = column_move(mask, col)
         if has_four(current | move):
             raise ValueError(
                 f"moves: expected a game still running, got four in a row at move {i + 1} "
@@ -66,15 +77,11 @@ def sequences_bits(chars, starts, currents, masks):
             col = np.int64(chars[k]) - 49
             if col < 0 or col >= WIDTH:
                 return i
-            shift = col * (HEIGHT + 1)
-            if mask & (np.int64(1) << (shift + HEIGHT - 1)):
+            if mask & (np.int64(1) << (col * (HEIGHT + 1) + HEIGHT - 1)):
                 return i
-            move = (mask + (np.int64(1) << shift)) & (np.int64((1 << HEIGHT) - 1) << shift)
-            pos = current | move
-            for step in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):
-                m = pos & (pos >> step)
-                if m & (m >> (2 * step)):
-                    return i
+            move = _column_move(mask, col)
+            if _has_four(current | move):
+                return i
             current, mask = current ^ mask, mask | move
         currents[i], masks[i] = current, mask
     return -1

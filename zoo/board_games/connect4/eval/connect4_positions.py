@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from zoo.board_games.connect4.envs.connect4_position import HEIGHT, WIDTH, has_four
+from zoo.board_games.connect4.envs.connect4_position import HEIGHT, WIDTH, column_move, has_four
 
 #: Pons' six kinds: (name, stones played, moves left under perfect play).
 KINDS = (
@@ -47,11 +47,6 @@ def moves_left(score: int, stones: int) -> int:
     return WIDTH * HEIGHT - stones
 
 
-def _column_bit(mask: int, col: int) -> int:
-    shift = col * (HEIGHT + 1)
-    return (mask + (1 << shift)) & (((1 << HEIGHT) - 1) << shift)
-
-
 def random_game(rng: random.Random, stones: int) -> str | None:
     """The move string (columns '1'-'7') of a random game of ``stones`` moves, each a random
     column that does not complete four; None when a position has no such column, or when the
@@ -60,13 +55,13 @@ def random_game(rng: random.Random, stones: int) -> str | None:
     moves = []
     for _ in range(stones + 1):
         playable = [c for c in range(WIDTH) if not mask & (1 << (c * (HEIGHT + 1) + HEIGHT - 1))]
-        safe = [c for c in playable if not has_four(current | _column_bit(mask, c))]
+        safe = [c for c in playable if not has_four(current | column_move(mask, c))]
         if len(moves) == stones:
             return "".join(moves) if len(safe) == len(playable) and playable else None
         if not safe:
             return None
         col = rng.choice(safe)
-        move = _column_bit(mask, col)
+        move = column_move(mask, col)
         current, mask = current ^ mask, mask | move
         moves.append(str(col + 1))
     return None

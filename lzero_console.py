@@ -9,7 +9,7 @@ import sys
 
 #: Interactive subcommands, for which Ctrl-C is a normal way to leave (exit code 0); lzero.cli
 #: imports them from here, where they are known before the package is.
-INTERACTIVE_COMMANDS = ("play",)
+INTERACTIVE_COMMANDS = ("play", "serve")
 
 
 def main() -> int:

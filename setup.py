@@ -36,6 +36,7 @@ setup(
     package_data={
         "lzero": ["py.typed"],
         "zoo.board_games": ["*/pretrained/agent.pth.tar", "*/pretrained/recipe.json"],
+        "zoo.board_games.serve": ["static/*"],
     },
     install_requires=[
         "numpy>=1.24",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -129,6 +129,25 @@ def line_winner(board: np.ndarray, result_after: Any) -> int:
     return 0
 
 
+class AgentView(NamedTuple):
+    """What an agent thinks of one position (:meth:`BoardAgent.analyze`).
+
+    Attributes:
+        action: the move it plays.
+        policy: `[A]` float64 summing to 1 over the legal moves: the search's visit shares
+            (MuZero's Gumbel search: its improved policy), or the network's probabilities when
+            it plays without a search.
+        value: the position's value for the player to move, in ``[-1, 1]``: the search's root
+            value, or the network's.
+        num_simulations: simulations behind ``policy`` and ``value`` (0: the network alone).
+    """
+
+    action: int
+    policy: np.ndarray
+    value: float
+    num_simulations: int
+
+
 class BoardAgent:
     """What every checkpoint player does: read the env's observation dict, check it, and ask
     :meth:`act_batch` (the subclass's search) for the move. Subclasses set ``game`` (the
@@ -182,8 +201,18 @@ class BoardAgent:
         board, to_play, legal = self._state(obs)
         return int(self.act_batch(board[None], np.array([to_play]), legal[None])[0])
 
+    def analyze(self, obs: Mapping) -> AgentView:
+        """The move the agent plays in ``obs`` and why: its search's visit shares and value
+        (an analysis panel's view; :meth:`act` plays the same move)."""
+        board, to_play, legal = self._state(obs)
+        return self.view_batch(board[None], np.array([to_play]), legal[None])
+
     def priors(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """The network's move probabilities `[B, A]` for positions `[B, H, W]`, 0 off ``legal``."""
+        raise NotImplementedError
+
+    def view_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> AgentView:
+        """:meth:`analyze` of one position given as arrays `[1, H, W]`, `[1]`, `[1, A]`."""
         raise NotImplementedError
 
     def act_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -253,8 +282,24 @@ class Agent(BoardAgent):
         """Moves `[B]` for positions `[B, H, W]` (``lzero.worker.alphazero_evaluator.ActFn``)."""
         if self.num_simulations == 0:
             return np.where(legal, self.priors(boards, to_play, legal), -1.0).argmax(axis=1)
+        return self._search(boards, to_play).action  # most visited, or Gumbel's halving winner
+
+    def view_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> AgentView:
+        if self.num_simulations == 0:
+            priors, values = self._evaluate(boards, to_play, legal)[:2]
+            policy = np.where(legal[0], np.asarray(priors[0], np.float64), 0.0)
+            return AgentView(
+                int(np.where(legal[0], policy, -1.0).argmax()), policy, float(values[0]), 0
+            )
+        result = self._search(boards, to_play)
+        visits = result.visits[0].astype(np.float64)
+        return AgentView(
+            int(result.action[0]), visits / visits.sum(), float(result.value[0]), int(visits.sum())
+        )
+
+    def _search(self, boards: np.ndarray, to_play: np.ndarray):
         with self._policy.pinned():  # the weights are checked once, not at every evaluation
-            result = self._policy.search.search(
+            return self._policy.search.search(
                 boards,
                 np.asarray(to_play, np.int64),
                 self._evaluate,
@@ -263,7 +308,6 @@ class Agent(BoardAgent):
                 fpu_reduction=self.fpu_reduction,
                 reuse_tree=self.reuse_tree,
             )
-        return result.action  # the most visited move, or Gumbel's halving winner
 
 
 def load_policy(
@@ -349,6 +393,23 @@ class MuZeroAgent(BoardAgent):
         if self.num_simulations == 0:
             return np.where(legal, self.priors(boards, to_play, legal), -1.0).argmax(axis=1)
         return self._search(boards, to_play, legal)
+
+    @torch.no_grad()
+    def view_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> AgentView:
+        if self.num_simulations == 0:
+            policy = self.priors(boards, to_play, legal)[0]
+            planes = self.game.planes(boards, np.asarray(to_play, np.int64)).reshape(1, -1)
+            initial, _ = self._policy.inference_steps()
+            _, value, _ = initial(torch.from_numpy(np.ascontiguousarray(planes, np.float32)))
+            value = float(np.asarray(value).reshape(-1)[0])
+            return AgentView(int(np.where(legal[0], policy, -1.0).argmax()), policy, value, 0)
+        planes = self.game.planes(boards, np.asarray(to_play, np.int64)).reshape(1, -1)
+        tree_to_play = np.asarray(to_play, np.int64) if self.two_player else np.full(1, -1)
+        actions, shares, values = self._policy.search(
+            planes, legal, rng=None, explore=False, to_play=tree_to_play
+        )
+        policy = np.asarray(shares[0], np.float64)
+        return AgentView(int(actions[0]), policy, float(values[0]), self.num_simulations)
 
 
 def load_agent(

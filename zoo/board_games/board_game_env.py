@@ -23,7 +23,7 @@ from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep
 from lzero.envs.board_step import episode_streams
-from lzero.errors import GameOverError
+from lzero.errors import ConfigError, GameOverError
 from lzero.utils.nbrng import int63_seed, make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
 from zoo.board_games import env_outputs, human_input, render
@@ -64,6 +64,10 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
     perfect_moves = None
     #: () -> njit (board, player, rng_state) -> action: the perfect bot for the numba pool
     pool_perfect_bot = None
+    #: (board [H, W] int8, to_play) -> list [A]: the exact score of each move for the player to
+    #: move (above 0 a win, 0 a draw, below 0 a loss; None: illegal), for analysis; None: the
+    #: game has no solver. :meth:`check_exact_scores` says whether it can run here.
+    exact_scores = None
     move_style = "cell"
     bot_types: tuple = ("rule", "mcts", "random")
     #: LightZero's older bot names, accepted so its configs port unchanged.
@@ -133,6 +137,12 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         """Raises ConfigError, saying what to install, if the ``kind`` bot (one of
         ``bot_types``) needs something that is not installed; the game's bots here need
         nothing."""
+
+    def check_exact_scores(self) -> None:
+        """Raises ConfigError, saying why, if ``exact_scores`` cannot be used here (the game
+        has no solver, or it needs what is not installed)."""
+        if self.exact_scores is None:
+            raise ConfigError(f"{self.rules.name} has no exact solver")
 
     def _bind_kernels(self) -> None:
         # Compiled entry points, not dispatchers: see ``fused.py`` (about 0.3 us a call).

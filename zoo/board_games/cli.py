@@ -22,6 +22,7 @@ from lzero.utils.signals import exiting_on_termination, interrupts_outside_compi
 from lzero.worker.alphazero_evaluator import check_mcts_bot_simulations
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
 from zoo.board_games.env_support import bot_move
+from zoo.board_games.serve.cli import add_serve_subcommand
 from zoo.board_games.solve_cli import add_solve_subcommand
 
 GAMES = {
@@ -281,7 +282,7 @@ def _run(func):
 
 
 def add_play_subcommands(subparsers) -> None:
-    """Registers ``play``, ``arena`` and ``solve`` on an argparse subparsers object."""
+    """Registers ``play``, ``arena``, ``solve`` and ``serve`` on an argparse subparsers object."""
     common = argparse.ArgumentParser(add_help=False, formatter_class=DefaultsHelp)
     common.add_argument("game", choices=sorted(GAMES))
     common.add_argument(
@@ -358,6 +359,7 @@ def add_play_subcommands(subparsers) -> None:
     )
     p.set_defaults(func=_run(cmd_arena))
     add_solve_subcommand(subparsers, _run)
+    add_serve_subcommand(subparsers, _run)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@ from zoo.board_games.board_game_env import BoardGameEnv
 from zoo.board_games.connect4.envs.connect4_bot import rule_bot_action
 from zoo.board_games.connect4.envs.connect4_perfect import check_book, perfect_moves, pool_bot
 from zoo.board_games.connect4.envs.connect4_rules import RULES
+from zoo.board_games.connect4.envs.connect4_solver import analyze_board
 
 
 @ENV_REGISTRY.register("connect4")
@@ -18,6 +19,7 @@ class Connect4Env(BoardGameEnv):
     rule_bot = staticmethod(rule_bot_action)
     perfect_moves = staticmethod(perfect_moves)
     pool_perfect_bot = staticmethod(pool_bot)
+    exact_scores = staticmethod(analyze_board)  # Pons' scores: moves to spare before the end
     bot_types = ("rule", "perfect", "mcts", "random")
     move_style = "column"
     config = dict(BoardGameEnv.config, env_id="Connect4")
@@ -26,3 +28,7 @@ class Connect4Env(BoardGameEnv):
         """The perfect bot needs its opening book (``bitbully-databases``)."""
         if kind == "perfect":
             check_book()
+
+    def check_exact_scores(self) -> None:
+        """The solver takes minutes on an early position without its opening book."""
+        check_book()

@@ -71,6 +71,9 @@ setup(
             "ray>=2.10",
             # make_dm's tests (envpool's dm_env API) run in CI rather than skip.
             "dm-env>=1.6",
+            # lzero serve's page is tested in the system's Chromium (Playwright drives it; its
+            # own browser download is not used).
+            "playwright>=1.40",
         ],
         # RayEnvManager and distributed self-play (manager type 'ray'); tested with ray 2.60
         # on Python 3.11, the CPU wheel.

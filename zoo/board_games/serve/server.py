@@ -309,6 +309,8 @@ def make_handler(app: ServeApp) -> type:
             parts = [p for p in path.split("/") if p]
             if method == "GET" and parts in ([], ["index.html"]):
                 return self._file("index.html")
+            if method == "GET" and parts == ["favicon.ico"]:
+                return self._send(b"", "image/x-icon", status=204)
             if method == "GET" and len(parts) == 2 and parts[0] == "static":
                 return self._file(parts[1])
             if parts[:1] != ["api"]:

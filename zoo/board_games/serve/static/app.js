@@ -63,6 +63,7 @@ async function newGame(event) {
   if (event) event.preventDefault();
   const game = currentGame();
   const body = { game: game.name, opponent: $("opponent").value, colour: $("colour").value };
+  busy(+1);
   const sims = $("simulations").value;
   if (!$("sims-field").hidden && sims !== "") body.simulations = Number(sims);
   if (game.board_size !== null && Number($("board-size").value) !== game.board_size) {
@@ -72,13 +73,20 @@ async function newGame(event) {
     show(await api("POST", "/api/sessions", body));
     say("");
   } catch (err) { say(err.message); }
+  finally { busy(-1); }
 }
 
 async function send(path, body) {
   if (!state) return;
+  busy(+1);
   try { show(await api("POST", `/api/sessions/${state.id}/${path}`, body)); say(""); }
   catch (err) { say(err.message); }
+  finally { busy(-1); }
 }
+
+// Requests in flight, and whether the opponent thinks, as data on <body> (tests wait on it).
+let inFlight = 0;
+function busy(delta) { inFlight += delta; document.body.dataset.busy = inFlight ? "1" : "0"; }
 
 function show(next) {
   state = next;
@@ -89,13 +97,17 @@ function show(next) {
     li.textContent = `${"XO"[i % 2]} ${m}`;
     return li;
   }));
-  $("hint").textContent = `Type ${state.hint}, or click the board.`;
+  const legal = state.legal.map((a) => moveText(a, state.move_style, state.height, state.width));
+  $("hint").textContent = state.over ? "" : `Type ${state.hint}, or click the board. Legal: `
+    + (legal.length <= 12 ? legal.join(", ") : `${legal.length} empty points`) + ".";
   $("move-text").placeholder = `e.g. ${moveText(state.legal[0] ?? 0, state.move_style, state.height, state.width)}`;
   $("downloads").hidden = false;
   $("gif-link").href = `/api/sessions/${state.id}/game.gif?v=${state.version}`;
   $("moves-link").href = `/api/sessions/${state.id}/moves.txt?v=${state.version}`;
   clearTimeout(polling);
   if (state.thinking) polling = setTimeout(poll, 150);
+  document.body.dataset.thinking = state.thinking ? "1" : "0";
+  document.body.dataset.version = state.version;
   drawAnalysis();
 }
 
@@ -179,6 +191,7 @@ async function drawAnalysis() {
   if (data.note) { const p = document.createElement("p"); p.textContent = data.note; parts.push(p); }
   if (!parts.length) { const p = document.createElement("p"); p.textContent = "No solver or agent for this game and opponent."; parts.push(p); }
   $("analysis").replaceChildren(...parts);
+  document.body.dataset.analysed = version;
 }
 
 function agentTable(view) {
@@ -217,6 +230,7 @@ async function main() {
   $("undo").addEventListener("click", () => send("undo"));
   $("restart").addEventListener("click", () => send("new"));
   $("show-analysis").addEventListener("change", () => { analysisFor = -1; if (state) drawAnalysis(); });
+  document.body.dataset.busy = "0";
   document.body.dataset.ready = "1";
 }
 

@@ -229,3 +229,28 @@ def test_line_winner_finds_exactly_the_boards_with_a_winning_line(game, data):
     player = int(rng.integers(1, 3))
     board = np.where(rng.random((rules.height, rules.width)) < density, player, 0).astype(np.int8)
     assert line_winner(board, rules.result_after) == plain_winner(board, k)
+
+
+@pytest.mark.parametrize("simulations", [8, 0])
+def test_analyze_shows_the_search_behind_the_move(tmp_path, simulations):
+    """``analyze``: the move ``act`` plays, the search's visit shares and root value (the
+    network's probabilities and value without a search), as the policy computes them."""
+    path, _ = write_checkpoint(tmp_path, sp, seed=4)
+    agent = load_agent(path, num_simulations=simulations)
+    initial, _ = agent._policy.inference_steps()
+    for obs, board, player, legal in positions(12, seed=5):
+        view = agent.analyze(obs)
+        assert view.action == agent.act(obs) and legal[view.action]
+        assert view.num_simulations == simulations
+        assert view.policy.sum() == pytest.approx(1.0) and view.policy[~legal].sum() == 0
+        planes = np.asarray(obs["observation"], np.float32).reshape(1, -1)
+        if simulations:
+            actions, shares, values = agent._policy.search(
+                planes, legal[None], rng=None, explore=False, to_play=np.array([player])
+            )
+            np.testing.assert_allclose(view.policy, shares[0])
+            assert view.value == pytest.approx(float(values[0]))
+        else:
+            np.testing.assert_allclose(view.policy, agent.policy(obs))
+            value = float(initial(torch.from_numpy(planes))[1].reshape(-1)[0])
+            assert view.value == pytest.approx(value, abs=1e-6)

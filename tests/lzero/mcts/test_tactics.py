@@ -353,7 +353,7 @@ def reference_root(cells: list[int], to_play: int, actions: list[int], depth: in
     return safe or actions
 
 
-@settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=45, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=positions(), depth=st.integers(1, 3))
 def test_root_threats_keep_what_the_reference_keeps(position, depth):
     cells, to_play = position

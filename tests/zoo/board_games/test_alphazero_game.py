@@ -1230,3 +1230,29 @@ def test_a_collect_of_fast_steps_only_stores_nothing():
     assert data["episodes"] >= 2 and data["env_steps"] >= 10
     assert data["planes"].shape == (0, 3, 3, 3) and data["policy"].shape == (0, 9)
     assert data["value"].shape == data["draw"].shape == (0,)
+
+
+@pytest.mark.parametrize("simulations", [30, 0])
+def test_an_agents_analysis_is_its_search(simulations):
+    """``Agent.analyze``: the move it plays, the batched search's visit shares and root value
+    (the network's priors and value without a search)."""
+    from lzero.agent import Agent
+
+    policy = tiny_policy(seed=2)
+    agent = Agent(policy, simulations)
+    boards, to_play = random_ttt_positions(np.random.default_rng(9), 10)
+    for board, player in zip(boards, to_play):
+        legal = board.reshape(-1) == 0
+        view = agent.analyze({"board": board, "to_play": int(player)})
+        assert view.action == agent.act({"board": board, "to_play": int(player)})
+        assert view.num_simulations == simulations and view.policy[~legal].sum() == 0
+        if simulations:
+            want = policy.search.search(
+                board[None], np.array([player]), policy.evaluate, num_simulations=simulations
+            )
+            np.testing.assert_allclose(view.policy, want.visits[0] / want.visits[0].sum())
+            assert view.value == pytest.approx(float(want.value[0]))
+        else:
+            priors, values = policy.evaluate(board[None], np.array([player]), legal[None])[:2]
+            np.testing.assert_allclose(view.policy, np.where(legal, priors[0], 0.0))
+            assert view.value == pytest.approx(float(values[0]))

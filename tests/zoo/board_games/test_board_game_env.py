@@ -596,3 +596,22 @@ def test_neighbouring_pool_envs_play_unrelated_games():
         for i in np.flatnonzero(done):
             boards[int(i)].append(obs["board"][i].tobytes())
     assert not set(boards[0]) & set(boards[1]) and not set(boards[1]) & set(boards[2])
+
+
+def test_exact_scores_are_the_solvers_where_a_game_has_one():
+    from lzero.errors import ConfigError
+    from zoo.board_games.connect4.envs.connect4_env import Connect4Env
+    from zoo.board_games.connect4.envs.connect4_solver import Connect4Solver
+    from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
+
+    env = Connect4Env({"battle_mode": "self_play_mode"})
+    env.reset()
+    for column in (3, 3, 4, 2):
+        env.step(column)
+    env.check_exact_scores()  # the opening book is installed with the test extra
+    want = Connect4Solver(opening_book=True).analyze("4453")
+    assert env.exact_scores(env.board, env.current_player) == want
+    ttt = TicTacToeEnv({})
+    assert ttt.exact_scores is None
+    with pytest.raises(ConfigError, match="tictactoe has no exact solver"):
+        ttt.check_exact_scores()

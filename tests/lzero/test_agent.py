@@ -238,14 +238,14 @@ def test_analyze_shows_the_search_behind_the_move(tmp_path, simulations):
     path, _ = write_checkpoint(tmp_path, sp, seed=4)
     agent = load_agent(path, num_simulations=simulations)
     initial, _ = agent._policy.inference_steps()
-    for obs, board, player, legal in positions(12, seed=5):
+    for obs, _, player, legal in positions(12, seed=5):
         view = agent.analyze(obs)
         assert view.action == agent.act(obs) and legal[view.action]
         assert view.num_simulations == simulations
         assert view.policy.sum() == pytest.approx(1.0) and view.policy[~legal].sum() == 0
         planes = np.asarray(obs["observation"], np.float32).reshape(1, -1)
         if simulations:
-            actions, shares, values = agent._policy.search(
+            _, shares, values = agent._policy.search(
                 planes, legal[None], rng=None, explore=False, to_play=np.array([player])
             )
             np.testing.assert_allclose(view.policy, shares[0])

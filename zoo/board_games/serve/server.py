@@ -240,6 +240,8 @@ def make_handler(app: ServeApp) -> type:
     class Handler(BaseHTTPRequestHandler):
         server_version = "lzero-serve"
         protocol_version = "HTTP/1.1"
+        timeout = 30  # seconds a client may take to send its request (a body shorter than
+        # its Content-Length would otherwise hold a thread forever)
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
             if app.log:

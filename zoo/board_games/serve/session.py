@@ -17,6 +17,7 @@ import threading
 import time
 import traceback
 from concurrent.futures import Executor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,6 +30,11 @@ from zoo.board_games.serve.players import HUMAN, PRETRAINED, AgentBook, Opponent
 
 #: How long the analysis of one position may take before the request gives up.
 ANALYSIS_TIMEOUT_S = 120.0
+#: A game's solver (the analysis, the perfect bot) keeps its transposition table per process
+#: and searches without the GIL: one search at a time.
+_SOLVER_LOCK = threading.Lock()
+#: Bots that search with a process-wide solver.
+SOLVER_BOTS = ("perfect", "alpha_beta")
 
 
 class RequestError(Exception):
@@ -184,7 +190,7 @@ class GameSession:
     def _action_of(self, body: dict) -> int:
         env, rules = self.env, self.env.rules
         keys = set(body) & {"action", "move"}
-        if len(keys) != 1 or set(body) - {"action", "move", "version"}:
+        if len(keys) != 1 or set(body) - {"action", "move"}:
             raise RequestError(
                 400,
                 f"move: expected a body with one of 'action' or 'move', got keys {sorted(body)}",
@@ -291,7 +297,7 @@ class GameSession:
         future = self._pool.submit(self._analyse, board, player)
         try:
             return future.result(timeout=ANALYSIS_TIMEOUT_S)
-        except TimeoutError:
+        except FutureTimeout:  # not the builtin TimeoutError before Python 3.11
             raise RequestError(
                 503, f"analysis: no answer within {ANALYSIS_TIMEOUT_S:.0f} s"
             ) from None
@@ -302,7 +308,8 @@ class GameSession:
         if env.exact_scores is not None:
             try:
                 env.check_exact_scores()
-                out["solver"] = list(env.exact_scores(board, player))
+                with _SOLVER_LOCK:
+                    out["solver"] = list(env.exact_scores(board, player))
             except ConfigError as err:
                 out["note"] = f"no solver scores: {err}"
         if self._is_agent():
@@ -374,6 +381,9 @@ class GameSession:
         thinker = self._thinker
         thinker.board = board
         thinker.current_player = player
+        if self.opponent.id in SOLVER_BOTS:
+            with _SOLVER_LOCK:
+                return int(thinker.bot_action())
         return int(thinker.bot_action())
 
     def _agent_move(self, board: np.ndarray, player: int) -> tuple[int, dict]:

@@ -66,7 +66,7 @@ def test_games_are_the_registered_board_games(client):
         ),
         (
             {"game": "tictactoe", "opponent": "mcts", "simulations": 0},
-            r"simulations: expected an integer 1-50000",
+            r"simulations: expected an integer 1-20000",
         ),
         ({"game": "tictactoe", "opponent": "mcts", "simulations": "9"}, r"got '9'"),
         (

@@ -58,7 +58,11 @@ def freeze(
     module = copy.deepcopy(module).eval()
     if dtype != torch.float32:
         module = _Cast(module.to(dtype), dtype).eval()
-    traced = torch.jit.trace(module, example)
+    # check_trace=False: torch's check runs the graph once more and compares it with the
+    # module, half the cost of a rebuild (one after every learner step in MuZero's search);
+    # the tests compare the frozen steps with the eager model instead
+    # (tests/lzero/model/test_frozen.py, test_muzero_policy.py).
+    traced = torch.jit.trace(module, example, check_trace=False)
     return torch.jit.optimize_for_inference(torch.jit.freeze(traced))
 
 

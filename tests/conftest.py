@@ -1,4 +1,5 @@
-"""Fixtures shared by the Ray tests (env manager, AlphaZero and MuZero self-play)."""
+"""Fixtures shared by the Ray tests (env manager, AlphaZero and MuZero self-play), and the
+threads policy of every test process."""
 
 from __future__ import annotations
 
@@ -6,6 +7,11 @@ import os
 import time
 
 import pytest
+
+# The suite runs two xdist workers (and Ray actors, subprocesses) on two cores: torch's idle
+# OpenMP threads must sleep, not spin, or each worker's waits burn the other's core. Set
+# before anything imports torch; subprocesses and Ray actors inherit it.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 @pytest.fixture(scope="module")

@@ -81,8 +81,19 @@ def check_fresh_exp(exp: Path) -> None:
         raise ConfigError(
             f"exp_name: expected a directory without a run in it, got {str(exp)!r}, which holds "
             f"{held[0]}: continue that run with resume (lzero train --resume {exp}), or choose "
-            "another exp_name (--exp-name) to keep it, or remove it"
+            f"another exp_name (--exp-name) to keep it, such as {str(free_name(exp))!r} (free), "
+            "or remove it"
         )
+
+
+def free_name(exp: Path) -> Path:
+    """The first of ``exp_2``, ``exp_3``, ... that does not exist (a trailing ``_N`` of
+    ``exp`` counted on: ``run_2`` gives ``run_3``)."""
+    match = re.fullmatch(r"(.*)_(\d+)", exp.name)
+    stem, n = (match[1], int(match[2]) + 1) if match else (exp.name, 2)
+    while (exp.parent / f"{stem}_{n}").exists():
+        n += 1
+    return exp.parent / f"{stem}_{n}"
 
 
 def _unsaved_run(exp: Path) -> str:
@@ -100,8 +111,8 @@ def _unsaved_run(exp: Path) -> str:
     )
     return (
         "its run stopped without saving ckpt/ckpt_last.pth.tar (killed before it could), so "
-        f"it cannot be resumed{start}; choose another exp_name (--exp-name) to keep it, or "
-        "remove it"
+        f"it cannot be resumed{start}; choose another exp_name (--exp-name) to keep it, such "
+        f"as {str(free_name(exp))!r} (free), or remove it"
     )
 
 

@@ -93,3 +93,28 @@ def test_a_resume_refused_for_its_columns_leaves_the_run_folder_as_it_was(tmp_pa
         "0.5",
         "0.75",
     ]
+
+
+def test_a_folder_holding_a_run_is_refused_with_a_free_name_to_use(tmp_path):
+    """A new run never overwrites one: the error says how to continue it and names the next
+    free folder (``exp_2``, or ``exp_3`` when that is taken; ``run_2`` gives ``run_3``)."""
+    from lzero.entry.train_log import check_fresh_exp, free_name
+    from lzero.errors import ConfigError
+
+    exp = tmp_path / "exp"
+    check_fresh_exp(exp)  # no folder: nothing to refuse
+    (exp / "ckpt").mkdir(parents=True)
+    (exp / "ckpt" / "ckpt_last.pth.tar").write_bytes(b"x")
+    (tmp_path / "exp_2").mkdir()
+    with pytest.raises(ConfigError) as err:
+        check_fresh_exp(exp)
+    message = str(err.value)
+    assert f"lzero train --resume {exp}" in message
+    assert f"such as {str(tmp_path / 'exp_3')!r} (free)" in message
+    assert free_name(tmp_path / "exp_2") == tmp_path / "exp_3"
+    assert free_name(tmp_path / "run_7") == tmp_path / "run_8"
+    killed = tmp_path / "killed"
+    killed.mkdir()
+    (killed / "progress.csv").write_text("train_iter\n")
+    with pytest.raises(ConfigError, match=r"cannot be resumed; .* such as '.*killed_2' \(free\)"):
+        check_fresh_exp(killed)

@@ -120,6 +120,13 @@ def _restore_run_state(packed, buffer, collector, policy, rng, ckpt_dir) -> tupl
     return int(state["last_save"]), dict(state["losses"])
 
 
+def eval_curves(bots) -> tuple[tuple[str, str], ...]:
+    """The learning curve's lines: the win and the loss rate against each evaluation bot
+    (draws are the rest), so a run that goes from losing half its games against the perfect
+    bot to drawing them all shows it, which win rates alone do not."""
+    return tuple((f"{b}_{r}", f"{r} rate vs {b}") for b in bots for r in ("win", "loss"))
+
+
 def train_alphazero(
     input_cfg: Sequence[Mapping],
     seed: int | None = None,
@@ -230,9 +237,8 @@ def train_alphazero(
         ckpt_dir.mkdir(parents=True, exist_ok=True)
         columns = _BASE_COLUMNS + (("draw_loss",) if pcfg.model.draw_head else ())
         columns += tuple(f"{b}_{r}" for b in bots for r in ("win", "draw", "loss"))
-        curves = tuple((f"{b}_win", f"win rate vs {b}") for b in bots)
         log = TrainLog(
-            exp, columns=columns, curves=curves, ylabel="win rate",
+            exp, columns=columns, curves=eval_curves(bots), ylabel="share of games (draws: the rest)",
             title=f"AlphaZero on {cfg.create.env.type}, seed {seed}", append=resumed is not None,
             resumed_at=None if resumed is None else (policy.train_iter, int(resumed["env_step"])),
         )  # fmt: skip

@@ -839,3 +839,12 @@ def test_an_evaluation_cut_short_is_not_recorded_as_done(tmp_path, monkeypatch):
     train_alphazero([tiny_main(exp), CREATE], max_env_step=30, resume=exp)
     rows = read_rows(exp / "progress.csv")
     assert rows[0]["train_iter"] == "0" and rows[0]["eval_return_mean"] != ""
+
+
+def test_the_learning_curve_draws_wins_and_losses_per_bot():
+    from lzero.entry.train_alphazero import eval_curves
+
+    assert eval_curves(["rule", "perfect"]) == (
+        ("rule_win", "win rate vs rule"), ("rule_loss", "loss rate vs rule"),
+        ("perfect_win", "win rate vs perfect"), ("perfect_loss", "loss rate vs perfect"),
+    )  # fmt: skip

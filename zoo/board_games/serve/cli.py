@@ -9,6 +9,7 @@ import re
 import sys
 
 from lzero.cli import DefaultsHelp
+from lzero.cli_train import int_in, positive_int, positive_minutes
 from lzero.errors import ConfigError
 from zoo.board_games.serve.players import AgentBook
 
@@ -89,16 +90,23 @@ def add_serve_subcommand(subparsers, run) -> None:
     p = subparsers.add_parser(
         "serve", formatter_class=DefaultsHelp, help="play the board games in a browser"
     )
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free one)")
+    p.add_argument(
+        "--port", type=int_in(0, 65536, "a port 0-65535"), default=8000,
+        help="port to listen on (0: any free one)",
+    )  # fmt: skip
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument(
         "--agent", type=agent_arg, action="append", metavar="NAME=PATH",
         help="offer a checkpoint of lzero train as opponent NAME (repeatable)",
     )  # fmt: skip
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game (then +1 a game)")
-    p.add_argument("--max-games", type=int, default=200, help="live games at most")
     p.add_argument(
-        "--session-minutes", type=float, default=60.0, help="an untouched game ends after this"
-    )
+        "--seed", type=int_in(0, 2**61, "an int in [0, 2**61)"), default=0,
+        help="seed of the first game (then +1 a game)",
+    )  # fmt: skip
+    p.add_argument("--max-games", type=positive_int, default=200, help="live games at most")
+    p.add_argument(
+        "--session-minutes", type=positive_minutes, default=60.0,
+        help="an untouched game ends after this",
+    )  # fmt: skip
     p.add_argument("--log", action="store_true", help="print each request")
     p.set_defaults(func=run(cmd_serve))

@@ -75,3 +75,34 @@ def test_an_agent_given_by_name_is_offered_for_its_game_only():
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--port", "70000"], "argument --port: expected a port 0-65535, got '70000'"),
+        (["--max-games", "0"], "argument --max-games: expected a positive int, got '0'"),
+        (["--session-minutes", "-1"], "expected a finite number of minutes > 0, got '-1'"),
+        (["--seed", "-3"], "argument --seed: expected an int in [0, 2**61), got '-3'"),
+    ],
+)
+def test_bad_options_are_refused(options, message, capsys):
+    from zoo.board_games.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", *options])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_a_clear_error():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run([*SERVE[:-2], "--port", str(port)], capture_output=True, timeout=120)
+    assert proc.returncode == 2
+    assert (
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use" in proc.stderr.decode()
+    )

@@ -235,7 +235,8 @@ class TrainLog:
                         "policy.model_path"
                     )
                 raw = list(reader)
-                self.rows = [{k: float(v) for k, v in r.items() if v != ""} for r in raw]
+            raw = self._without_torn_row(raw)
+            self.rows = [{k: float(v) for k, v in r.items() if v != ""} for r in raw]
             if resumed_at is not None:
                 self._drop_rows_past(raw, *resumed_at)
         else:
@@ -280,10 +281,59 @@ class TrainLog:
             stacklevel=3,
         )
         self.rows = kept
-        with open(self.csv_path, "w", newline="") as f:
-            writer = csv.writer(f)
-            writer.writerow(self.columns)
-            writer.writerows([[r[c] for c in self.columns] for r, k in zip(raw, keep) if k])
+        self._rewrite([r for r, k in zip(raw, keep) if k])
+
+    def _without_torn_row(self, raw: list[dict]) -> list[dict]:
+        """``raw`` without a last row cut short (a run killed while writing it: fewer fields,
+        or a number cut off), which is dropped from the file with a warning.
+
+        Raises:
+            ConfigError: a row before the last is not a row of numbers (the file was edited
+                or damaged): names the file and the line.
+        """
+
+        def whole(row: dict) -> bool:
+            if None in row or any(v is None for v in row.values()):
+                return False  # too many fields, or too few
+            try:
+                [float(v) for v in row.values() if v != ""]
+            except ValueError:
+                return False
+            return True
+
+        bad = [i for i, r in enumerate(raw) if not whole(r)]
+        if bad and bad[0] < len(raw) - 1:
+            raise ConfigError(
+                f"resume: expected {self.csv_path} to hold rows of numbers, got a broken row at "
+                f"line {bad[0] + 2} of {len(raw) + 1}: the file was edited or damaged; restore it "
+                "or start a new run from the checkpoint with policy.model_path"
+            )
+        if not bad:
+            return raw
+        warnings.warn(
+            f"{self.csv_path}: its last row (line {len(raw) + 1}) was cut short (the run was "
+            "killed while writing it) and is dropped",
+            UserWarning,
+            stacklevel=4,
+        )
+        self._rewrite(raw[:-1])
+        return raw[:-1]
+
+    def _rewrite(self, raw: list[dict]) -> None:
+        """Writes ``progress.csv`` anew with ``raw``'s rows, as read: beside it under a
+        temporary name, then renamed over it, so a kill leaves the old file or the new one."""
+        tmp = self.csv_path.with_name(f".{self.csv_path.name}.tmp{os.getpid()}")
+        try:
+            with open(tmp, "w", newline="") as f:
+                writer = csv.writer(f)
+                writer.writerow(self.columns)
+                writer.writerows([[r[c] for c in self.columns] for r in raw])
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.csv_path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
     def save_config(self, cfg) -> Path:
         """Writes the merged config the run uses to ``config.json``; returns its path."""

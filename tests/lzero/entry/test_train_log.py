@@ -118,3 +118,49 @@ def test_a_folder_holding_a_run_is_refused_with_a_free_name_to_use(tmp_path):
     (killed / "progress.csv").write_text("train_iter\n")
     with pytest.raises(ConfigError, match=r"cannot be resumed; .* such as '.*killed_2' \(free\)"):
         check_fresh_exp(killed)
+
+
+@pytest.mark.parametrize("cut", [1, 5, 12])
+def test_a_last_row_cut_short_by_a_kill_is_dropped_on_resume(tmp_path, cut):
+    """A kill while a row was written leaves it torn (fewer fields, a number cut off): the
+    resume drops it with a warning, rewrites the file whole, and appends after it."""
+    exp = tmp_path / "run"
+    log = TrainLog(exp)
+    for i in (1, 2, 3):
+        log.write(train_iter=i, env_step=10 * i, total_loss=1.5, value_loss=0.5, policy_loss=1.0)
+    log.close()
+    path = exp / "progress.csv"
+    text = path.read_text()
+    last = text.rstrip("\n").rsplit("\n", 1)[1]
+    path.write_text(text[: len(text) - len(last) - 1 + cut])  # the last row cut after `cut`
+    with pytest.warns(UserWarning, match=r"its last row \(line 4\) was cut short"):
+        log = TrainLog(exp, append=True, resumed_at=(2, 20))
+    assert [r["train_iter"] for r in log.rows] == [1.0, 2.0]
+    log.write(train_iter=3, env_step=30, total_loss=1.0, value_loss=0.5, policy_loss=0.5)
+    log.close()
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["train_iter"], r["total_loss"]) for r in rows] == [
+        ("1", "1.5"),
+        ("2", "1.5"),
+        ("3", "1.0"),
+    ]
+    assert [p.name for p in exp.iterdir() if p.name.startswith(".")] == []  # no temporary left
+
+
+def test_a_broken_row_before_the_last_is_refused(tmp_path):
+    from lzero.errors import ConfigError
+
+    exp = tmp_path / "run"
+    log = TrainLog(exp)
+    for i in (1, 2, 3):
+        log.write(train_iter=i, env_step=10 * i, total_loss=1.5, value_loss=0.5, policy_loss=1.0)
+    log.close()
+    path = exp / "progress.csv"
+    lines = path.read_text().splitlines()
+    lines[2] = lines[2].replace("1.5", "1.x")
+    path.write_text("\n".join(lines) + "\n")
+    before = path.read_bytes()
+    with pytest.raises(ConfigError, match=r"got a broken row at line 3 of 4: the file was edited"):
+        TrainLog(exp, append=True)
+    assert path.read_bytes() == before

@@ -372,42 +372,40 @@ class MuZeroAgent(BoardAgent):
     def __init__(
         self, policy: Any, game: BoardGame, *, two_player: bool, raw_network: bool = False
     ) -> None:
-        from lzero.worker.muzero_board_evaluator import board_act_fn
+        from lzero.worker.muzero_board_evaluator import board_search_fn
 
         self._policy, self.game, self.two_player = policy, game, bool(two_player)
         self.num_simulations = 0 if raw_network else int(policy.cfg.num_simulations)
-        self._search = board_act_fn(policy, game, two_player=self.two_player)
+        self._search = board_search_fn(policy, game, two_player=self.two_player)
+
+    def priors(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        return self._network(boards, to_play, legal)[0]
 
     @torch.no_grad()
-    def priors(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    def _network(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> tuple:
+        """The network's move probabilities `[B, A]` over ``legal`` (uniform where it gives
+        them none) and its values `[B]`, from the planes of the player to move."""
         planes = self.game.planes(boards, np.asarray(to_play, np.int64)).reshape(len(boards), -1)
         initial, _ = self._policy.inference_steps()
-        _, _, probs = initial(torch.from_numpy(np.ascontiguousarray(planes, np.float32)))
+        _, values, probs = initial(torch.from_numpy(np.ascontiguousarray(planes, np.float32)))
         p = np.where(legal, probs.numpy().astype(np.float64), 0.0)
         total = p.sum(axis=1, keepdims=True)
         uniform = legal / legal.sum(axis=1, keepdims=True)
-        return np.where(total > 0, p / np.where(total > 0, total, 1.0), uniform)
+        priors = np.where(total > 0, p / np.where(total > 0, total, 1.0), uniform)
+        return priors, np.asarray(values, np.float64).reshape(-1)
 
     def act_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """Moves `[B]` for positions `[B, H, W]` (``lzero.worker.alphazero_evaluator.ActFn``)."""
         if self.num_simulations == 0:
             return np.where(legal, self.priors(boards, to_play, legal), -1.0).argmax(axis=1)
-        return self._search(boards, to_play, legal)
+        return self._search(boards, to_play, legal)[0]
 
-    @torch.no_grad()
     def view_batch(self, boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> AgentView:
         if self.num_simulations == 0:
-            policy = self.priors(boards, to_play, legal)[0]
-            planes = self.game.planes(boards, np.asarray(to_play, np.int64)).reshape(1, -1)
-            initial, _ = self._policy.inference_steps()
-            _, value, _ = initial(torch.from_numpy(np.ascontiguousarray(planes, np.float32)))
-            value = float(np.asarray(value).reshape(-1)[0])
-            return AgentView(int(np.where(legal[0], policy, -1.0).argmax()), policy, value, 0)
-        planes = self.game.planes(boards, np.asarray(to_play, np.int64)).reshape(1, -1)
-        tree_to_play = np.asarray(to_play, np.int64) if self.two_player else np.full(1, -1)
-        actions, shares, values = self._policy.search(
-            planes, legal, rng=None, explore=False, to_play=tree_to_play
-        )
+            priors, values = self._network(boards, to_play, legal)
+            action = int(np.where(legal[0], priors[0], -1.0).argmax())
+            return AgentView(action, priors[0], float(values[0]), 0)
+        actions, shares, values = self._search(boards, to_play, legal)
         policy = np.asarray(shares[0], np.float64)
         return AgentView(int(actions[0]), policy, float(values[0]), self.num_simulations)
 

@@ -10,7 +10,7 @@ bot (``play_with_bot_mode``) plays first, as it was trained and as LightZero eva
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,18 +26,25 @@ from lzero.worker.alphazero_evaluator import (
 )
 
 
-def board_act_fn(policy: Any, game: BoardGame, *, two_player: bool) -> ActFn:
-    """``act(boards [B, H, W], to_play [B], legal [B, A]) -> actions [B]`` of a MuZero policy:
-    a greedy search from each position's planes (two-player for a self-play agent)."""
+def board_search_fn(policy: Any, game: BoardGame, *, two_player: bool) -> Callable:
+    """``search(boards [B, H, W], to_play [B], legal [B, A]) -> (actions [B], visit shares
+    [B, A], root values [B])`` of a MuZero policy (:meth:`MuZeroPolicy.search`): a greedy
+    search from each position's planes (two-player for a self-play agent)."""
 
-    def act(boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    def search(boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> tuple:
         to_play = np.asarray(to_play, np.int64)
         planes = game.planes(boards, to_play).reshape(len(boards), -1)
         tree_to_play = to_play if two_player else np.full(len(boards), -1)
-        actions, _, _ = policy.search(planes, legal, rng=None, explore=False, to_play=tree_to_play)
-        return actions
+        return policy.search(planes, legal, rng=None, explore=False, to_play=tree_to_play)
 
-    return act
+    return search
+
+
+def board_act_fn(policy: Any, game: BoardGame, *, two_player: bool) -> ActFn:
+    """``act(boards [B, H, W], to_play [B], legal [B, A]) -> actions [B]``: the moves of
+    :func:`board_search_fn`'s search."""
+    search = board_search_fn(policy, game, two_player=two_player)
+    return lambda boards, to_play, legal: search(boards, to_play, legal)[0]
 
 
 class MuZeroBoardEvaluator:

@@ -120,16 +120,21 @@ def test_a_folder_holding_a_run_is_refused_with_a_free_name_to_use(tmp_path):
         check_fresh_exp(killed)
 
 
+def three_rows(exp):
+    """A log of three training rows in ``exp``, closed; returns its ``progress.csv``."""
+    log = TrainLog(exp)
+    for i in (1, 2, 3):
+        log.write(train_iter=i, env_step=10 * i, total_loss=1.5, value_loss=0.5, policy_loss=1.0)
+    log.close()
+    return exp / "progress.csv"
+
+
 @pytest.mark.parametrize("cut", [1, 5, 12])
 def test_a_last_row_cut_short_by_a_kill_is_dropped_on_resume(tmp_path, cut):
     """A kill while a row was written leaves it torn (fewer fields, a number cut off): the
     resume drops it with a warning, rewrites the file whole, and appends after it."""
     exp = tmp_path / "run"
-    log = TrainLog(exp)
-    for i in (1, 2, 3):
-        log.write(train_iter=i, env_step=10 * i, total_loss=1.5, value_loss=0.5, policy_loss=1.0)
-    log.close()
-    path = exp / "progress.csv"
+    path = three_rows(exp)
     text = path.read_text()
     last = text.rstrip("\n").rsplit("\n", 1)[1]
     path.write_text(text[: len(text) - len(last) - 1 + cut])  # the last row cut after `cut`
@@ -152,11 +157,7 @@ def test_a_broken_row_before_the_last_is_refused(tmp_path):
     from lzero.errors import ConfigError
 
     exp = tmp_path / "run"
-    log = TrainLog(exp)
-    for i in (1, 2, 3):
-        log.write(train_iter=i, env_step=10 * i, total_loss=1.5, value_loss=0.5, policy_loss=1.0)
-    log.close()
-    path = exp / "progress.csv"
+    path = three_rows(exp)
     lines = path.read_text().splitlines()
     lines[2] = lines[2].replace("1.5", "1.x")
     path.write_text("\n".join(lines) + "\n")

@@ -239,19 +239,21 @@ class GameSession:
                     self.moves.pop()
                     if players.pop() in self.humans:
                         break
-            self._replay()
-            self._changed()
-            self._schedule()
-            return self._state()
+            return self._replayed()
 
     def restart(self) -> dict:
         """A new game with the same opponent and colours."""
         with self._lock:
             self.moves = []
-            self._replay()
-            self._changed()
-            self._schedule()
-            return self._state()
+            return self._replayed()
+
+    def _replayed(self) -> dict:
+        """The position of ``moves`` set up anew (a changed version; the opponent moves if it
+        is to play), as the state (the lock is held)."""
+        self._replay()
+        self._changed()
+        self._schedule()
+        return self._state()
 
     def move_list(self) -> str:
         """The moves as typed at the terminal, one line each, and the result."""

@@ -2,10 +2,14 @@
 
 from setuptools import find_packages, setup
 
+# A board game is one line here, ``name: "module:Class"``; everything else (the CLI, the
+# gymnasium id ``lzero/<Class without Env>-v0``, PettingZoo, the pool, the configs) finds it
+# through the registry.
 BOARD_GAMES = {
-    "tictactoe": "zoo.board_games.tictactoe.envs.tictactoe_env",
-    "connect4": "zoo.board_games.connect4.envs.connect4_env",
-    "gomoku": "zoo.board_games.gomoku.envs.gomoku_env",
+    "tictactoe": "zoo.board_games.tictactoe.envs.tictactoe_env:TicTacToeEnv",
+    "connect4": "zoo.board_games.connect4.envs.connect4_env:Connect4Env",
+    "gomoku": "zoo.board_games.gomoku.envs.gomoku_env:GomokuEnv",
+    "othello": "zoo.board_games.othello.envs.othello_env:OthelloEnv",
 }
 
 GYM_TASKS = {

@@ -166,7 +166,7 @@ def _play(rules, first, second, opening: int = 0, seed: int = 0) -> int:
 def _opponents(rules):
     def random_player(seed):
         state, out = make_rng_state(seed), np.zeros(rules.action_size, np.int64)
-        return lambda b, p: int(out[randbelow(state, rules.legal_actions(b, out))])
+        return lambda b, p: int(out[randbelow(state, rules.legal_actions(b, p, out))])
 
     def rule_player(bot):
         def make(seed):

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from lzero import __version__
+from lzero.cli_commands import add_eval_subcommand, add_train_subcommand
 from lzero.envs import ENV_REGISTRY, check_env
 from lzero.errors import LZeroError
 from lzero.utils.replay_io import (
@@ -25,12 +26,13 @@ from lzero.utils.replay_io import (
     place_replay,
     removing_unused_folders,
 )
-from lzero.utils.signals import exiting_on_termination, interrupts_outside_compilation
+from lzero.utils.signals import Terminated, exiting_on_termination, interrupts_outside_compilation
 from lzero_console import INTERACTIVE_COMMANDS, interrupt_behind
 
 COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
-#: Subcommands of the library itself, as "module:function" adders.
-BUILTIN_COMMANDS = ("lzero.cli_train:add_train_subcommand", "lzero.cli_train:add_eval_subcommand")
+#: Subcommands of the library itself, as adders (those of packages built on it come from the
+#: entry points, as "module:function").
+BUILTIN_COMMANDS = (add_train_subcommand, add_eval_subcommand)
 
 
 class DefaultsHelp(argparse.ArgumentDefaultsHelpFormatter):
@@ -113,11 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="save the episode as a GIF: a .gif file or a folder",
     )
     p.set_defaults(func=_cmd_demo)
-    adders = list(BUILTIN_COMMANDS)
-    adders += [ep.value for ep in entry_points(group=COMMAND_ENTRY_POINT_GROUP)]
-    for spec in adders:
+    for adder in BUILTIN_COMMANDS:
+        adder(sub)
+    for ep in entry_points(group=COMMAND_ENTRY_POINT_GROUP):
         try:
-            adder = _load_adder(spec)
+            adder = _load_adder(ep.value)
         except ModuleNotFoundError:
             continue  # the package declaring it is not installed any more
         adder(sub)
@@ -180,8 +182,6 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def _interrupted(argv: list[str], interrupt: KeyboardInterrupt) -> int:
-    from lzero.cli_train import Terminated
-
     if isinstance(interrupt, Terminated):  # SIGTERM or SIGHUP during lzero train
         print("\nterminated", file=sys.stderr)
         return 128 + interrupt.signum

@@ -35,8 +35,8 @@ PLUGIN_LOADERS = {
     ("lzero/envs/registry.py", "_import_declared"): "the module an entry point declares",
     ("lzero/envs/registry.py", "import_module_names"): "LightZero's import_names of a config",
     ("lzero/cli.py", "_load_adder"): "subcommands of packages built on lzero (entry points)",
-    ("lzero/cli_train.py", "load_config_module"): "the config module or file the user names",
-    ("lzero/cli_train.py", "_module_near_miss"): "a package above the config name the user typed",
+    ("lzero/cli_args.py", "load_config_module"): "the config module or file the user names",
+    ("lzero/cli_args.py", "_module_near_miss"): "a package above the config name the user typed",
     ("lzero/envs/wrappers/replay.py", "check_replay_format"): "optional video codecs present",
 }
 _DYNAMIC_IMPORTS = {

@@ -18,6 +18,10 @@ from lzero.errors import ConfigError
 from lzero.policy.muzero_config import MUZERO_POLICY_CONFIG, policy_config
 from lzero.utils.replay_io import check_replay_dir
 
+#: ``main_config.env`` keys the evaluation entries read, which a registered class gets only
+#: when its own config declares them (the env factory's, re-exported).
+from lzero.worker.muzero_parts import REPLAY_KEYS as REPLAY_KEYS
+
 ENV_CONFIG = dict(
     env_id=None,  # (str) gymnasium id of the task, e.g. 'CartPole-v0'
     env_name=None,  # (str|None) LightZero's other name of env_id (its MountainCar and
@@ -68,10 +72,6 @@ GYM_TRAINER_CONFIG = {
         "replay_path", "save_replay_gif", "replay_path_gif", "manager",
     )
 }  # fmt: skip
-
-#: ``main_config.env`` keys the evaluation entries read, which a registered class gets only
-#: when its own config declares them.
-REPLAY_KEYS = ("replay_path", "save_replay_gif", "replay_path_gif")
 
 #: ``main_config.env.manager`` keys that the trainer reads; the rest configure the manager.
 TRAINER_MANAGER_KEYS = ("type", "self_play_actors", "weight_sync_freq")

@@ -1,5 +1,7 @@
 """What the MuZero entries set up before the loop: envs and their managers, seeds, the checks
-of a config against its env, and checkpoints."""
+of a config against its env, and checkpoints. The env factory, the policy and the collector
+are :mod:`lzero.worker.muzero_parts`' (re-exported here), as the Ray self-play actors build
+them too."""
 
 from __future__ import annotations
 
@@ -14,63 +16,18 @@ from typing import Any
 import numpy as np
 import torch
 
-from lzero.agent import CHECKPOINT_KIND as ALPHAZERO_KIND
-from lzero.agent import plain
 from lzero.entry.config import TRAINER_MANAGER_KEYS
 from lzero.envs.config import is_number
 from lzero.errors import ConfigError
 from lzero.policy import MuZeroPolicy
-from lzero.utils.checkpoint_file import load_checkpoint_file, save_checkpoint_file
+from lzero.policy.alphazero_checkpoint import CHECKPOINT_KIND as ALPHAZERO_KIND
+from lzero.utils.checkpoint_file import load_checkpoint_file, plain, save_checkpoint_file
 
-
-def env_factory(cfg: Mapping, *, is_train: bool):
-    """The factory of one env of the compiled config ``cfg``: the board game it names, the
-    registered class ``create_config.env.type`` names (built with ``main_config.env``, as
-    LightZero's ``train_muzero`` builds it), or else the gym task ``env_id`` names, wrapped."""
-    from lzero.envs.get_wrapped_env import get_wrappered_env
-
-    if is_board(cfg) or cfg.create_env.get("type"):
-        from lzero.envs.registry import create_env
-
-        spec, env_cfg = dict(cfg.create_env), dict(cfg.env)
-        if not is_board(cfg):
-            env_cfg = _class_env_cfg(spec, env_cfg, is_train=is_train)
-        return lambda: create_env(spec, env_cfg)
-    env = cfg.env
-    wrapper_cfg = dict(
-        env_id=env.env_id,
-        continuous=env.continuous,
-        manually_discretization=env.manually_discretization,
-        each_dim_disc_size=env.each_dim_disc_size,
-        is_train=is_train,
-    )
-    return get_wrappered_env(wrapper_cfg, env.env_id)
-
-
-def _class_env_cfg(spec: Mapping, env_cfg: dict, *, is_train: bool) -> dict:
-    """``main_config.env`` as a registered gym-task class gets it, as DI-engine's
-    ``compile_config`` and LightZero's entries give it: an ``EasyDict`` over the class's
-    ``default_config()`` (LightZero's custom envs read ``cfg.length``), through the class's
-    own ``create_collector_env_cfg`` / ``create_evaluator_env_cfg`` (a ``DingEnvWrapper`` sets
-    ``is_train`` there), without the evaluation entries' replay keys unless the class
-    declares them."""
-    from easydict import EasyDict
-
-    from lzero.entry.config import REPLAY_KEYS
-    from lzero.envs.registry import ENV_REGISTRY
-
-    cls = ENV_REGISTRY.get(spec["type"])
-    default = dict(cls.default_config()) if hasattr(cls, "default_config") else {}
-    env_cfg = {k: v for k, v in env_cfg.items() if k not in REPLAY_KEYS or k in default}
-    env_cfg = EasyDict(copy.deepcopy({**default, **env_cfg}))
-    per_env = getattr(
-        cls, "create_collector_env_cfg" if is_train else "create_evaluator_env_cfg", None
-    )
-    if per_env is None:
-        return env_cfg
-    return EasyDict(
-        per_env(EasyDict({**env_cfg, "collector_env_num": 1, "evaluator_env_num": 1}))[0]
-    )
+# The parts that the Ray self-play actors build too (the "as": re-exported under these names).
+from lzero.worker.muzero_parts import board_game as board_game
+from lzero.worker.muzero_parts import env_factory, is_board
+from lzero.worker.muzero_parts import make_muzero_collector as make_muzero_collector
+from lzero.worker.muzero_parts import make_policy as make_policy
 
 
 def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
@@ -94,26 +51,6 @@ def make_env_manager(cfg: Mapping, env_num: int, *, is_train: bool):
         mcfg["num_cpus_per_actor"] = 0
         mcfg["actor_num"] = mcfg.get("actor_num") or 1
     return get_env_manager_cls(kind)([factory] * env_num, mcfg)
-
-
-def make_muzero_collector(cfg: Mapping, manager, policy: MuZeroPolicy, seed: int):
-    """A :class:`~lzero.worker.MuZeroCollector` over a launched ``manager`` with the config's
-    segment length, pad and player count; ``seed`` seeds its search noise and sampling."""
-    from lzero.worker.muzero_collector import MuZeroCollector
-
-    pc = cfg.policy
-    return MuZeroCollector(
-        manager,
-        policy,
-        segment_length=pc.game_segment_length,
-        pad=pc.num_unroll_steps + pc.td_steps,
-        rng=np.random.default_rng(seed),
-        two_player=is_board(cfg) and cfg.env.get("battle_mode") == "self_play_mode",
-        fast_search_prob=pc.fast_search_prob,
-        fast_search_simulations=pc.fast_search_simulations,
-        # its own stream: the other draws stay as without it
-        fast_rng=np.random.default_rng(seed + 3) if pc.fast_search_prob > 0 else None,
-    )
 
 
 def check_env_config(cfg: Mapping) -> None:
@@ -162,32 +99,6 @@ def check_env_config(cfg: Mapping) -> None:
         env.close()
 
 
-def board_game(cfg: Mapping):
-    """The ``lzero.policy.board_game.BoardGame`` of a compiled board-game config (made from
-    one env of it), or None for a gym task."""
-    if not is_board(cfg):
-        return None
-    from lzero.policy.board_game import BoardGame
-
-    env = env_factory(cfg, is_train=False)()
-    try:
-        return BoardGame.from_env(env)
-    finally:
-        env.close()
-
-
-def make_policy(cfg: Mapping, model=None) -> MuZeroPolicy:
-    """The :class:`MuZeroPolicy` of a compiled config, given its board game (for the root's
-    rules, ``policy.mcts``) when it trains on one.
-
-    The policy checks its config again; ``compile_config`` has already warned about what a
-    compiled config still holds (``cuda=True``), so that warning is not repeated here.
-    """
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r".*cuda=True, but this build trains")
-        return MuZeroPolicy(cfg.policy, model, game=board_game(cfg))
-
-
 def board_symmetries(policy: MuZeroPolicy) -> tuple[np.ndarray, np.ndarray] | None:
     """The cell and action permutations of the board's symmetries for the replay buffer when
     ``policy.symmetry_augmentation`` is on (a board game: checked by :func:`check_env_config`,
@@ -224,11 +135,6 @@ def seed_everything(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
     torch.manual_seed(seed)
-
-
-def is_board(cfg: Mapping) -> bool:
-    """Whether the compiled config trains on a board game (``policy.env_type``)."""
-    return cfg.policy.env_type == "board_games"
 
 
 def observation_size(cfg: Mapping) -> int:

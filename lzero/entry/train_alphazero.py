@@ -19,7 +19,6 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from lzero.agent import FROM_CONFIG, Agent, load_policy, read_checkpoint, save_checkpoint
 from lzero.entry.config import check_board_eval_env
 from lzero.entry.muzero_setup import check_budgets, check_seed, run_seed, seed_everything
 from lzero.entry.train_log import Progress, TrainLog, check_fresh_exp, last_checkpoint
@@ -27,6 +26,7 @@ from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 from lzero.mcts.buffer.alphazero_buffer import AlphaZeroReplayBuffer
 from lzero.policy.alphazero import AlphaZeroPolicy
+from lzero.policy.alphazero_checkpoint import load_policy, read_checkpoint, save_checkpoint
 from lzero.policy.alphazero_config import compile_alphazero_config
 from lzero.policy.board_game import BoardGame
 from lzero.utils.replay_io import check_replay_dir
@@ -50,6 +50,7 @@ from lzero.worker.alphazero_evaluator import (
     play_games,
     record_game_gif,
 )
+from lzero.worker.board_agents import FROM_CONFIG, Agent, load_alphazero_agent
 
 _BASE_COLUMNS = (
     "train_iter", "env_step", "wall_time", "collect_return", "eval_return_mean", "eval_score_mean",
@@ -478,8 +479,6 @@ def eval_alphazero(
         mcts_bot_simulations: the MCTS bot's rollouts a move (ours; default: the checkpoint's
             env config's ``mcts_bot_num_simulations``); needs ``mcts`` among the bots.
     """
-    from lzero.agent import load_agent, read_checkpoint
-
     if input_cfg is not None:
         if checkpoint is not None:
             raise ConfigError(
@@ -534,7 +533,7 @@ def eval_alphazero(
         env.close()
     if replay_path is not None:
         check_replay_dir(replay_path, "replay_path (lzero eval --gif)")
-    agent = load_agent(
+    agent = load_alphazero_agent(
         model_path, num_simulations, inference_dtype=inference_dtype,
         fpu_reduction=fpu_reduction, reuse_tree=reuse_tree, state=state,
     )  # fmt: skip
@@ -565,8 +564,6 @@ def _eval_alphazero_lightzero(
     print_seed_details: bool,
 ) -> tuple[float, np.ndarray]:
     """:func:`eval_alphazero` called with LightZero's signature (see there)."""
-    from lzero.agent import load_agent, read_checkpoint
-
     cfg = compile_alphazero_config(input_cfg)
     every_game = check_board_eval_env(cfg.env, "eval_alphazero")
     if model is not None:
@@ -592,7 +589,7 @@ def _eval_alphazero_lightzero(
             f"{g['create_env']['type']}"
         )
     bot, bot_random = lightzero_eval_bot(cfg.create.env, cfg.env)
-    agent = load_agent(model_path, state=state)
+    agent = load_alphazero_agent(model_path, state=state)
     games = rounds * int(cfg.trainer.n_evaluator_episode)
     returns = play_games(
         agent.act_batch, g["create_env"], g["env_config"], bot, games, seed,

@@ -151,6 +151,16 @@ def check_positive_int(value: Any, name: str) -> int:
     return int(value)
 
 
+def check_opening_moves(moves: int, cells: int, name: str = "opening_moves") -> None:
+    """Raises ConfigError if ``moves`` random opening moves fill a board of ``cells`` cells
+    or more: no such opening leaves the game unfinished."""
+    if moves >= cells:
+        raise ConfigError(
+            f"{name}: expected fewer random opening moves than the board's {cells} cells (no "
+            f"longer opening leaves the game unfinished), got {moves}"
+        )
+
+
 def check_positive_ints(cfg: Mapping, keys: tuple[str, ...], *, where: str) -> None:
     """Raises ConfigError unless every ``cfg[key]`` for ``key`` in ``keys`` is an int >= 1
     (not a bool: ``True`` passed as 1, and crashed the replay's sampling mid-run).

@@ -27,16 +27,17 @@ from lzero.envs.registry import ENV_REGISTRY
 __all__ = [
     "GYMNASIUM_IDS",
     "GymnasiumEnv",
+    "board_games",
+    "is_board_game",
     "gymnasium_ids",
     "register_gymnasium_envs",
     "render_board",
 ]
 
-#: Our registry's names under their gymnasium ids.
+#: The gym tasks' registry names under their gymnasium ids. A board game's id comes from the
+#: class its entry point declares (``othello = ...othello_env:OthelloEnv`` is
+#: ``lzero/Othello-v0``), so no game is listed here.
 GYMNASIUM_IDS = {
-    "lzero/TicTacToe-v0": "tictactoe",
-    "lzero/Connect4-v0": "connect4",
-    "lzero/Gomoku-v0": "gomoku",
     "lzero/CartPoleLightZero-v0": "cartpole_lightzero",
     "lzero/PendulumLightZero-v0": "pendulum_lightzero",
     "lzero/MountainCarLightZero-v0": "mountain_car_lightzero",
@@ -49,8 +50,26 @@ GYMNASIUM_IDS = {
     "lzero/BipedalWalker-v0": "bipedalwalker",
     "lzero/BipedalWalkerContDisc-v0": "bipedalwalker_cont_disc",
 }
-BOARD_GAMES = ("tictactoe", "connect4", "gomoku")
 BOARD_RENDER_MODES = ["human", "rgb_array", "ansi"]
+
+
+def is_board_game(name: str) -> bool:
+    """True if the registered env ``name`` is a two-player board game: its class carries the
+    game's rules record (``rules``), as every board env of the zoo does."""
+    cls = ENV_REGISTRY.get(name)
+    return isinstance(cls, type) and getattr(cls, "rules", None) is not None
+
+
+def board_games() -> list[str]:
+    """The registered board games' names, sorted (their modules are imported to tell)."""
+    return [name for name in ENV_REGISTRY.names() if _importable_board_game(name)]
+
+
+def _importable_board_game(name: str) -> bool:
+    try:
+        return is_board_game(name)
+    except ImportError:  # an env whose optional package is missing is no board game here
+        return False
 
 
 class GymnasiumEnv(gymnasium.Env):
@@ -70,7 +89,7 @@ class GymnasiumEnv(gymnasium.Env):
     metadata: dict[str, Any] = {"render_modes": BOARD_RENDER_MODES, "render_fps": 4}
 
     def __init__(self, name: str, render_mode: str | None = None, **config: Any) -> None:
-        board = name in BOARD_GAMES
+        board = is_board_game(name)
         modes = BOARD_RENDER_MODES if board else []
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"expected render_mode in {modes} or None, got {render_mode!r}")
@@ -160,11 +179,17 @@ def _present(obs: dict) -> dict:
 
 
 def gymnasium_ids() -> dict[str, str]:
-    """Every registered env's gymnasium id: those of :data:`GYMNASIUM_IDS`, and
-    ``lzero/<name>-v0`` for a registry name it has not (an env another package declares)."""
+    """Every registered env's gymnasium id: those of :data:`GYMNASIUM_IDS`, then
+    ``lzero/<Class>-v0`` for an env whose entry point names its class ``<Class>Env``, and
+    ``lzero/<name>-v0`` for any other registry name."""
     ids = dict(GYMNASIUM_IDS)
     named = set(ids.values())
-    ids.update({f"lzero/{name}-v0": name for name in ENV_REGISTRY.names() if name not in named})
+    for name in ENV_REGISTRY.names():
+        if name in named:
+            continue
+        cls = ENV_REGISTRY.declared_class_name(name) or ""
+        stem = cls[: -len("Env")] if cls.endswith("Env") and len(cls) > 3 else name
+        ids[f"lzero/{stem}-v0"] = name
     return ids
 
 

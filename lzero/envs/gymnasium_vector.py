@@ -20,7 +20,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from lzero.envs.gymnasium_api import BOARD_GAMES
+from lzero.envs.gymnasium_api import is_board_game
+from lzero.envs.registry import ENV_REGISTRY
 
 __all__ = ["PoolVectorEnv"]
 
@@ -43,7 +44,7 @@ class PoolVectorEnv(gymnasium.vector.VectorEnv):
     ) -> None:
         from lzero.envs import make
 
-        if name in BOARD_GAMES:
+        if name in ENV_REGISTRY and is_board_game(name):
             config.setdefault("battle_mode", "play_with_bot_mode")
         self._name, self._config, self._make = name, config, make
         if seed is None:  # unseeded, as gymnasium's vector envs: other games in every process

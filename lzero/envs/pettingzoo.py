@@ -29,7 +29,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from lzero.envs.gymnasium_api import BOARD_GAMES, render_board
+from lzero.envs.gymnasium_api import board_games, is_board_game, render_board
 from lzero.envs.registry import ENV_REGISTRY
 from lzero.errors import GameOverError
 
@@ -49,9 +49,9 @@ class _Game:
     """
 
     def __init__(self, name: str, config: dict, render_mode: str | None) -> None:
-        if name not in BOARD_GAMES:
+        if name not in ENV_REGISTRY or not is_board_game(name):
             raise ValueError(
-                f"expected a board game among {sorted(BOARD_GAMES)} (PettingZoo's envs are "
+                f"expected a board game among {board_games()} (PettingZoo's envs are "
                 f"for two players), got {name!r}"
             )
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -71,6 +71,10 @@ class _Game:
         # written one cell at a time through its flat `[H * W * 2]` view (made at each move,
         # so that a copied or unpickled env writes into its own planes).
         self._planes = np.zeros((2, h, w, 2), np.int8)
+        rules = self.env.rules
+        # A move adds one stone (placement and gravity games), or may turn others (Othello):
+        # then the views are rewritten from the board after each move.
+        self._one_stone = bool(rules.placement or rules.gravity)
         self._no_moves = np.zeros(self.n_actions, np.int8)
         self.reset(None)
         self.obs_space = spaces.Dict(
@@ -104,9 +108,16 @@ class _Game:
         if seed is not None:  # the env checks it: a non-negative int
             self.env.seed(seed, dynamic_seed=True)
         obs = self.env.reset(start_player_index=start)
-        self._planes[:] = 0
+        self._sync_planes()
         self._mask, self._done = obs["action_mask"], False
         self._mover = int(obs["current_player_index"])
+
+    def _sync_planes(self) -> None:
+        """Writes both agents' views from the whole board."""
+        board = self.env.board
+        for i in range(2):
+            self._planes[i, ..., 0] = board == i + 1
+            self._planes[i, ..., 1] = board == 2 - i
 
     def to_move(self) -> str:
         return AGENTS[self._mover]
@@ -122,16 +133,19 @@ class _Game:
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             action = int(action)  # a Python int takes the env's fast path
         timestep = self.env.step(action)  # anything else: the env refuses it or plays it
-        cell2 = 2 * self.env.last_cell
-        flat = self._planes.reshape(2, -1)
-        flat[mover, cell2] = 1  # the mover's own stone
-        flat[1 - mover, cell2 + 1] = 1  # the opponent's, in the other agent's view
+        if self._one_stone:
+            cell2 = 2 * self.env.last_cell
+            flat = self._planes.reshape(2, -1)
+            flat[mover, cell2] = 1  # the mover's own stone
+            flat[1 - mover, cell2 + 1] = 1  # the opponent's, in the other agent's view
+        else:
+            self._sync_planes()
         obs = timestep.obs
         self._mask, self._mover = obs["action_mask"], obs["current_player_index"]
         if not timestep.done:
             return False, {"player_0": 0.0, "player_1": 0.0}
         self._done = True
-        r = float(timestep.reward[0])  # +1 the mover won, 0 a draw
+        r = float(timestep.reward[0])  # +1 the mover won, 0 a draw, -1 it lost (a count)
         return True, {AGENTS[mover]: r, AGENTS[1 - mover]: 0.0 - r}  # a draw: 0.0, not -0.0
 
     def render(self):

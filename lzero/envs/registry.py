@@ -105,10 +105,19 @@ class Registry:
         zoo registers on import), so a package installed later is seen after a restart."""
         if not hasattr(self, "_declared_cache"):
             group = self._group
-            self._declared_cache = (
-                {} if group is None else {ep.name: ep.value for ep in entry_points(group=group)}
-            )
+            found = [] if group is None else list(entry_points(group=group))
+            # ``name = module`` or ``name = module:Class``; the class names the env where it
+            # is not imported yet (a board game's gymnasium id, ``lzero/Othello-v0``).
+            self._declared_cache = {ep.name: ep.value.partition(":")[0].strip() for ep in found}
+            self._declared_attrs = {
+                ep.name: ep.value.partition(":")[2].strip() for ep in found if ":" in ep.value
+            }
         return self._declared_cache
+
+    def declared_class_name(self, name: str) -> str | None:
+        """The class name an entry point declares for ``name`` (``module:Class``), or None."""
+        self._declared()
+        return self._declared_attrs.get(name) or None
 
     def get(self, name: str) -> Any:
         """Returns what is registered under ``name``, importing its declared module if needed.

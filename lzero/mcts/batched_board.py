@@ -14,6 +14,7 @@ import math
 import numpy as np
 from numba import njit, types
 
+from lzero.envs.board_step import move_reward
 from lzero.mcts.batched_tree import (
     BATCHED_TREE_T,
     GUMBEL,
@@ -128,12 +129,12 @@ def board_select(
         moves = num_moves[b, node] + 1
         num_moves[b, child] = moves
         result = result_after(board, cell, player, moves)
-        reward = 1.0 if result == player else 0.0
+        reward = move_reward(result, player)
         add_child(tree, b, node, slot, 3 - player, reward, -1.0, result != 0)
         leaves[b] = child
         if result == 0:
             legal[m, :] = False
-            n = candidate_actions(board, radius, scratch, scratch[0], legal_actions)
+            n = candidate_actions(board, 3 - player, radius, scratch, scratch[0], legal_actions)
             if tactics:
                 n = decisive_moves(
                     board, 3 - player, moves, scratch[0], n, scratch[1], apply_action,
@@ -172,7 +173,7 @@ def root_moves(
         if not active[b]:
             continue
         board = boards[b, 0]
-        n = candidate_actions(board, radius, scratch, scratch[0], legal_actions)
+        n = candidate_actions(board, to_play[b], radius, scratch, scratch[0], legal_actions)
         m = n
         if tactics and threat_depth == 0:  # root_threats keeps a subset of these
             m = root_tactics(

@@ -31,6 +31,7 @@ import math
 import numpy as np
 from numba import njit, types
 
+from lzero.envs.board_step import move_reward
 from lzero.mcts.batched_tree import (
     BATCHED_TREE_T,
     NO_PARENT,
@@ -74,7 +75,7 @@ def expand_node(
     (``PRIORS_T``, None for uniform); with ``tactics``, only its decisive or anti-decisive
     moves if it has any (``lzero.mcts.tactics.decisive_moves``). One tree's arrays
     (``node_num_children`` `[N]`, ``children_*`` `[N, A]`); ``scratch`` `[4, A]`."""
-    n = candidate_actions(board, radius, scratch, scratch[3], legal_actions)
+    n = candidate_actions(board, to_play, radius, scratch, scratch[3], legal_actions)
     if tactics:
         n = decisive_moves(
             board, to_play, num_moves, scratch[3], n, scratch[0], apply_action, result_after
@@ -213,7 +214,7 @@ def tree_loop(
                 visits[child], value_sum[child], q[child], rsqrt[child] = 0, 0.0, 0.0, 0.0
                 visited_mass[child] = 0.0
                 visited_mass[node] += prior[node, slot]
-                reward[child] = 1.0 if result == player else 0.0
+                reward[child] = move_reward(result, player)
                 discount[child] = -1.0
                 parent[child], action_of[child], to_play_of[child] = node, action, 3 - player
                 terminal[child], num_children[child] = result != 0, -1

@@ -558,7 +558,9 @@ class BatchedSearch:
     def _root_moves(self, roots, to_play, active, num_moves) -> np.ndarray:
         """The root moves of ``roots`` `[B, >= 1, H, W]` (each root at ``[b, 0]``), whose
         stones ``num_moves`` `[B]` int64 counts (a copy the kernels may use as scratch)."""
-        legal = root_legal(roots[:, 0], self.kernels.legal_actions, self.kernels.action_size)
+        legal = root_legal(
+            roots[:, 0], to_play, self.kernels.legal_actions, self.kernels.action_size
+        )
         _check_moves(active & legal.any(axis=1), active)
         if self.radius or self.tactics or self.threat_depth:
             root_moves(
@@ -730,12 +732,15 @@ def check_forced_playouts(value: Any, name: str) -> float:
     return float(value)
 
 
-def root_legal(boards: np.ndarray, legal_actions: Any, action_size: int) -> np.ndarray:
-    """`[B, A]` bool legal moves of ``boards`` `[B, H, W]`, by the game's ``legal_actions``."""
+def root_legal(
+    boards: np.ndarray, to_play: np.ndarray, legal_actions: Any, action_size: int
+) -> np.ndarray:
+    """`[B, A]` bool legal moves of ``boards`` `[B, H, W]` for the players ``to_play`` `[B]`
+    (1 or 2), by the game's ``legal_actions``."""
     out = np.zeros((boards.shape[0], action_size), np.bool_)
     scratch = np.zeros(action_size, np.int64)
     for b in range(boards.shape[0]):
-        out[b, scratch[: legal_actions(boards[b], scratch)]] = True
+        out[b, scratch[: legal_actions(boards[b], int(to_play[b]), scratch)]] = True
     return out
 
 

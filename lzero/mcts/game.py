@@ -21,7 +21,7 @@ BOARD_T = types.Array(types.int8, 2, "C")
 ACTIONS_T = types.Array(types.int64, 1, "C")
 SCRATCH_T = types.Array(types.int64, 2, "C")
 RNG_T = types.Array(types.uint64, 1, "C")
-LEGAL_ACTIONS_T = types.FunctionType(types.int64(BOARD_T, ACTIONS_T))
+LEGAL_ACTIONS_T = types.FunctionType(types.int64(BOARD_T, types.int64, ACTIONS_T))
 APPLY_ACTION_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64))
 RESULT_AFTER_T = types.FunctionType(types.int64(BOARD_T, types.int64, types.int64, types.int64))
 #: The game's kernels, in the order every entry point of the search takes them.
@@ -67,7 +67,7 @@ class GameKernels(NamedTuple):
     def from_rules(cls, rules: Any, **extra: Any) -> GameKernels:
         """The kernels of a game's rules record (``BoardRules``: ``legal_actions``,
         ``apply_action``, ``result_after``, ``action_size``, ``height``, ``width``, ``gravity``,
-        ``win_length``),
+        ``win_length``, ``placement``),
         with ``extra`` fields (``simulations``, ``evaluate``, ``priors``)."""
         return cls(
             legal_actions=rules.legal_actions,
@@ -75,7 +75,7 @@ class GameKernels(NamedTuple):
             result_after=rules.result_after,
             action_size=rules.action_size,
             board_shape=(rules.height, rules.width),
-            placement=not rules.gravity,
+            placement=bool(getattr(rules, "placement", not rules.gravity)),
             win_length=int(getattr(rules, "win_length", 0)),
             **extra,
         )

@@ -73,8 +73,8 @@ class PythonUCT:
         self.rng = make_rng_state(seed)
         self._buf = np.zeros(kernels.action_size, np.int64)
 
-    def _legal(self, board: np.ndarray) -> list[int]:
-        return self._buf[: self.k.legal_actions(board, self._buf)].tolist()
+    def _legal(self, board: np.ndarray, player: int) -> list[int]:
+        return self._buf[: self.k.legal_actions(board, player, self._buf)].tolist()
 
     def _near(self, board: np.ndarray) -> np.ndarray:
         h, w = board.shape
@@ -84,8 +84,8 @@ class PythonUCT:
             near[max(0, row - r) : row + r + 1, max(0, col - r) : col + r + 1] = True
         return near.reshape(-1)
 
-    def _candidates(self, board: np.ndarray) -> list[int]:
-        legal = self._legal(board)
+    def _candidates(self, board: np.ndarray, player: int) -> list[int]:
+        legal = self._legal(board, player)
         if self.radius > 0 and board.any():
             near = self._near(board)
             legal = [a for a in legal if near[a]]
@@ -100,7 +100,7 @@ class PythonUCT:
         return blocks or actions
 
     def _expand(self, node: _Node, tactics: bool = False) -> None:
-        actions = self._candidates(node.board)
+        actions = self._candidates(node.board, node.to_play)
         if tactics:
             actions = self._decisive(node, actions)
         for i in range(len(actions) - 1, 0, -1):
@@ -133,7 +133,7 @@ class PythonUCT:
                 after, result = self._play(root.board, a, me)
                 if result != ONGOING or all(
                     self._play(after, reply, opponent)[1] != opponent
-                    for reply in self._legal(after)
+                    for reply in self._legal(after, opponent)
                 ):
                     keep.append(i)
         if 0 < len(keep) < len(root.actions):
@@ -147,7 +147,7 @@ class PythonUCT:
         flat = board.reshape(-1)
         if not self.k.placement:
             while True:
-                legal = self._legal(board)
+                legal = self._legal(board, player)
                 action = legal[randbelow_fast(self.rng, len(legal))]
                 board, result = self._play(board, action, player)
                 if result != ONGOING:

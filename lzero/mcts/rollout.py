@@ -97,13 +97,13 @@ def mark_near_stones(board, radius, mark):
 
 
 @njit(cache=True, inline="always")
-def candidate_actions(board, radius, scratch, out, legal_actions):
-    """Writes the candidate moves (legal, near a stone if ``radius > 0`` and any such cell
-    is empty) into ``out``.
+def candidate_actions(board, to_play, radius, scratch, out, legal_actions):
+    """Writes the candidate moves of ``to_play`` (legal, near a stone if ``radius > 0`` and
+    any such cell is empty) into ``out``.
 
     Uses ``scratch[2]`` as work space. Returns their number.
     """
-    n = legal_actions(board, out)
+    n = legal_actions(board, to_play, out)
     if radius <= 0:
         return n
     mark = scratch[2]
@@ -114,7 +114,7 @@ def candidate_actions(board, radius, scratch, out, legal_actions):
         out[m] = out[i]
         m += mark[out[i]] != 0
     if m == 0:  # every cell near a stone is taken: any legal move is a candidate
-        return legal_actions(board, out)
+        return legal_actions(board, to_play, out)
     return m
 
 
@@ -130,7 +130,7 @@ def uniform_rollout(
     actions = scratch[0]
     player = to_play
     while True:
-        n = legal_actions(board, actions)
+        n = legal_actions(board, player, actions)
         action = actions[randbelow_fast(rng, n)]
         cell = apply_action(board, action, player)
         num_moves += 1

@@ -183,7 +183,7 @@ def root_tactics(
         cell = apply_action(board, np.int64(actions[k]), to_play)
         is_safe = True
         if result_after(board, cell, to_play, num_moves + 1) == ONGOING:
-            for j in range(legal_actions(board, replies)):
+            for j in range(legal_actions(board, opponent, replies)):
                 reply = apply_action(board, replies[j], opponent)
                 lost = result_after(board, reply, opponent, num_moves + 2) == opponent
                 flat[reply] = 0

@@ -20,6 +20,7 @@ from lzero.envs.config import (
     check_fixed,
     check_model_path,
     check_nonnegative_int,
+    check_opening_moves,
     check_playout_cap,
     check_positive_ints,
     check_positive_or_none,
@@ -36,7 +37,6 @@ from lzero.mcts.batched_search import check_forced_playouts, check_fpu_reduction
 from lzero.mcts.gumbel import check_gumbel_settings
 from lzero.policy.board_game import check_search_rules
 from lzero.policy.optim import OPTIM_TYPES
-from lzero.worker.alphazero_evaluator import check_opening_moves
 
 ALPHAZERO_POLICY_CONFIG = dict(
     type="alphazero",  # (str) 'alphazero' (PUCT, visit-count targets) or 'gumbel_alphazero'

@@ -135,12 +135,15 @@ class BoardGame(NamedTuple):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Applies symmetry ``k`` (0 is the identity) to planes `[B, C, H, W]` and policy
         targets `[B, A]` together, so that the policy of a transformed board is the
-        transformed policy."""
+        transformed policy. A pass (the action after the cells) maps to itself."""
         if k == 0:
             return planes, policy
         if self.gravity:  # k == 1: mirror the columns
             return planes[..., ::-1].copy(), policy[:, ::-1].copy()
-        b = policy.shape[0]
+        b, cells = policy.shape[0], self.height * self.width
+        if policy.shape[1] > cells:
+            planes, grid = self.symmetry(planes, policy[:, :cells], k)
+            return planes, np.concatenate([grid, policy[:, cells:]], axis=1)
         grid = policy.reshape(b, self.height, self.width)
         if self.height == self.width:
             rot, flip = k % 4, k >= 4

@@ -295,7 +295,8 @@ class MuZeroPolicy:
         obs = obs[rows, steps]
         if self.game is not None:
             boards, movers = self.game.boards_from_planes(obs)
-            legal = root_legal(boards, self.game.kernels.legal_actions, self.game.action_size)
+            kernels = self.game.kernels
+            legal = root_legal(boards, movers, kernels.legal_actions, self.game.action_size)
             to_play = movers if two_player else None
         else:
             legal, to_play = np.ones((len(obs), self.cfg.model.action_space_size), bool), None

@@ -1,14 +1,25 @@
-"""Reading a checkpoint file with torch's safe loader, every failure a clear ``ConfigError``."""
+"""Reading a checkpoint file with torch's safe loader, every failure a clear ``ConfigError``;
+writing one whole or not at all."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from lzero.errors import ConfigError
+
+
+def plain(value: Any) -> Any:
+    """``value`` with every mapping a plain dict, for ``torch.load(weights_only=True)``."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    return value
 
 
 def check_checkpoint_exists(path: str | Path, what: str) -> Path:

@@ -127,6 +127,17 @@ def exiting_on_termination() -> contextlib.AbstractContextManager[None]:
     )
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a batch scheduler) or SIGHUP (the terminal closed) during
+    ``lzero train``, raised as an interrupt so that the run stops as on Ctrl-C: its last
+    checkpoint written, its stop line printed. The command line exits with 128 + ``signum``
+    (143, 129)."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__()
+        self.signum = int(signum)
+
+
 def interruptible(fn: Callable[[], Any], poll_s: float = 0.05) -> Any:
     """``fn()``, called in a daemon thread while the calling thread waits in short joins, so
     that Ctrl-C and the handlers above still run during a long numba call: Python runs signal

@@ -283,6 +283,6 @@ def make_alphazero_collector(policy, cfg: Mapping, seed: int):
     if manager_type(cfg.trainer.manager, cfg.create.env_manager, "main_config.env") == "ray":
         from lzero.worker.ray_alphazero_collector import RayAlphaZeroCollector
 
-        return RayAlphaZeroCollector(policy, cfg, seed)
+        return RayAlphaZeroCollector(policy, cfg, seed, collector_cls=AlphaZeroCollector)
     trainer = cfg.trainer
     return AlphaZeroCollector(policy, cfg.create.env.type, cfg.env, trainer.collector_env_num, seed)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from lzero.envs.config import check_positive_int
+from lzero.envs.config import check_opening_moves, check_positive_int
 from lzero.envs.registry import create_env
 from lzero.errors import ConfigError
 
@@ -88,16 +88,6 @@ def play_opening(env: Any, moves: int, rng: np.random.Generator) -> list[int]:
         f"opening_moves: {_OPENING_DRAWS} random openings of {moves} moves in a row ended the "
         "game; ask for fewer"
     )
-
-
-def check_opening_moves(moves: int, cells: int, name: str = "opening_moves") -> None:
-    """Raises ConfigError if ``moves`` random opening moves fill a board of ``cells`` cells
-    or more: no such opening leaves the game unfinished."""
-    if moves >= cells:
-        raise ConfigError(
-            f"{name}: expected fewer random opening moves than the board's {cells} cells (no "
-            f"longer opening leaves the game unfinished), got {moves}"
-        )
 
 
 #: Random openings drawn before :func:`play_opening` gives up.
@@ -212,8 +202,9 @@ def play_games(
             timestep = env.step(action)
             if timestep.done:
                 done[i] = True
-                won = float(timestep.reward[0]) > 0
-                outcome[i] = 0.0 if not won else (1.0 if mover == agent[i] else -1.0)
+                # The mover's reward: +1 it won, 0 a draw, -1 it lost (Othello's count).
+                r = float(timestep.reward[0])
+                outcome[i] = r if mover == agent[i] else -r
     for env in envs:
         env.close()
     return outcome

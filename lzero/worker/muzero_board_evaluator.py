@@ -40,6 +40,26 @@ def board_search_fn(policy: Any, game: BoardGame, *, two_player: bool) -> Callab
     return search
 
 
+def board_network_fn(policy: Any, game: BoardGame) -> Callable:
+    """``network(boards [B, H, W], to_play [B], legal [B, A]) -> (priors [B, A], values [B])``
+    of a MuZero policy without a search: its network's move probabilities over ``legal``
+    (uniform where it gives them none) and its values, from the planes of the player to move."""
+    import torch
+
+    @torch.no_grad()
+    def network(boards: np.ndarray, to_play: np.ndarray, legal: np.ndarray) -> tuple:
+        planes = game.planes(boards, np.asarray(to_play, np.int64)).reshape(len(boards), -1)
+        initial, _ = policy.inference_steps()
+        _, values, probs = initial(torch.from_numpy(np.ascontiguousarray(planes, np.float32)))
+        p = np.where(legal, probs.numpy().astype(np.float64), 0.0)
+        total = p.sum(axis=1, keepdims=True)
+        uniform = legal / legal.sum(axis=1, keepdims=True)
+        priors = np.where(total > 0, p / np.where(total > 0, total, 1.0), uniform)
+        return priors, np.asarray(values, np.float64).reshape(-1)
+
+    return network
+
+
 def board_act_fn(policy: Any, game: BoardGame, *, two_player: bool) -> ActFn:
     """``act(boards [B, H, W], to_play [B], legal [B, A]) -> actions [B]``: the moves of
     :func:`board_search_fn`'s search."""
@@ -59,7 +79,7 @@ class MuZeroBoardEvaluator:
         opening_moves: random moves opening each game (see ``play_against_bot``).
         seed: seed of the games.
         raw_network: play the network's most probable legal move, without a search
-            (``lzero.agent.MuZeroAgent``'s raw network).
+            (:func:`board_network_fn`, as ``lzero.agent.MuZeroAgent``'s raw network).
         agent_first_only: the agent plays first in every game; None: only if it was trained
             against the bot (a self-play agent plays both colours).
         bot_random: the bots' share of random moves (``prob_random_action_in_bot``; 0: the
@@ -96,10 +116,10 @@ class MuZeroBoardEvaluator:
         cells = self.game.height * self.game.width
         check_opening_moves(self.opening_moves, cells, "opening_moves (lzero eval --openings)")
         if raw_network:
-            from lzero.agent import MuZeroAgent
-
-            agent = MuZeroAgent(policy, self.game, two_player=self.two_player, raw_network=True)
-            self.act = agent.act_batch
+            network = board_network_fn(policy, self.game)
+            self.act = lambda boards, to_play, legal: np.where(
+                legal, network(boards, to_play, legal)[0], -1.0
+            ).argmax(axis=1)
         else:
             self.act = board_act_fn(policy, self.game, two_player=self.two_player)
         self.results: dict[str, dict[str, float]] = {}

@@ -16,15 +16,17 @@ from lzero.worker.ray_self_play import RaySelfPlay, SelfPlayActorBase
 
 
 class SelfPlayActor(SelfPlayActorBase):
-    """The body of one self-play actor: a policy built from the config and a collector."""
+    """The body of one self-play actor: a policy built from the config and a collector of
+    ``collector_cls`` (:class:`~lzero.worker.alphazero_collector.AlphaZeroCollector`, handed
+    in by ``make_alphazero_collector``, which chooses this collector and lives beside that
+    one)."""
 
-    def __init__(self, cfg: Mapping, num_envs: int, seed: int) -> None:
+    def __init__(self, cfg: Mapping, num_envs: int, seed: int, collector_cls: type) -> None:
         import torch
 
         from lzero.envs.registry import create_env
         from lzero.policy.alphazero import AlphaZeroPolicy
         from lzero.policy.board_game import BoardGame
-        from lzero.worker.alphazero_collector import AlphaZeroCollector
 
         torch.set_num_threads(max(1, int(cfg.trainer.manager.num_cpus_per_actor)))
         torch.manual_seed(seed)
@@ -32,9 +34,7 @@ class SelfPlayActor(SelfPlayActorBase):
         game = BoardGame.from_env(env)
         env.close()
         self.policy = AlphaZeroPolicy(cfg.policy, game, seed=seed)
-        self.collector = AlphaZeroCollector(
-            self.policy, cfg.create.env.type, cfg.env, num_envs, seed
-        )
+        self.collector = collector_cls(self.policy, cfg.create.env.type, cfg.env, num_envs, seed)
 
     def collect(self, n_episode: int, weights: list, train_iter: int) -> dict:
         """Loads ``weights`` (``[(version, ObjectRef)]``) if newer, then plays ``n_episode``
@@ -59,14 +59,16 @@ class RayAlphaZeroCollector(RaySelfPlay):
             ``max_consecutive_failures``; an actor runs torch on ``num_cpus_per_actor`` threads).
         seed: actor ``a`` plays its games as an in-process collector seeded ``seed + offset``,
             ``offset`` being the index of its first game among ``collector_env_num``.
+        collector_cls: the in-process collector each actor runs
+            (:class:`~lzero.worker.alphazero_collector.AlphaZeroCollector`).
     """
 
-    def __init__(self, policy: Any, cfg: Mapping, seed: int) -> None:
+    def __init__(self, policy: Any, cfg: Mapping, seed: int, *, collector_cls: type) -> None:
         super().__init__(
             policy,
             cfg.trainer.manager,
             cfg.trainer.collector_env_num,
-            lambda remote, chunk: remote.remote(cfg, len(chunk), seed + chunk[0]),
+            lambda remote, chunk: remote.remote(cfg, len(chunk), seed + chunk[0], collector_cls),
             SelfPlayActor,
         )
 

@@ -79,7 +79,7 @@ class MuZeroSelfPlayActor(SelfPlayActorBase):
     def __init__(self, cfg: Mapping, env_ids: list[int], seed: int) -> None:
         import torch
 
-        from lzero.entry.muzero_setup import env_factory, make_muzero_collector, make_policy
+        from lzero.worker.muzero_parts import env_factory, make_muzero_collector, make_policy
 
         m = cfg.env.manager
         torch.manual_seed(seed + env_ids[0])

@@ -89,7 +89,7 @@ def _negamax(
     """``(score, action)`` of ``board`` for ``player`` to move: +1 win, 0 draw or cut-off,
     -1 loss; fail-hard within ``(alpha, beta)``."""
     actions = np.zeros(rules.action_size, np.int64)
-    count = rules.legal_actions(board, actions)
+    count = rules.legal_actions(board, player, actions)
     best_score, best_action = -2, int(actions[0])
     for action in actions[:count]:
         child = board.copy()
@@ -97,6 +97,8 @@ def _negamax(
         result = rules.result_after(child, cell, player, moves + 1)
         if result == player:
             score = 1
+        elif result == 3 - player:  # a game whose last move can lose it (Othello's count)
+            score = -1
         elif result == DRAW or (result == ONGOING and depth == 1):
             score = 0
         else:

@@ -32,12 +32,12 @@ from zoo.board_games.common.rules import ONGOING, BoardRules
 from zoo.board_games.drawing import BoardStyle
 from zoo.board_games.env_outputs import OutputSets
 from zoo.board_games.env_support import (
-    board_result,
     check_action,
     check_board,
     check_choice,
     check_config,
     check_start_index,
+    position_result,
     resolve_bot_type,
     validate_init_state,
 )
@@ -62,6 +62,13 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
     rule_bot = None  # njit (board [H, W] int8, player, rng_state) -> action
     #: (board [H, W], player) -> bool [A]: the moves the perfect bot picks from (at random)
     perfect_moves = None
+    #: njit (board, player, rng_state) -> action: an alpha-beta bot that is not perfect (a
+    #: depth-limited search); None: ``alpha_beta`` plays ``perfect_moves``.
+    alpha_beta_bot = None
+    #: Mark the legal moves on the board and show the disc counts (Othello).
+    mark_legal = False
+    #: The ``board_size`` values the game may be played at; empty: one size only.
+    board_sizes: tuple = ()
     #: () -> njit (board, player, rng_state) -> action: the perfect bot for the numba pool
     pool_perfect_bot = None
     #: (board [H, W] int8, to_play) -> list [A]: the exact score of each move for the player to
@@ -69,6 +76,9 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
     #: game has no solver. :meth:`check_exact_scores` says whether it can run here.
     exact_scores = None
     move_style = "cell"
+    #: Why a move on the board is illegal, in a person's words (None: the cell is taken or
+    #: the column is full, which is all that can make a move illegal in a k-in-a-row game).
+    illegal_move_reason: str | None = None
     bot_types: tuple = ("rule", "mcts", "random")
     #: LightZero's older bot names, accepted so its configs port unchanged.
     bot_aliases = {"v0": "rule", "v1": "rule", "alpha_beta_pruning": "alpha_beta"}
@@ -99,6 +109,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._consts = (self._fill[1], self._channel_last)  # fused_step's
         self._board_shape, self._mask_shape = (h, w), (a,)
         self._board = np.zeros((h, w), np.int8)
+        self._start = None if rules.initial_board is None else rules.start_board()
         self._mask = np.zeros(a, np.int8)
         # The arrays the kernels write observations into (see ``env_outputs``).
         self._outputs = OutputSets(self._obs_shape, self._board_shape, self._mask_shape)
@@ -116,8 +127,9 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._bots: dict = {}
         rows, cols = human_input.axis_labels(self.move_style, h, w)
         style = BoardStyle(
-            rules.gravity, self.piece_letters, rows, cols, rules.win_length, cfg.screen_scaling
-        )
+            rules.gravity, self.piece_letters, rows, cols, rules.win_length, cfg.screen_scaling,
+            self.mark_legal,
+        )  # fmt: skip
         self._recorder = render.BoardRecorder(rules.name, style)
         #: Path of the last GIF written in ``image_savefile_mode`` (None before the first).
         self.last_replay_file: str | None = None
@@ -183,12 +195,18 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         board = check_board(value, self.rules, name="board")  # a copy, int8 and C-ordered
         self._board, self._last_cell, self._started = board, -1, True
         self._num_moves = int(np.count_nonzero(board))
-        self._result = board_result(board, self.rules.win_length)
+        self._result = position_result(board, self.rules)
         self._done = self._result != ONGOING
         if self._done:
             self._mask[:] = 0
         else:
-            self.rules.legal_mask(board, self._mask)
+            self.rules.legal_mask(board, self._player, self._mask)
+
+    @property
+    def has_pass(self) -> bool:
+        """True if the game has a pass move (the action ``H * W``, after the cells)."""
+        rules = self.rules
+        return not rules.gravity and rules.action_size == rules.height * rules.width + 1
 
     @property
     def battle_mode(self) -> str:
@@ -262,7 +280,10 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         index = start_player_index
         if type(index) is not int or not 0 <= index <= 1:  # type(): bool is not accepted
             index = check_start_index(index)
-        if init_state is None:
+        if init_state is None and self._start is not None:  # a game that starts set up
+            self._board = self._start.copy()
+            clear, self._num_moves = False, int(np.count_nonzero(self._board))
+        elif init_state is None:
             # Someone kept ``env.board``: it keeps the last position, and a new board starts.
             if env_outputs.refs(self._board) > 2:
                 self._board = _empty(self._board_shape, _INT8)

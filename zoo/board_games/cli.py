@@ -22,14 +22,10 @@ from lzero.utils.signals import exiting_on_termination, interrupts_outside_compi
 from lzero.worker.alphazero_evaluator import check_mcts_bot_simulations
 from zoo.board_games.cli_gif import check_gif_target, gif_failed, gif_folder, numbered, place_gif
 from zoo.board_games.env_support import bot_move
+from zoo.board_games.games import board_games
 from zoo.board_games.serve.cli import add_serve_subcommand
 from zoo.board_games.solve_cli import add_solve_subcommand
 
-GAMES = {
-    "tictactoe": ("zoo.board_games.tictactoe.envs.tictactoe_env", "TicTacToeEnv"),
-    "connect4": ("zoo.board_games.connect4.envs.connect4_env", "Connect4Env"),
-    "gomoku": ("zoo.board_games.gomoku.envs.gomoku_env", "GomokuEnv"),
-}
 BOTS = ("rule", "mcts", "random", "perfect", "alpha_beta")
 #: A trained checkpoint (AlphaZero, or MuZero on a board game) as a bot: ``agent:PATH``.
 AGENT_PREFIX = "agent:"
@@ -44,20 +40,24 @@ def make_env(args: argparse.Namespace):
     """Builds a self-play env of ``args.game``, recording a GIF into ``args.gif``'s folder if
     asked."""
     game, board_size, gif = args.game, args.board_size, args.gif
-    module, name = GAMES[game]
+    env_cls = board_games()[game]
     cfg: dict = {
         "battle_mode": "self_play_mode",
         "mcts_bot_num_simulations": args.mcts_simulations or MCTS_SIMULATIONS,
     }
     if board_size is not None:
-        if game != "gomoku":
-            raise ValueError(f"--board-size: expected only with gomoku, got it with {game}")
+        if not env_cls.board_sizes:
+            raise ValueError(
+                f"--board-size: expected only with a game of several sizes "
+                f"({', '.join(n for n, c in board_games().items() if c.board_sizes)}), "
+                f"got it with {game}"
+            )
         cfg["board_size"] = board_size
     if gif is not None:
         check_gif_target(gif)
         cfg["render_mode"] = "image_savefile_mode"
         cfg["replay_path"] = gif_folder(gif)
-    env = getattr(importlib.import_module(module), name)(cfg)
+    env = env_cls(cfg)
     env.seed(args.seed)
     return env
 
@@ -284,7 +284,7 @@ def _run(func):
 def add_play_subcommands(subparsers) -> None:
     """Registers ``play``, ``arena``, ``solve`` and ``serve`` on an argparse subparsers object."""
     common = argparse.ArgumentParser(add_help=False, formatter_class=DefaultsHelp)
-    common.add_argument("game", choices=sorted(GAMES))
+    common.add_argument("game", choices=sorted(board_games()))
     common.add_argument(
         "--board-size", type=int, default=None, help="gomoku only: 5 to 19 (default: 15)"
     )

@@ -26,6 +26,7 @@ LAST = (255, 255, 255)
 _RACK, _HOLE = (30, 70, 200), (235, 235, 235)  # gravity games: a blue rack with holes
 _BOARD, _GRID = (44, 52, 64), (130, 140, 155)  # the others: a slate board with grid lines
 _INK, _PAPER = (235, 235, 235), (24, 28, 34)  # labels and caption on the margins
+_FELT, _FELT_GRID, _MARK = (28, 110, 62), (12, 60, 30), (150, 205, 160)  # Othello's board
 
 
 class BoardStyle(NamedTuple):
@@ -36,8 +37,10 @@ class BoardStyle(NamedTuple):
         letters: draw ``X`` and ``O`` as letters in the cells (TicTacToe) instead of stones.
         row_labels: `H` labels, top row first, as the terminal's.
         col_labels: `W` labels, as the terminal's.
-        win_length: stones in a row that win (to find the line to highlight).
+        win_length: stones in a row that win (to find the line to highlight; 0: none).
         screen_scaling: the board is about ``60 * screen_scaling`` pixels wide.
+        mark_legal: mark the legal moves (Othello, where they are not simply the empty cells),
+            and draw the pieces inside the cells of a green board.
     """
 
     gravity: bool
@@ -46,6 +49,7 @@ class BoardStyle(NamedTuple):
     col_labels: list
     win_length: int
     screen_scaling: float = 9
+    mark_legal: bool = False
 
 
 def cell_pixels(height: int, width: int, screen_scaling: float) -> int:
@@ -61,6 +65,8 @@ def winning_cells(board: np.ndarray, win_length: int) -> set[int]:
     """
     h, w = board.shape
     cells: set[int] = set()
+    if win_length <= 0:  # a game not won by a line (Othello)
+        return cells
     for r in range(h):
         for c in range(w):
             p = board[r, c]
@@ -215,16 +221,21 @@ def _cut_middle(text: str, n: int) -> str:
 
 
 def draw_board(
-    board: np.ndarray, last_cell: int, style: BoardStyle, caption: tuple[str, ...] = ()
+    board: np.ndarray,
+    last_cell: int,
+    style: BoardStyle,
+    caption: tuple[str, ...] = (),
+    legal: np.ndarray | None = None,
 ) -> np.ndarray:
     """Draws ``board`` with pygame and returns the picture as an RGB array `[Hpx, Wpx, 3]` uint8.
 
     Args:
         board: `[H, W]` int8.
-        last_cell: flat index of the last stone (ringed), or -1.
+        last_cell: flat index of the last stone (ringed), or -1 (or ``H * W``, a pass).
         style: how the game is drawn.
         caption: up to ``CAPTION_LINES`` lines below the board; the words ``X`` and ``O``
             take their pieces' colours.
+        legal: `[>= H * W]` the legal moves to mark (a dot in the cell), or None.
     """
     import pygame
 
@@ -235,18 +246,19 @@ def draw_board(
     surface = pygame.Surface((width, height))
     surface.fill(_PAPER)
     board_rect = pygame.Rect(left, top, w * size, h * size)
-    surface.fill(_RACK if style.gravity else _BOARD, board_rect)
+    surface.fill(_RACK if style.gravity else _FELT if style.mark_legal else _BOARD, board_rect)
     won = winning_cells(board, style.win_length) if board.any() else set()
     for cell in won:
         r, c = divmod(cell, w)
         surface.fill(HIGHLIGHT, pygame.Rect(left + c * size, top + r * size, size, size))
-    if style.letters:  # TicTacToe: lines between the cells
+    if style.letters or style.mark_legal:  # TicTacToe, Othello: lines between the cells
+        grid = _FELT_GRID if style.mark_legal else _GRID
         for i in range(1, h):
             y = top + i * size
-            pygame.draw.line(surface, _GRID, (left, y), (left + w * size - 1, y), 2)
+            pygame.draw.line(surface, grid, (left, y), (left + w * size - 1, y), 2)
         for j in range(1, w):
             x = left + j * size
-            pygame.draw.line(surface, _GRID, (x, top), (x, top + h * size - 1), 2)
+            pygame.draw.line(surface, grid, (x, top), (x, top + h * size - 1), 2)
     elif not style.gravity:  # Gomoku: lines through the cells' centres, stones on them
         mid = size // 2
         for i in range(h):
@@ -262,9 +274,11 @@ def draw_board(
             v = int(board[r, c])
             if v:
                 _draw_piece(surface, style, v, centre, size)
+            elif legal is not None and legal[r * w + c]:
+                pygame.draw.circle(surface, _MARK, centre, max(2, size // 10))
             elif style.gravity:
                 pygame.draw.circle(surface, _HOLE, centre, radius)
-    if last_cell >= 0:
+    if 0 <= last_cell < board.size:  # not a pass (the action after the cells)
         r, c = divmod(last_cell, w)
         centre = (left + c * size + size // 2, top + r * size + size // 2)
         pygame.draw.circle(surface, LAST, centre, int(size * 0.47), max(2, size // 20))

@@ -127,6 +127,14 @@ def has_line(board: np.ndarray, win_length: int) -> bool:
     return False
 
 
+def position_result(board: np.ndarray, rules: BoardRules) -> int:
+    """The result code of ``board`` `[H, W]` judged whole (not from a last move): the game's
+    own ``position_result`` if it has one, else :func:`board_result` by its lines."""
+    if rules.position_result is not None:
+        return int(rules.position_result(board))
+    return board_result(board, rules.win_length)
+
+
 def board_result(board: np.ndarray, win_length: int) -> int:
     """The result code of ``board`` `[H, W]` judged whole (not from a last move): the owner of
     a line of ``win_length`` or more, else ``DRAW`` (3) when full, else ``ONGOING`` (0)."""
@@ -177,6 +185,10 @@ def validate_init_state(init_state, rules: BoardRules) -> np.ndarray:
             or a full board.
     """
     board = check_board(init_state, rules)
+    if rules.position_result is not None:
+        if rules.position_result(board) != 0:
+            raise ValueError("init_state: expected a running game, got a finished one")
+        return board
     if has_line(board, rules.win_length):
         raise ValueError(
             f"init_state: expected a running game, got a line of {rules.win_length} already"
@@ -194,6 +206,8 @@ def bot_move(env, kind: str) -> int:
         return env._random_move(env._rng_state)
     if kind == "rule":
         return int(env.rule_bot(env.board, env.current_player, env._rng_state))
+    if kind == "alpha_beta" and env.alpha_beta_bot is not None:  # a depth-limited search
+        return int(env.alpha_beta_bot(env.board, env.current_player, env._rng_state))
     if kind in ("alpha_beta", "perfect"):  # the game's optimal moves (perfect_moves)
         # Ties between optimal moves are broken from the env's seeded stream, so that a
         # series against the perfect bot is not one game repeated.

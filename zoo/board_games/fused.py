@@ -28,7 +28,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from lzero.envs.board_step import episode_streams, play_move, player_planes, random_masked_action
+from lzero.envs.board_step import (
+    episode_streams,
+    move_reward,
+    play_move,
+    player_planes,
+    random_masked_action,
+)
 from lzero.utils.nbarrays import borrowed, inlined
 from zoo.board_games.common.rules import BoardRules
 from zoo.board_games.connect4.envs import connect4_rules as c4
@@ -75,7 +81,8 @@ def fused_step(apply_action, result_after, legal_mask, board, mask, action, play
             plane 2 holds ``stone * player``) and their layout.
         obs: float32 `[3, H, W]` (or `[H, W, 3]`): the next player's planes.
         board_out, mask_out: copies of the new ``board`` and ``mask``.
-        reward: `[1]` float32, 1.0 if the move won, else 0.0 (self-play's reward).
+        reward: `[1]` float32, self-play's reward for the mover (``move_reward``): 1.0 if
+            the move won, -1.0 if it lost (a game decided by a count), else 0.0.
 
     Returns:
         ``cell * 4 + result``, or -1 if ``action`` is not legal now (out of range, taken, or
@@ -89,7 +96,7 @@ def fused_step(apply_action, result_after, legal_mask, board, mask, action, play
     cell, result = play_move(apply_action, result_after, legal_mask, board, mask, action,
                              player, num_moves + 1)  # fmt: skip
     _write_outputs(board, mask, 3 - player, stone, channel_last, obs, board_out, mask_out)
-    reward[0] = 1.0 if result == player else 0.0
+    reward[0] = move_reward(result, player)
     return cell * 4 + result
 
 
@@ -116,7 +123,7 @@ def fused_reset(legal_mask, board, mask, clear, player, consts, seed_state, dyna
     stone, channel_last = consts
     if clear:
         board[:, :] = 0
-    legal_mask(board, mask)
+    legal_mask(board, player, mask)
     episode_streams(seed_state, dynamic, static_seed, streams)
     obs, board_out, mask_out, _ = split_outputs(out, board, mask, channel_last)
     _write_outputs(board, mask, player, stone, channel_last, obs, board_out, mask_out)

@@ -1,9 +1,13 @@
-"""Reading and writing moves the way a person types them, for the three coordinate styles.
+"""Reading and writing moves the way a person types them, for the four coordinate styles.
 
 * ``cell`` (TicTacToe): cells ``1..H*W``, left to right, top to bottom.
 * ``column`` (Connect4): columns ``1..W``.
 * ``coordinate`` (Gomoku): a column letter and a row number counted from the bottom, ``h8``
   being the centre of a 15x15 board (letters ``a..s``, no letter skipped).
+* ``grid`` (Othello): a column letter and a row number counted from the top, ``a1`` being
+  the top-left cell, as Othello's notation and OpenSpiel have it.
+
+A game whose last action is a pass (``H * W``, the action after the cells) takes ``pass``.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ import sys
 
 import numpy as np
 
-MOVE_STYLES = ("cell", "column", "coordinate")
+MOVE_STYLES = ("cell", "column", "coordinate", "grid")
+PASS_WORD = "pass"
 #: Words that leave the game at the prompt (besides Ctrl-C and Ctrl-D), and that ask for help.
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "h", "?")
@@ -40,28 +45,39 @@ def axis_labels(style: str, height: int, width: int) -> tuple[list[str], list[st
         return [str(r * width + 1) for r in range(height)], [str(c + 1) for c in range(width)]
     if style == "column":
         return [str(height - r) for r in range(height)], [str(c + 1) for c in range(width)]
-    return [str(height - r) for r in range(height)], list(string.ascii_lowercase[:width])
+    letters = list(string.ascii_lowercase[:width])
+    if style == "grid":
+        return [str(r + 1) for r in range(height)], letters
+    return [str(height - r) for r in range(height)], letters
 
 
-def move_hint(style: str, height: int, width: int) -> str:
-    """A one-line description of what to type."""
+def _example(style: str, height: int, width: int) -> str:
+    if style == "grid":
+        return f"{string.ascii_lowercase[width // 2 - 1]}{height // 2 - 1}"  # d3 on 8x8
+    return f"{string.ascii_lowercase[width // 2]}{height - height // 2}"
+
+
+def move_hint(style: str, height: int, width: int, *, passes: bool = False) -> str:
+    """A one-line description of what to type (``passes``: the game has a pass move)."""
     if style == "cell":
-        return f"a cell 1-{height * width} (left to right, top to bottom)"
-    if style == "column":
-        return f"a column 1-{width}"
-    last = string.ascii_lowercase[width - 1]
-    return f"a coordinate a1-{last}{height} (column letter, row number from the bottom), e.g. " + (
-        f"{string.ascii_lowercase[width // 2]}{height - height // 2}"
-    )
-
-
-def short_hint(style: str, height: int, width: int) -> str:
-    """What to type, short enough for a prompt on an 80-column terminal (19x19 included)."""
-    if style == "coordinate":
+        hint = f"a cell 1-{height * width} (left to right, top to bottom)"
+    elif style == "column":
+        hint = f"a column 1-{width}"
+    else:
         last = string.ascii_lowercase[width - 1]
-        example = f"{string.ascii_lowercase[width // 2]}{height - height // 2}"
-        return f"a coordinate a1-{last}{height} (e.g. {example})"
-    return move_hint(style, height, width)
+        side = "top" if style == "grid" else "bottom"
+        hint = f"a coordinate a1-{last}{height} (column letter, row number from the {side}), "
+        hint += f"e.g. {_example(style, height, width)}"
+    return hint + f", or {PASS_WORD}" if passes else hint
+
+
+def short_hint(style: str, height: int, width: int, *, passes: bool = False) -> str:
+    """What to type, short enough for a prompt on an 80-column terminal (19x19 included)."""
+    if style in ("coordinate", "grid"):
+        last = string.ascii_lowercase[width - 1]
+        hint = f"a coordinate a1-{last}{height} (e.g. {_example(style, height, width)})"
+        return hint + f" or {PASS_WORD}" if passes else hint
+    return move_hint(style, height, width, passes=passes)
 
 
 def _ascii_digits(text: str) -> bool:
@@ -71,14 +87,17 @@ def _ascii_digits(text: str) -> bool:
     return text.isascii() and text.isdecimal() and len(text) <= 9
 
 
-def parse_move(text: str, style: str, height: int, width: int) -> int:
-    """Parses a typed move into an action (legality is checked by the caller).
+def parse_move(text: str, style: str, height: int, width: int, *, passes: bool = False) -> int:
+    """Parses a typed move into an action (legality is checked by the caller); with
+    ``passes``, ``pass`` is the action ``height * width``.
 
     Raises:
         ValueError: the text is not a move of this style on this board; says what was expected.
     """
     raw = text.strip().lower()
-    expected = f"expected {move_hint(style, height, width)}, got {shown(text)}"
+    if passes and raw == PASS_WORD:
+        return height * width
+    expected = f"expected {move_hint(style, height, width, passes=passes)}, got {shown(text)}"
     if style in ("cell", "column"):
         if not _ascii_digits(raw):
             raise ValueError(expected)
@@ -90,22 +109,33 @@ def parse_move(text: str, style: str, height: int, width: int) -> int:
     if len(raw) < 2 or raw[0] not in string.ascii_lowercase[:width] or not _ascii_digits(raw[1:]):
         raise ValueError(expected)
     col = string.ascii_lowercase.index(raw[0])
-    row_from_bottom = int(raw[1:])
-    if not 1 <= row_from_bottom <= height:
+    number = int(raw[1:])
+    if not 1 <= number <= height:
         raise ValueError(expected)
-    return (height - row_from_bottom) * width + col
+    row = number - 1 if style == "grid" else height - number
+    return row * width + col
 
 
 def move_to_string(action: int, style: str, height: int, width: int) -> str:
-    """The typed form of ``action`` (the inverse of :func:`parse_move`)."""
+    """The typed form of ``action`` (the inverse of :func:`parse_move`; ``pass`` for the
+    action after the cells)."""
+    if style != "column" and action == height * width:
+        return PASS_WORD
     if style in ("cell", "column"):
         return str(action + 1)
     row, col = divmod(action, width)
-    return f"{string.ascii_lowercase[col]}{height - row}"
+    return f"{string.ascii_lowercase[col]}{row + 1 if style == 'grid' else height - row}"
 
 
 def ask_move(
-    mask: np.ndarray, player: int, symbol: str, style: str, height: int, width: int
+    mask: np.ndarray,
+    player: int,
+    symbol: str,
+    style: str,
+    height: int,
+    width: int,
+    *,
+    illegal_reason: str | None = None,
 ) -> int:
     """Asks at the terminal until a legal move is typed (``mask[action] == 1``); returns it.
 
@@ -117,7 +147,8 @@ def ask_move(
         EOFError, KeyboardInterrupt: input ended or was interrupted (the CLI exits cleanly).
         QuitGame: ``quit`` (or ``exit``, ``q``) was typed; an ``EOFError``, handled alike.
     """
-    hint = short_hint(style, height, width)
+    passes = mask.shape[0] == height * width + 1
+    hint = short_hint(style, height, width, passes=passes)
     while True:
         if sys.stdin is None:  # started with stdin closed (``<&-``): as the end of input
             raise EOFError("stdin is closed")
@@ -135,17 +166,19 @@ def ask_move(
             raise QuitGame(word)
         if word in HELP_WORDS:
             print(
-                f"Type {move_hint(style, height, width)} and press Enter. "
+                f"Type {move_hint(style, height, width, passes=passes)} and press Enter. "
                 "Type quit, or press Ctrl-D or Ctrl-C, to leave the game."
             )
             continue
         try:
-            action = parse_move(text, style, height, width)
+            action = parse_move(text, style, height, width, passes=passes)
         except ValueError as err:
             print(f"Invalid move: {err} (help: what to type, quit: leave)")
             continue
         if not mask[action]:
-            why = "that column is full" if style == "column" else "that cell is taken"
+            why = illegal_reason or (
+                "that column is full" if style == "column" else "that cell is taken"
+            )
             print(f"Invalid move: {shown(text)} is not legal now ({why})")
             continue
         return action

@@ -48,6 +48,8 @@ class LightZeroBoardMethods:
         if isinstance(player, (bool, np.bool_)) or player not in (1, 2):
             raise ValueError(f"current_player: expected 1 or 2, got {player!r}")
         self._player = int(player)
+        if self._started and not self._done:  # the legal moves can depend on who moves
+            self.rules.legal_mask(self._board, self._player, self._mask)
 
     @property
     def current_player_index(self) -> int:
@@ -156,7 +158,10 @@ class LightZeroBoardMethods:
         """
         h, w, player = self.rules.height, self.rules.width, self._player
         symbol = render.SYMBOLS[player]
-        return human_input.ask_move(self._mask, player, symbol, self.move_style, h, w)
+        return human_input.ask_move(
+            self._mask, player, symbol, self.move_style, h, w,
+            illegal_reason=self.illegal_move_reason,
+        )  # fmt: skip
 
     def action_to_string(self, action: int) -> str:
         """The move as a person would type it (``'4'``, ``'h8'``)."""

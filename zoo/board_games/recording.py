@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 import warnings
 
+import numpy as np
+
 from lzero.errors import ConfigError, ReplayWriteWarning
 from zoo.board_games.common.rules import DRAW
 from zoo.board_games.env_support import check_choice
@@ -74,16 +76,20 @@ class BoardRecordingMethods:
             return None
         check_choice("render", "mode", mode, RENDER_MODES)
         rec, board, last = self._recorder, self.board, self._last_cell
-        if mode == "ansi":
-            return rec.text(board, last)
-        if mode == "state_realtime_mode":
-            text = rec.text(board, last)
-            print(rec.text(board, last, colour=True) if use_colour() else text, flush=True)
+        legal = self._mask if rec.style.mark_legal and not self._done else None
+        if mode in ("ansi", "state_realtime_mode"):
+            # Othello's count, which decides the game, goes under its board.
+            tail = "\n" + self.caption()[0] if rec.style.mark_legal else ""
+            text = rec.text(board, last, legal=legal) + tail
+            if mode == "state_realtime_mode":
+                coloured = use_colour()
+                shown = rec.text(board, last, colour=True, legal=legal) + tail if coloured else text
+                print(shown, flush=True)
             return text
         shown = mode in ("human", "image_realtime_mode")
         if shown and rec.window_failed():
             return None
-        frame = rec.frame(board, last, self.caption())
+        frame = rec.frame(board, last, self.caption(), legal)
         if shown:
             rec.show(frame, mode)
             return None if mode == "human" else frame
@@ -101,6 +107,9 @@ class BoardRecordingMethods:
             status = "draw"
         else:
             status = f"{SYMBOLS[self._player]} to move"
+        if self._recorder.style.mark_legal:  # Othello: the discs, which decide the game
+            black, white = (int(n) for n in np.bincount(self.board.ravel(), minlength=3)[1:])
+            status += f" (X {black}, O {white})"
         if self.replay_players is None:
             return (status,)
         x, o = self.replay_players

@@ -18,6 +18,7 @@ from lzero.utils.replay_io import write_frames_atomic
 from zoo.board_games.drawing import BoardStyle, draw_board, winning_cells
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
+LEGAL_MARK = "*"  # a legal move, where the game marks them (Othello)
 #: ANSI colours of ``X`` and ``O`` on a terminal: bold red and bold yellow, as the pieces of a
 #: frame (``drawing.PIECES``); the winning line's cells get a green background.
 ANSI_PIECES = {1: "\x1b[1;31m", 2: "\x1b[1;33m"}
@@ -43,8 +44,10 @@ def text_board(
     *,
     colour: bool = False,
     won: set[int] | frozenset = frozenset(),
+    legal: np.ndarray | None = None,
 ) -> str:
-    """Returns the board as text: ``X`` player 1, ``O`` player 2, the last move in brackets.
+    """Returns the board as text: ``X`` player 1, ``O`` player 2, the last move in brackets,
+    and with ``legal`` (`[>= H * W]`) each legal move as ``*``.
 
     Args:
         board: `[H, W]` int8.
@@ -62,6 +65,8 @@ def text_board(
         for c in range(w):
             v = int(board[r, c])
             s = f"{ANSI_PIECES[v]}{SYMBOLS[v]}{_ANSI_PIECE_END}" if colour and v else SYMBOLS[v]
+            if not v and legal is not None and legal[r * w + c]:
+                s = LEGAL_MARK
             cell = f"[{s}]" if r * w + c == last_cell else f" {s} "
             if colour and r * w + c in won:
                 cell = f"{_ANSI_WON}{cell}{_ANSI_RESET}"
@@ -163,17 +168,21 @@ class BoardRecorder:
         self.window: RealtimeWindow | None = None
         self._tag = f"pid{os.getpid()}_env{next(_RECORDERS)}"
 
-    def text(self, board: np.ndarray, last_cell: int, *, colour: bool = False) -> str:
-        """The text board (see :func:`text_board`), the winning line coloured with ``colour``."""
+    def text(self, board: np.ndarray, last_cell: int, *, colour: bool = False, legal=None) -> str:
+        """The text board (see :func:`text_board`), the winning line coloured with ``colour``,
+        the moves of ``legal`` marked."""
         style = self.style
         won = winning_cells(board, style.win_length) if colour else frozenset()
         return text_board(
-            board, last_cell, style.row_labels, style.col_labels, colour=colour, won=won
-        )
+            board, last_cell, style.row_labels, style.col_labels, colour=colour, won=won,
+            legal=legal,
+        )  # fmt: skip
 
-    def frame(self, board: np.ndarray, last_cell: int, caption: tuple[str, ...]) -> np.ndarray:
+    def frame(
+        self, board: np.ndarray, last_cell: int, caption: tuple[str, ...], legal=None
+    ) -> np.ndarray:
         """The picture `[Hpx, Wpx, 3]` uint8 (see :func:`drawing.draw_board`)."""
-        return draw_board(board, last_cell, self.style, caption)
+        return draw_board(board, last_cell, self.style, caption, legal)
 
     def window_failed(self) -> bool:
         """True once the window could not be opened (no display): drawing for it is wasted."""

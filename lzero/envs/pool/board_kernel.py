@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 from numba import njit
 
 from lzero.envs.board_step import (
     episode_streams,
+    move_reward,
     play_move,
     player_planes,
     random_masked_action,
@@ -56,7 +58,8 @@ def make_stepper(fns: tuple, params: tuple):
             ``BoardRules`` kernels and its env class's rule bot (or, for 'perfect', the
             bot its ``pool_perfect_bot()`` builds, which takes the same arguments).
         params: ``(mode, bot_kind, p_bot_random, p_random_agent, p_expert_agent, scale,
-            channel_last, max_steps)`` (``max_steps`` 0: no time limit).
+            channel_last, max_steps, start)`` (``max_steps`` 0: no time limit; ``start``:
+            the start position as ``BoardRules.initial_board`` rows, every reset's board).
 
     The returned function's arguments (``state`` and ``out`` are passed unpacked: tuples
     would take numba's slow dispatch path):
@@ -73,7 +76,8 @@ def make_stepper(fns: tuple, params: tuple):
             the rows of ``ids`` are overwritten.
     """
     apply_action, result_after, legal_mask, rule_bot = fns
-    mode, bot_kind, p_bot, p_rand, p_exp, scale, channel_last, max_steps = params
+    mode, bot_kind, p_bot, p_rand, p_exp, scale, channel_last, max_steps, start_rows = params
+    start = np.array(start_rows, np.int8)  # a constant of the compiled step
     apply_action, result_after, legal_mask, planes = (
         inlined(f) for f in (apply_action, result_after, legal_mask, player_planes)
     )
@@ -114,9 +118,11 @@ def make_stepper(fns: tuple, params: tuple):
             truncated = False
             if reset_now[k] or needs_reset[i]:
                 episode_streams(seed_states[i], True, 0, rngs[i])
-                board[:, :] = 0
+                for r_ in range(start.shape[0]):
+                    for c_ in range(start.shape[1]):
+                        board[r_, c_] = start[r_, c_]
                 player[i], num_moves[i], elapsed[i], needs_reset[i] = 1, 0, 0, False
-                legal_mask(board, mask)
+                legal_mask(board, 1, mask)
             else:
                 a = actions[i]
                 p = player[i]
@@ -128,7 +134,7 @@ def make_stepper(fns: tuple, params: tuple):
                     num_moves[i] += 1
                     result = play(board, mask, a, p, num_moves[i])
                     p = 3 - p
-                    r = 1.0 if result == 3 - p else 0.0  # the mover won
+                    r = move_reward(result, 3 - p)  # for the mover
                 else:
                     num_moves[i] += 1
                     result = play(board, mask, a, p, num_moves[i])

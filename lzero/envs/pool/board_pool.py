@@ -100,6 +100,7 @@ class BoardBackend(SteppedAtSubmit):
             bool(cfg.scale),
             bool(cfg.channel_last),
             int(max_episode_steps or 0),
+            tuple(map(tuple, rules.start_board().tolist())),
         )
         self._step = make_stepper(self.fns, self.params)
         n, h, w = num_envs, rules.height, rules.width

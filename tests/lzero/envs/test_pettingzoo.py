@@ -15,7 +15,7 @@ from lzero.envs import ENV_REGISTRY  # noqa: E402
 from lzero.envs.pettingzoo import env, parallel_env  # noqa: E402
 from lzero.errors import ConfigError  # noqa: E402
 
-GAMES = [("tictactoe", {}), ("connect4", {}), ("gomoku", {"board_size": 6})]
+GAMES = [("tictactoe", {}), ("connect4", {}), ("gomoku", {"board_size": 6}), ("othello", {})]
 
 
 @pytest.mark.parametrize(("name", "config"), GAMES)

@@ -804,7 +804,7 @@ def kernel_positions(kernels, seed, count, max_moves):
         board, player = np.zeros(kernels.board_shape, np.int8), 1
         for moves in range(1, int(rng.integers(0, max_moves + 1)) + 1):
             trial = board.copy()
-            action = rng.choice(buf[: kernels.legal_actions(trial, buf)])
+            action = rng.choice(buf[: kernels.legal_actions(trial, player, buf)])
             cell = kernels.apply_action(trial, int(action), player)
             if kernels.result_after(trial, cell, player, moves) != 0:
                 break

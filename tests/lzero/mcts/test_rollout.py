@@ -18,9 +18,9 @@ def test_near_stone_candidates_are_the_empty_cells_within_the_radius(ttt):
     board = np.zeros((9, 9), np.int8)
     board[0, 0], board[4, 4] = 1, 2
     out, scratch = np.zeros(81, np.int64), np.zeros((4, 81), np.int64)
-    n = candidate_actions(board, 1, scratch, out, ttt.legal_actions)
+    n = candidate_actions(board, 1, 1, scratch, out, ttt.legal_actions)
     assert sorted(out[:n]) == [1, 9, 10, 30, 31, 32, 39, 41, 48, 49, 50]
-    n = candidate_actions(board, 2, scratch, out, ttt.legal_actions)
+    n = candidate_actions(board, 1, 2, scratch, out, ttt.legal_actions)
     want = sorted(
         r * 9 + c
         for r in range(9)

@@ -43,7 +43,7 @@ def _result(board, cell, player, num_moves, k):
 
 
 @njit(cache=True)
-def ttt_legal_actions(board, out):
+def ttt_legal_actions(board, player, out):
     height, width = board.shape
     n = 0
     for row in range(height):
@@ -66,7 +66,7 @@ def ttt_result_after(board, cell, player, num_moves):
 
 
 @njit(cache=True)
-def c4_legal_actions(board, out):
+def c4_legal_actions(board, player, out):
     n = 0
     for col in range(board.shape[1]):
         if board[0, col] == 0:

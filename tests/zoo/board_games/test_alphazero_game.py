@@ -82,8 +82,8 @@ def test_symmetries_are_exact_under_the_rules(name, seed, moves):
         sym_board = board_of(sym_planes[0], player)
         assert np.count_nonzero(sym_board) == np.count_nonzero(board)
         mask, sym_mask = np.zeros(game.action_size, np.int8), np.zeros(game.action_size, np.int8)
-        rules.legal_mask(board, mask)
-        rules.legal_mask(sym_board, sym_mask)
+        rules.legal_mask(board, player, mask)
+        rules.legal_mask(sym_board, player, sym_mask)
         np.testing.assert_array_equal(sym_mask[image], mask)
         for a in np.flatnonzero(mask):
             b1, b2 = board.copy(), sym_board.copy()

@@ -546,16 +546,26 @@ def test_command_line_agent_options_reach_the_agent(tiny_run, monkeypatch, capsy
     """``lzero eval --fpu-reduction/--dtype/--reuse-tree`` and ``lzero arena
     --agent-fpu-reduction/--agent-dtype/--agent-reuse-tree`` load the agent with them; left
     out, the checkpoint's config decides ('off' is AlphaZero's rule, None)."""
+    import importlib
+
     import lzero.agent
 
-    seen, load = [], lzero.agent.load_agent
+    # The module: lzero.entry's attribute of this name is the function.
+    entry = importlib.import_module("lzero.entry.train_alphazero")
+    seen = []
     names = ("inference_dtype", "fpu_reduction", "reuse_tree")
 
-    def record(path, num_simulations=None, **kwargs):
-        seen.append({k: kwargs.get(k) for k in names})
-        return load(path, num_simulations, **kwargs)
+    def recording(load):
+        def record(path, num_simulations=None, **kwargs):
+            seen.append({k: kwargs.get(k) for k in names})
+            return load(path, num_simulations, **kwargs)
 
-    monkeypatch.setattr(lzero.agent, "load_agent", record)
+        return record
+
+    # lzero eval loads an AlphaZero agent below lzero.agent (eval_alphazero is an entry), the
+    # zoo's arena through lzero.agent.load_agent.
+    monkeypatch.setattr(entry, "load_alphazero_agent", recording(entry.load_alphazero_agent))
+    monkeypatch.setattr(lzero.agent, "load_agent", recording(lzero.agent.load_agent))
     ckpt = str(tiny_run[0] / "ckpt" / "ckpt_last.pth.tar")
     base = ["eval", "--ckpt", ckpt, "--episodes", "2", "--bots", "rule"]
     assert lzero_main([*base, "--fpu-reduction", "0.3", "--dtype", "float32", "--reuse-tree"]) == 0

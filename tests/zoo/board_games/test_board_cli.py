@@ -128,7 +128,11 @@ def test_ctrl_c_exits_cleanly():
 
 def test_bad_options_are_clear_errors():
     proc = run(["play", "connect4", "--board-size", "9"])
-    assert proc.returncode == 2 and "--board-size: expected only with gomoku" in proc.stderr
+    assert proc.returncode == 2
+    assert (
+        "--board-size: expected only with a game of several sizes (gomoku), got it with connect4"
+        in proc.stderr
+    )
     proc = run(["play", "connect4", "--bot", "alpha_beta"])
     assert proc.returncode == 2 and "--bot: expected one of" in proc.stderr
     proc = run(["arena", "connect4", "--bot1", "mcts", "--mcts-simulations", "0"])

@@ -38,7 +38,7 @@ def _random_games(legal_actions, apply_action, result_after, h, w, a, n_games, r
         board = np.zeros((h, w), np.int8)
         player = 1
         for t in range(h * w):
-            n = legal_actions(board, out)
+            n = legal_actions(board, player, out)
             nlegal[g, t] = n
             action = out[randbelow(rng, n)]
             moves[g, t] = action
@@ -117,9 +117,9 @@ def _check_sequence(rules: BoardRules, ref: RefGame, choices) -> None:
     player = 1
     for t in range(rules.height * rules.width):
         legal = ref.legal()
-        n = rules.legal_actions(board, out)
+        n = rules.legal_actions(board, player, out)
         assert out[:n].tolist() == legal
-        rules.legal_mask(board, mask)
+        rules.legal_mask(board, player, mask)
         assert np.flatnonzero(mask).tolist() == legal and set(mask.tolist()) <= {0, 1}
         action = legal[choices(len(legal))]
         cell = rules.apply_action(board, action, player)
@@ -191,7 +191,7 @@ def test_known_positions():
         3,
     ]
     out = np.empty(7, np.int64)
-    assert out[: connect4_rules.legal_actions(board, out)].tolist() == [0, 1, 2, 4, 5, 6]
+    assert out[: connect4_rules.legal_actions(board, 1, out)].tolist() == [0, 1, 2, 4, 5, 6]
     # Connect4 diagonal win.
     board = np.zeros((6, 7), np.int8)
     board[5, 0] = board[4, 1] = board[3, 2] = 1
@@ -238,8 +238,8 @@ def _own_apply(board, action, player):
 
 
 @njit
-def _own_mask(board, out):
-    connect4_rules.legal_mask(board, out)
+def _own_mask(board, player, out):
+    connect4_rules.legal_mask(board, player, out)
 
 
 @pytest.mark.parametrize("own_kernels", [False, True])
@@ -295,7 +295,7 @@ def test_fused_step_kernels_equal_the_rules_functions(own_kernels):
                 assert before == [x.tobytes() for x in (fused_board, mask, *args)]
             code = kernel(fused_board, mask, action, player, t, consts, *args)
             assert code == cell * 4 + result and np.array_equal(board, fused_board)
-            rules.legal_mask(board, expect_mask := np.empty(7, np.int8))
+            rules.legal_mask(board, 3 - player, expect_mask := np.empty(7, np.int8))
             assert np.array_equal(mask, expect_mask if result == ONGOING else 0 * expect_mask)
             assert np.array_equal(mask_out, mask) and np.array_equal(board_out, board)
             assert np.array_equal(obs[0], 0.5 * (board == 3 - player))

@@ -51,7 +51,7 @@ def rule_player(bot, seed):
 
 def random_player(rules, seed):
     state, out = make_rng_state(seed), np.zeros(rules.action_size, np.int64)
-    return lambda board, player: int(out[randbelow(state, rules.legal_actions(board, out))])
+    return lambda board, player: int(out[randbelow(state, rules.legal_actions(board, player, out))])
 
 
 def perfect_player(seed):

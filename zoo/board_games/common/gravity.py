@@ -9,8 +9,9 @@ from numba import njit
 
 
 @njit(cache=True)
-def drop_legal_actions(board, out):
-    """Writes the non-full columns of ``board`` `[H, W]`, ascending, into ``out[:n]``; returns ``n``."""
+def drop_legal_actions(board, player, out):
+    """Writes the non-full columns of ``board`` `[H, W]` (for either ``player``), ascending,
+    into ``out[:n]``; returns ``n``."""
     n = 0
     for c in range(board.shape[1]):
         if board[0, c] == 0:
@@ -20,8 +21,8 @@ def drop_legal_actions(board, out):
 
 
 @njit(cache=True)
-def drop_legal_mask(board, out):
-    """Writes 1 into ``out`` `[W]` int8 for every non-full column, 0 elsewhere."""
+def drop_legal_mask(board, player, out):
+    """Writes 1 (for either ``player``) into ``out`` `[W]` int8 for every non-full column, 0 elsewhere."""
     for c in range(board.shape[1]):
         out[c] = 1 if board[0, c] == 0 else 0
 

@@ -21,8 +21,8 @@ _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 @njit(cache=True)
-def place_legal_actions(board, out):
-    """Writes the empty cells of ``board`` `[H, W]`, ascending, into ``out[:n]`` (``out``
+def place_legal_actions(board, player, out):
+    """Writes the empty cells of ``board`` `[H, W]` (whoever ``player`` is to move), ascending, into ``out[:n]`` (``out``
     `[>= H * W]`: every cell is written at ``out[n]`` and kept if empty, without a branch that
     the board's pattern would make mispredicted); returns ``n``."""
     h, w = board.shape
@@ -35,8 +35,8 @@ def place_legal_actions(board, out):
 
 
 @njit(cache=True)
-def place_legal_mask(board, out):
-    """Writes 1 into ``out`` `[H * W]` int8 for every empty cell of ``board``, 0 elsewhere."""
+def place_legal_mask(board, player, out):
+    """Writes 1 (for either ``player``) into ``out`` `[H * W]` int8 for every empty cell of ``board``, 0 elsewhere."""
     h, w = board.shape
     for r in range(h):
         for c in range(w):

@@ -28,8 +28,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
-from lzero.envs import ENV_REGISTRY
 from lzero.errors import LZeroError
+from zoo.board_games.games import board_games
 from zoo.board_games.serve.players import HUMAN, AgentBook, catalogue
 from zoo.board_games.serve.session import GameSession, GameSpec, RequestError, shown
 
@@ -44,21 +44,6 @@ STATIC_TYPES = {
     ".css": "text/css",
     ".png": "image/png",
 }
-
-
-def board_games() -> dict[str, type]:
-    """The registered envs that are board games (``BoardGameEnv`` subclasses), by name."""
-    from zoo.board_games.board_game_env import BoardGameEnv
-
-    out = {}
-    for name in ENV_REGISTRY.names():
-        try:
-            cls = ENV_REGISTRY.get(name)
-        except LZeroError:  # an entry point whose module fails to import: not a game to offer
-            continue
-        if isinstance(cls, type) and issubclass(cls, BoardGameEnv):
-            out[name] = cls
-    return out
 
 
 def _static_files() -> dict[str, tuple[bytes, str]]:
@@ -148,14 +133,7 @@ class ServeApp:
     def _sizes_of(self, name: str) -> int | None:
         """The default board size of a game played on several (Gomoku), else None."""
         cls = self.games[name]
-        size = cls.config.get("board_size")
-        if not isinstance(size, int):
-            return None
-        try:
-            self.spec(name, size + 1)
-        except RequestError:
-            return None
-        return size
+        return cls.config.get("board_size") if cls.board_sizes else None
 
     # -- sessions ------------------------------------------------------------------------
     def create(self, body: dict) -> dict:

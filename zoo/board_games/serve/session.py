@@ -143,6 +143,7 @@ class GameSession:
             "width": rules.width,
             "move_style": env.move_style,
             "gravity": bool(rules.gravity),
+            "has_pass": env.has_pass,
             "letters": bool(env.piece_letters),
             "opponent": {
                 "id": self.opponent.id,
@@ -164,7 +165,9 @@ class GameSession:
             "error": self.error,
             "agent_view": self.agent_view,
             "version": self.version,
-            "hint": human_input.move_hint(env.move_style, rules.height, rules.width),
+            "hint": human_input.move_hint(
+                env.move_style, rules.height, rules.width, passes=env.has_pass
+            ),
         }
 
     # -- what the page does ---------------------------------------------------------------
@@ -203,7 +206,9 @@ class GameSession:
                     f"move: expected text such as {env.action_to_string(0)!r}, got {shown(text)}",
                 )
             try:
-                return human_input.parse_move(text, env.move_style, rules.height, rules.width)
+                return human_input.parse_move(
+                    text, env.move_style, rules.height, rules.width, passes=env.has_pass
+                )
             except ValueError as err:
                 raise RequestError(400, f"move: {err}") from None
         action = body["action"]
@@ -219,7 +224,12 @@ class GameSession:
         if not 0 <= action < env.rules.action_size:
             return f"illegal move: {err}"
         typed = env.action_to_string(action)
-        what = f"column {typed} is full" if env.move_style == "column" else f"{typed} is taken"
+        if env.illegal_move_reason is not None:
+            what = env.illegal_move_reason
+        elif env.move_style == "column":
+            what = f"column {typed} is full"
+        else:
+            what = f"{typed} is taken"
         legal = ", ".join(env.action_to_string(a) for a in env.legal_actions)
         return f"illegal move {typed}: {what}; legal now: {legal}"
 

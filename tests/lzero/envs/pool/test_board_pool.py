@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from lzero.envs import ENV_REGISTRY, make, make_spec
 from lzero.errors import ConfigError, IllegalActionError
 
-GAMES = [("tictactoe", {}), ("connect4", {}), ("gomoku", {"board_size": 6})]
+GAMES = [("tictactoe", {}), ("connect4", {}), ("gomoku", {"board_size": 6}), ("othello", {})]
 
 
 class Reference:

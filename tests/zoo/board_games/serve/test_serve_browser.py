@@ -121,6 +121,33 @@ def test_a_connect4_game_against_the_rule_bot_is_played_to_its_end(page):
         assert len(page.query_selector_all(".cell.won")) >= 4
 
 
+def test_an_othello_game_by_clicks_and_the_pass_button_is_played_to_its_end(page):
+    """Othello's legal cells are marked and clickable, the Pass button is offered only when
+    no placement is, and the status carries the disc count."""
+    from zoo.board_games.othello.envs.othello_env import OthelloEnv
+
+    warm = OthelloEnv(dict(battle_mode="play_with_bot_mode"))  # compiled here, not on the
+    warm.reset()  # page's first request, which a cold numba cache made outlast its timeout
+    warm.step(warm.random_action())
+    start(page, "othello", "rule")
+    assert "(X 2, O 2)" in status(page)
+    assert page.is_visible("#pass") and page.is_disabled("#pass")
+    rng = random.Random(1)
+    while not status(page).startswith("Game over"):
+        legal = [
+            int(c.get_attribute("data-action")) for c in page.query_selector_all(".cell.legal")
+        ]
+        if legal:
+            assert page.is_disabled("#pass")
+            click(page, rng.choice(legal), 8)
+        else:
+            page.click("#pass")
+            settle(page)
+    board = board_of(page, 8, 8)
+    black, white = int((board == 1).sum()), int((board == 2).sum())
+    assert f"(X {black}, O {white})" in status(page)
+
+
 def test_the_analysis_panel_shows_the_solvers_scores_and_switches_off(page):
     start(page, "connect4", "human")
     for column in (3, 3, 2):

@@ -48,6 +48,7 @@ RULES = BoardRules(
     action_size=WIDTH,
     win_length=WIN_LENGTH,
     gravity=True,
+    placement=False,
     legal_actions=legal_actions,
     legal_mask=legal_mask,
     apply_action=apply_action,

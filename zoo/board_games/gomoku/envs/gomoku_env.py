@@ -18,6 +18,7 @@ class GomokuEnv(BoardGameEnv):
     rules = gomoku_rules.RULES
     rule_bot = staticmethod(rule_bot_action)
     move_style = "coordinate"
+    board_sizes = tuple(range(gomoku_rules.MIN_SIZE, gomoku_rules.MAX_SIZE + 1))
     config = dict(
         BoardGameEnv.config,
         env_id="Gomoku",

@@ -67,6 +67,7 @@ def make_rules(board_size: int = DEFAULT_SIZE) -> BoardRules:
         action_size=board_size * board_size,
         win_length=WIN_LENGTH,
         gravity=False,
+        placement=True,
         legal_actions=legal_actions,
         legal_mask=legal_mask,
         apply_action=apply_action,

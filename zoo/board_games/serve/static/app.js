@@ -22,9 +22,11 @@ async function api(method, path, body) {
 function say(text) { $("message").textContent = text || ""; }
 
 function moveText(action, style, height, width) {
-  if (style !== "coordinate") return String(action + 1);
+  if (style !== "column" && action === height * width) return "pass";  // Othello's pass
+  if (style !== "coordinate" && style !== "grid") return String(action + 1);
   const row = Math.floor(action / width), col = action % width;
-  return "abcdefghijklmnopqrstuvwxyz"[col] + String(height - row);
+  // coordinate (Gomoku): rows counted from the bottom; grid (Othello): from the top
+  return "abcdefghijklmnopqrstuvwxyz"[col] + String(style === "grid" ? row + 1 : height - row);
 }
 
 function currentGame() { return games.find((g) => g.name === $("game").value); }
@@ -99,7 +101,10 @@ function show(next) {
   }));
   const legal = state.legal.map((a) => moveText(a, state.move_style, state.height, state.width));
   $("hint").textContent = state.over ? "" : `Type ${state.hint}, or click the board. Legal: `
-    + (legal.length <= 12 ? legal.join(", ") : `${legal.length} empty points`) + ".";
+    + (legal.length <= 12 ? legal.join(", ") : `${legal.length} moves`) + ".";
+  const pass = state.height * state.width;
+  $("pass").hidden = !state.has_pass;
+  $("pass").disabled = state.over || !state.legal.includes(pass);
   $("move-text").placeholder = `e.g. ${moveText(state.legal[0] ?? 0, state.move_style, state.height, state.width)}`;
   $("downloads").hidden = false;
   $("gif-link").href = `/api/sessions/${state.id}/game.gif?v=${state.version}`;
@@ -228,6 +233,7 @@ async function main() {
     send("move", { move: text });
   });
   $("undo").addEventListener("click", () => send("undo"));
+  $("pass").addEventListener("click", () => send("move", { action: state.height * state.width }));
   $("restart").addEventListener("click", () => send("new"));
   $("show-analysis").addEventListener("change", () => { analysisFor = -1; if (state) drawAnalysis(); });
   document.body.dataset.busy = "0";

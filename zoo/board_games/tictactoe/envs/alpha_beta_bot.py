@@ -90,7 +90,7 @@ def _negamax(board, player, num_moves, alpha, beta, tt_value, tt_flag, actions):
                 continue
             f_key[d], f_alpha[d], f_beta[d], f_alpha0[d] = key, alpha, beta, alpha
             f_best[d], f_i[d] = -_INF, 0
-            f_n[d] = legal_actions(board, actions[d])
+            f_n[d] = legal_actions(board, 0, actions[d])  # the same cells for either player
         else:
             if d == 0:
                 return ret
@@ -135,7 +135,7 @@ def _root_values(board, player, tt_value, tt_flag):
     for v in board.reshape(-1):
         num_moves += v != 0
     values = np.full(_NUM_CELLS, -_INF, np.int64)
-    for i in range(legal_actions(board, root)):
+    for i in range(legal_actions(board, player, root)):
         cell = apply_action(board, root[i], player)
         result = result_after(board, cell, player, num_moves + 1)
         if result == player:

@@ -51,6 +51,7 @@ RULES = BoardRules(
     action_size=HEIGHT * WIDTH,
     win_length=WIN_LENGTH,
     gravity=False,
+    placement=True,
     legal_actions=legal_actions,
     legal_mask=legal_mask,
     apply_action=apply_action,

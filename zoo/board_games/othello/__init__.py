@@ -1,0 +1,1 @@
+"""The Othello game: rules kernel, env and bots."""

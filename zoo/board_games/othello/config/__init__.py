@@ -1,0 +1,1 @@
+"""Othello configs (LightZero's file names)."""

@@ -1,0 +1,1 @@
+"""Othello rules kernel, env and bots (import the submodules directly)."""

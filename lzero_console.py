@@ -7,9 +7,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-#: Interactive subcommands, for which Ctrl-C is a normal way to leave (exit code 0); lzero.cli
-#: imports them from here, where they are known before the package is.
-INTERACTIVE_COMMANDS = ("play", "serve")
+from lzero_interrupts import INTERACTIVE_COMMANDS, interrupt_behind
 
 
 def main() -> int:
@@ -38,19 +36,6 @@ def run(target: str, *args: object) -> None:
         print("\ninterrupted", file=sys.stderr)
         sys.exit(130)
     function(*args)
-
-
-def interrupt_behind(err: BaseException | None) -> KeyboardInterrupt | None:
-    """The interrupt ``err`` is, or was raised while handling, or None: a library that catches
-    the KeyboardInterrupt (numba's compiler, a C callback) and raises its own error instead
-    keeps it as the cause or context. ``lzero.cli`` uses it too."""
-    seen = set()
-    while err is not None and id(err) not in seen:
-        if isinstance(err, KeyboardInterrupt):
-            return err
-        seen.add(id(err))
-        err = err.__cause__ or err.__context__
-    return None
 
 
 if __name__ == "__main__":

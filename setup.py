@@ -34,7 +34,9 @@ setup(
     long_description_content_type="text/markdown",
     python_requires=">=3.10",
     packages=find_packages(include=["lzero", "lzero.*", "zoo", "zoo.*"]),
-    py_modules=["lzero_console"],  # the lzero command, importing the package under its Ctrl-C
+    # The lzero command, importing the package under its Ctrl-C, and what it and lzero.cli
+    # know of interrupts before the package is imported.
+    py_modules=["lzero_console", "lzero_interrupts"],
     # PEP 561: lzero's annotations are for type checkers too. The shipped agents
     # (lzero.pretrained): a checkpoint and its recipe in each game folder.
     package_data={

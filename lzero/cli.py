@@ -27,7 +27,7 @@ from lzero.utils.replay_io import (
     removing_unused_folders,
 )
 from lzero.utils.signals import Terminated, exiting_on_termination, interrupts_outside_compilation
-from lzero_console import INTERACTIVE_COMMANDS, interrupt_behind
+from lzero_interrupts import INTERACTIVE_COMMANDS, interrupt_behind
 
 COMMAND_ENTRY_POINT_GROUP = "lzero.commands"
 #: Subcommands of the library itself, as adders (those of packages built on it come from the

@@ -184,6 +184,12 @@ class BatchedSearch:
                 f" (placement={kernels.placement})"
             )
         check_near_width(radius, kernels.board_shape[1])
+        if (tactics or tree_tactics) and not kernels.one_stone:
+            raise ValueError(
+                "expected tactics and tree_tactics False for a game whose moves change more "
+                f"than the cell played (one_stone=False, as Othello), got tactics={tactics!r}, "
+                f"tree_tactics={tree_tactics!r}"
+            )
         if int(threat_depth) < 0 or (
             threat_depth and not (kernels.placement and kernels.win_length > 0)
         ):

@@ -12,10 +12,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, types
 
+from lzero.envs.board_rules import DRAW
 from lzero.utils.nbrng import next_u64
-
-ONGOING = 0
-DRAW = 3
 
 BOARD_T = types.Array(types.int8, 2, "C")
 ACTIONS_T = types.Array(types.int64, 1, "C")
@@ -50,6 +48,9 @@ class GameKernels(NamedTuple):
             None for uniform ones.
         win_length: stones in a row that win (``k`` of a k-in-a-row game; 0 if unknown),
             for the root's forced-win search (``lzero.mcts.tactics.root_threats``).
+        one_stone: a move adds one stone and changes no other cell (placement and gravity
+            games), so that ``board.flat[cell] = 0`` undoes it, as the tactics do; False for
+            Othello, whose moves turn discs over.
     """
 
     legal_actions: Any
@@ -62,6 +63,7 @@ class GameKernels(NamedTuple):
     evaluate: Any = None
     priors: Any = None
     win_length: int = 0
+    one_stone: bool = True
 
     @classmethod
     def from_rules(cls, rules: Any, **extra: Any) -> GameKernels:
@@ -77,6 +79,7 @@ class GameKernels(NamedTuple):
             board_shape=(rules.height, rules.width),
             placement=bool(getattr(rules, "placement", not rules.gravity)),
             win_length=int(getattr(rules, "win_length", 0)),
+            one_stone=bool(getattr(rules, "placement", not rules.gravity) or rules.gravity),
             **extra,
         )
 

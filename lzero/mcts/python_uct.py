@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from lzero.mcts.game import DRAW, ONGOING, GameKernels, randbelow_fast
+from lzero.envs.board_rules import DRAW, ONGOING
+from lzero.mcts.game import GameKernels, randbelow_fast
 from lzero.mcts.rollout import check_near_width
 from lzero.utils.nbrng import make_rng_state
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from lzero.envs.board_rules import ONGOING
 from lzero.mcts.game import (
     BOARD_T,
     KERNELS_T,
-    ONGOING,
     RNG_T,
     SCRATCH_T,
     randbelow_fast,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from lzero.mcts.game import ONGOING
+from lzero.envs.board_rules import ONGOING
 
 __all__ = [
     "decisive_moves", "forcing_win", "root_tactics", "root_threats", "threat_space_win",

@@ -40,6 +40,8 @@ class BoardGame(NamedTuple):
         height, width, action_size: ``H``, ``W``, ``A``.
         gravity: an action is a column (Connect4); else it is the cell ``row * W + col``.
         scale: the env's ``scale`` setting (planes hold 0.5 for a stone, ``to_play / 2``).
+        position_result: the game's ``(board) -> result code`` of a position judged whole,
+            or None for a game judged by its lines (``BoardRules.position_result``).
     """
 
     name: str
@@ -49,6 +51,7 @@ class BoardGame(NamedTuple):
     action_size: int
     gravity: bool
     scale: bool
+    position_result: Any = None
 
     @classmethod
     def from_env(cls, env: Any) -> BoardGame:
@@ -57,7 +60,7 @@ class BoardGame(NamedTuple):
         kernels = GameKernels.from_rules(rules)
         return cls(
             rules.name, kernels, rules.height, rules.width, rules.action_size,
-            bool(rules.gravity), bool(env._cfg.scale),
+            bool(rules.gravity), bool(env._cfg.scale), getattr(rules, "position_result", None),
         )  # fmt: skip
 
     @property

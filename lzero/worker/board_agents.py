@@ -87,8 +87,13 @@ class BoardAgent:
         to_play = int(obs.get("to_play", -1))
         if to_play not in (1, 2):
             to_play = int(obs.get("current_player_index", 0)) + 1
-        winner = line_winner(board, self.game.kernels.result_after)
-        if winner:
+        if self.game.position_result is not None:  # a game judged whole (Othello's count)
+            if self.game.position_result(board) != 0:
+                raise ValueError(
+                    "expected a position of an unfinished game, got a finished game (neither "
+                    "player has a move)"
+                )
+        elif winner := line_winner(board, self.game.kernels.result_after):
             raise ValueError(
                 f"expected a position of an unfinished game, got a finished game (player {winner} "
                 "has a winning line on the board)"

@@ -7,7 +7,8 @@ rule bot, how people type its moves, and its defaults. No game logic lives here.
 Modes (``battle_mode``), as in LightZero:
 
 * ``self_play_mode``: each ``step`` plays one move for the player to move; the reward is +1 at
-  the winning step (for its mover), else 0; ``eval_episode_return`` is from player 1's view.
+  the winning step (for its mover), -1 at a losing one (a game decided by a count, Othello),
+  else 0; ``eval_episode_return`` is from player 1's view.
 * ``play_with_bot_mode``: the agent is player 1; each ``step`` plays its move and then the
   bot's reply; the reward is +1 if the agent wins, -1 if the bot wins, else 0;
   ``info['next player to play']`` is the player to move after the step (LightZero's key).
@@ -22,7 +23,7 @@ from easydict import EasyDict
 from gymnasium import spaces
 
 from lzero.envs import BaseEnv, BaseEnvTimestep
-from lzero.envs.board_step import episode_streams
+from lzero.envs.board_step import episode_streams, move_reward
 from lzero.errors import ConfigError, GameOverError
 from lzero.utils.nbrng import int63_seed, make_rng_state, uniform
 from lzero.utils.replay_io import check_replay_dir
@@ -394,7 +395,7 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
             mover = self._player
             # Checked before the draw: an illegal action raises, never becomes a replaced move.
             result = self._play(self._maybe_replace(self._check_action(action)))
-            reward = 1.0 if result == mover else 0.0
+            reward = move_reward(result, mover)
         else:
             result = self._play(self._check_action(action))
             if result == ONGOING:

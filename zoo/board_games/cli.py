@@ -338,7 +338,8 @@ def add_play_subcommands(subparsers) -> None:
         type=bot_spec,
         default="rule",
         help=f"the opponent: {', '.join(BOTS)} (perfect: tictactoe, connect4; alpha_beta: "
-        "tictactoe), pretrained (the agent the package ships) or agent:PATH",
+        "tictactoe, perfect, and othello, a 4-ply search), pretrained (the agent the package "
+        "ships) or agent:PATH",
     )
     p.add_argument("--first", choices=("human", "bot"), default="human", help="who moves first")
     p.set_defaults(func=_run(cmd_play))

@@ -220,7 +220,7 @@ class LightZeroBoardMethods:
 
     def reset_v2(self, start_player_index: int = 0, init_state=None) -> None:
         """LightZero's state setter (its alpha-beta bot's): the position ``init_state`` (None:
-        the empty board) with player ``start_player_index + 1`` to move. Unlike ``reset`` it
+        the game's start) with player ``start_player_index + 1`` to move. Unlike ``reset`` it
         starts no episode: no seeds drawn, no bot move, no observation returned.
 
         Raises:
@@ -228,9 +228,15 @@ class LightZeroBoardMethods:
                 of this game (nothing is changed then).
         """
         index = check_start_index(start_player_index)
-        board = np.zeros(self._board_shape, np.int8) if init_state is None else init_state
-        self.board = board  # checked before anything changes
-        self._player, self.start_player_index = index + 1, index
+        board = self.rules.start_board() if init_state is None else init_state
+        player = self._player
+        self._player = index + 1  # first: the legal moves the board setter writes are its
+        try:
+            self.board = board  # checked before anything else changes
+        except Exception:
+            self._player = player
+            raise
+        self.start_player_index = index
 
     def simulate_action_v2(
         self, board, start_player_index: int, action

@@ -111,7 +111,7 @@ def kernels_of(rules: BoardRules, *, evaluator: str = "lines") -> GameKernels:
     """
     result_after, loops = _BOUND.get(rules.name, (None, {}))
     evaluate = priors = None
-    if evaluator == "lines" and not rules.gravity:
+    if evaluator == "lines" and rules.placement:
         evaluate, priors = LINE_EVALUATORS.get(rules.win_length, (None, None))
     simulations = loops.get(evaluate) if rules.result_after is result_after else None
     return GameKernels.from_rules(rules, simulations=simulations, evaluate=evaluate, priors=priors)
@@ -138,7 +138,8 @@ class MCTSBot:
         reuse_tree: no longer supported (``True`` raises ``ValueError``): each move is a new
             search, as in the batched search every algorithm here shares.
         tactics: take a winning move and avoid moves that let the opponent win next, at the
-            root, whatever the simulation count.
+            root, whatever the simulation count. Default: on, but for a game whose moves
+            change more than one cell (Othello), where it cannot run.
         tree_tactics: the same idea below the root (a node with a winning move, or facing an
             immediate loss, is expanded to that move or to the blocks). Default: on where
             ``radius`` defaults on (large placement boards), else off.
@@ -164,7 +165,7 @@ class MCTSBot:
         seed: int = 0,
         radius: int | None = None,
         reuse_tree: bool = False,
-        tactics: bool = True,
+        tactics: bool | None = None,
         tree_tactics: bool | None = None,
         evaluator: str = "lines",
     ) -> None:
@@ -177,7 +178,9 @@ class MCTSBot:
         puct = kernels.priors is not None
         if c_uct is None:
             c_uct = C_PUCT if puct else C_UCB1
-        large = not rules.gravity and rules.height * rules.width >= LARGE_BOARD_CELLS
+        large = rules.placement and rules.height * rules.width >= LARGE_BOARD_CELLS
+        if tactics is None:  # on wherever a move is one stone that clearing undoes
+            tactics = kernels.one_stone
         if radius is None:  # the near-stone marks serve boards up to MAX_NEAR_WIDTH wide
             radius = DEFAULT_RADIUS if large and rules.width <= MAX_NEAR_WIDTH else 0
         if tree_tactics is None:

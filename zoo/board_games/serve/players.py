@@ -104,7 +104,10 @@ def catalogue(
         except ConfigError as err:
             reason = str(err)
         sims = (MCTS_SIMULATIONS, MAX_MCTS_SIMULATIONS, 1) if kind == "mcts" else (None,) * 3
-        out.append(Opponent(kind, BOT_LABELS.get(kind, kind), *sims, unavailable=reason))
+        label = BOT_LABELS.get(kind, kind)
+        if kind == "alpha_beta" and env_cls.alpha_beta_bot is not None:
+            label = "alpha-beta bot (a depth-limited search)"  # Othello's, not exhaustive
+        out.append(Opponent(kind, label, *sims, unavailable=reason))
     if probe is not None:
         probe.close()
     default_shape = (

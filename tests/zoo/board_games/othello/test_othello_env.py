@@ -178,6 +178,59 @@ def test_one_alphazero_collect_and_update_with_the_pass_and_the_symmetries():
     assert data["policy"].shape[1] == 65 and len(data["value"]) >= 2 * 30
     assert np.abs(data["value"]).max() <= 1.0
     assert policy.learn(data["planes"], data["policy"], data["value"])["total_loss"] > 0
+    from lzero.worker.board_agents import Agent
+
+    agent = Agent(policy, num_simulations=4)
+    finished = np.ones((8, 8), np.int8)
+    finished[4:] = 2  # 32 discs each, no move left: a draw
+    with pytest.raises(ValueError, match="got a finished game \\(neither player has a move\\)"):
+        agent.act({"board": finished, "to_play": 1})
+    start = env.rules.start_board()
+    assert agent.act({"board": start, "to_play": 1}) in (19, 26, 37, 44)
     assert game.num_symmetries == 8
     cells, actions = game.symmetry_permutations()
     assert (actions[:, 64] == 64).all() and sorted(actions[3, :64]) == list(range(64))
+
+
+def test_the_mcts_bot_leaves_tactics_off_and_the_search_refuses_them():
+    """The tactics undo a move by clearing its cell, which leaves Othello's turned discs: the
+    bot keeps them off, the search refuses them, and the root board is searched as given."""
+    from lzero.mcts import BatchedSearch, GameKernels
+    from zoo.board_games.mcts_bot import MCTSBot
+
+    env = OthelloEnv(dict(battle_mode="self_play_mode"))
+    env.reset()
+    start = env.board.copy()
+    bot = MCTSBot(env, "mcts", 50)
+    assert bot.get_actions(start, player_index=0) in (19, 26, 37, 44)
+    assert np.array_equal(bot._search._boards[0, 0], start)
+    with pytest.raises(ValueError, match="expected tactics and tree_tactics False for a game"):
+        BatchedSearch(GameKernels.from_rules(env.rules), tactics=True)
+
+
+def test_lightzeros_state_setters_follow_the_player_to_move():
+    env = OthelloEnv(dict(battle_mode="self_play_mode"))
+    env.reset()
+    board, legal = env.simulate_action_v2(env.rules.start_board(), 1, 20)  # white's e3
+    assert board[2, 4] == 2 and board[3, 4] == 2  # e4 turned
+    env.reset_v2()  # no position: the start, black to move
+    assert env.get_done_winner() == (False, -1) and env.legal_actions == [19, 26, 37, 44]
+    env.reset_v2(start_player_index=1)
+    assert env.legal_actions == [20, 29, 34, 43]
+
+
+def test_a_losing_move_is_rewarded_minus_one_on_the_general_path_too():
+    """With ``prob_random_agent`` the step goes the general way; its reward is the mover's
+    as on the fast path (-1 when the count goes against the last mover)."""
+    rewards = {}
+    for p in (0.0, 1e-12):
+        env = OthelloEnv(dict(battle_mode="self_play_mode", prob_random_agent=p))
+        env.seed(0)
+        out = []
+        for _ in range(6):
+            env.reset()
+            while not (ts := env.step(env.random_action())).done:
+                pass
+            out.append(float(ts.reward[0]))
+        rewards[p] = out
+    assert rewards[0.0] == rewards[1e-12] and -1.0 in rewards[0.0]

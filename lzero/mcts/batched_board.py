@@ -103,8 +103,8 @@ def board_select(
             decisive-move checks skip moves that cannot win (the same moves are kept).
         legal_actions, apply_action, result_after: the game's kernels.
 
-    Returns ``m``. The edge into a new leaf gets the mover's reward (1 for a win, else 0) and
-    discount -1: the players alternate and the game is zero-sum.
+    Returns ``m``. The edge into a new leaf gets the mover's reward (1 for a win, -1 for a loss,
+    else 0: ``move_reward``) and discount -1: the players alternate and the game is zero-sum.
     """
     m = 0
     work = np.empty(tree.children_prior.shape[2] if rule == GUMBEL else 0)

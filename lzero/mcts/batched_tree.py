@@ -15,7 +15,8 @@ and an edge into ``n`` carries a reward ``node_reward[b, n]`` for the player who
 discount ``node_discount[b, n]``. The value of taking an edge is then
 ``Q = reward + discount * value(child)``: two-player zero-sum games use a discount of ``-1``
 (the child's value is the opponent's), a one-player task ``gamma``. A finished board game is a
-node whose edge reward is the result for the mover (+1 win, 0 draw) and whose value is 0.
+node whose edge reward is the result for the mover (+1 win, 0 draw, -1 a loss by the count)
+and whose value is 0.
 ``backup`` keeps each node's ``Q`` and ``1 / sqrt(visits)`` (``node_q``, ``node_rsqrt``), so
 that selection costs a multiply-add per slot rather than a division and a square root.
 

@@ -146,7 +146,8 @@ class BoardGameEnv(LightZeroBoardMethods, BoardRecordingMethods, BaseEnv):
         self._action_space = spaces.Discrete(a)
         self._reward_space = spaces.Box(-1.0, 1.0, (1,), np.float32)
 
-    def check_bot_available(self, kind: str) -> None:
+    @classmethod
+    def check_bot_available(cls, kind: str) -> None:
         """Raises ConfigError, saying what to install, if the ``kind`` bot (one of
         ``bot_types``) needs something that is not installed; the game's bots here need
         nothing."""

@@ -30,17 +30,20 @@ def make(env_id, **config):
 
 
 class LegalMoves(gymnasium.spaces.Discrete):
-    """A board game's ``Discrete`` action space whose ``sample()`` draws a legal move of the
-    env's position, for gymnasium's checker, which steps random actions: our envs refuse an
-    illegal one (Othello's first position has 4 legal moves of 65), never replace it."""
+    """A board game's ``Discrete`` action space whose ``sample()`` draws a move that is legal
+    right after a reset (the checker samples before it resets), for gymnasium's checker,
+    which steps random actions: our envs refuse an illegal one (Othello's start has 4 legal
+    moves of 65), never replace it."""
 
     def __init__(self, env):
         super().__init__(env.action_space.n)
-        self._env = env
+        rules = env.env.rules
+        mask = np.zeros(rules.action_size, np.int8)
+        rules.legal_mask(rules.start_board(), 1, mask)
+        self._legal = np.flatnonzero(mask)
 
     def sample(self, mask=None, probability=None):
-        legal = self._env.env.legal_actions
-        return legal[int(self.np_random.integers(len(legal)))] if legal else 0
+        return int(self._legal[self.np_random.integers(len(self._legal))])
 
 
 #: What our board envs say once when gymnasium's checker asks for render_mode 'human' on a

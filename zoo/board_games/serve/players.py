@@ -94,13 +94,10 @@ def catalogue(
     """The opponents of ``game`` (an env class ``env_cls``, board ``shape``): a person, each
     bot, the shipped agent where there is one, then the ``--agent`` ones."""
     out = [Opponent(HUMAN, "another person (same page)")]
-    probe = None
     for kind in env_cls.bot_types:
         reason = None
-        try:
-            if probe is None:
-                probe = env_cls({"battle_mode": "self_play_mode"})
-            probe.check_bot_available(kind)
+        try:  # on the class: no env is built (and no kernel compiled) to list the bots
+            env_cls.check_bot_available(kind)
         except ConfigError as err:
             reason = str(err)
         sims = (MCTS_SIMULATIONS, MAX_MCTS_SIMULATIONS, 1) if kind == "mcts" else (None,) * 3
@@ -108,8 +105,6 @@ def catalogue(
         if kind == "alpha_beta" and env_cls.alpha_beta_bot is not None:
             label = "alpha-beta bot (a depth-limited search)"  # Othello's, not exhaustive
         out.append(Opponent(kind, label, *sims, unavailable=reason))
-    if probe is not None:
-        probe.close()
     default_shape = (
         (env_cls.rules.height, env_cls.rules.width) if hasattr(env_cls, "rules") else shape
     )

@@ -66,7 +66,9 @@ VARIANTS = [
     + VARIANTS,
 )
 def test_batched_equals_sequential(name, cfg):
-    _batched_equals_sequential(name, cfg, steps=60)
+    # Othello's games last about 60 plies (30 steps against the bot): twice as many steps
+    # end and restart every env's game.
+    _batched_equals_sequential(name, cfg, steps=130 if name == "othello" else 60)
 
 
 def _batched_equals_sequential(name, cfg, *, steps):

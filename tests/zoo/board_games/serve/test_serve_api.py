@@ -17,11 +17,17 @@ from lzero.errors import LZeroError
 from zoo.board_games.connect4.envs.connect4_env import Connect4Env
 from zoo.board_games.connect4.envs.connect4_solver import Connect4Solver
 from zoo.board_games.gomoku.envs.gomoku_env import GomokuEnv
+from zoo.board_games.othello.envs.othello_env import OthelloEnv
 from zoo.board_games.serve import server as server_module
 from zoo.board_games.serve.session import GameSession
 from zoo.board_games.tictactoe.envs.tictactoe_env import TicTacToeEnv
 
-ENVS = {"tictactoe": TicTacToeEnv, "connect4": Connect4Env, "gomoku": GomokuEnv}
+ENVS = {
+    "tictactoe": TicTacToeEnv,
+    "connect4": Connect4Env,
+    "gomoku": GomokuEnv,
+    "othello": OthelloEnv,
+}
 
 
 def error_of(status, body, expected_status, pattern):
@@ -53,7 +59,7 @@ def test_games_are_the_registered_board_games(client):
     [
         (
             {"game": "chess"},
-            r"game: expected one of \['connect4', 'gomoku', 'tictactoe'\], got 'chess'",
+            r"game: expected one of \['connect4', 'gomoku', 'othello', 'tictactoe'\], got 'chess'",
         ),
         ({}, r"game: expected one of .* got None"),
         (

@@ -36,7 +36,7 @@ def test_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c():
         page = urllib.request.urlopen(url, timeout=30).read().decode()
         assert '<script type="module" src="/static/app.js">' in page
         games = json.load(urllib.request.urlopen(url + "api/games", timeout=30))
-        assert [g["name"] for g in games["games"]] == ["connect4", "gomoku", "tictactoe"]
+        assert [g["name"] for g in games["games"]] == ["connect4", "gomoku", "othello", "tictactoe"]
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)

@@ -24,7 +24,8 @@ class Connect4Env(BoardGameEnv):
     move_style = "column"
     config = dict(BoardGameEnv.config, env_id="Connect4")
 
-    def check_bot_available(self, kind: str) -> None:
+    @classmethod
+    def check_bot_available(cls, kind: str) -> None:
         """The perfect bot needs its opening book (``bitbully-databases``)."""
         if kind == "perfect":
             check_book()

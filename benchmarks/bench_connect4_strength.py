@@ -237,9 +237,11 @@ def run_ckpt(args) -> None:
     raw = grade(load_agent(ckpt, num_simulations=0), sets)
     print(grade_line("network alone", raw), flush=True)
     agent = load_agent(ckpt, num_simulations=args.simulations)
-    searched = grade(agent, sets)
+    first = args.search_per_kind or args.per_kind
+    searched = grade(agent, {kind: rows[:first] for kind, rows in sets.items()})
     print(grade_line(f"with {args.simulations} simulations", searched), flush=True)
     record["errors"] = {"network": raw, f"search_{args.simulations}": searched}
+    record["positions"]["searched_per_kind"] = min(first, args.per_kind)
     record["simulations"] = args.simulations
     if args.games:
         print(
@@ -269,10 +271,11 @@ def run_curve(args) -> None:
     with open(exp / "progress.csv") as f:
         rows = list(csv.DictReader(f))
     sets = load_sets(args.sets_seed, args.per_kind, args.rebuild)
-    searched_sets = {kind: rows[: args.search_per_kind] for kind, rows in sets.items()}
+    search_per_kind = args.search_per_kind or 200
+    searched_sets = {kind: rows[:search_per_kind] for kind, rows in sets.items()}
     print(
         f"the network alone on all {args.per_kind} positions a kind, with {args.simulations} "
-        f"simulations on the first {min(args.per_kind, args.search_per_kind)} of each",
+        f"simulations on the first {min(args.per_kind, search_per_kind)} of each",
         flush=True,
     )
     name = args.out or f"connect4_curve_{exp.name}.json"
@@ -305,7 +308,7 @@ def run_curve(args) -> None:
         "positions": {
             "sets_seed": args.sets_seed,
             "per_kind": args.per_kind,
-            "searched_per_kind": min(args.per_kind, args.search_per_kind),
+            "searched_per_kind": min(args.per_kind, search_per_kind),
         },
         "points": points,
         "command": "python benchmarks/bench_connect4_strength.py " + " ".join(sys.argv[1:]),
@@ -325,7 +328,7 @@ def _graded_points(path: Path, args) -> dict[int, dict]:
     same = old.get("simulations") == args.simulations and old.get("positions") == {
         "sets_seed": args.sets_seed,
         "per_kind": args.per_kind,
-        "searched_per_kind": min(args.per_kind, args.search_per_kind),
+        "searched_per_kind": min(args.per_kind, args.search_per_kind or 200),
     }
     return {p["train_iter"]: p for p in old.get("points", [])} if same else {}
 
@@ -380,8 +383,9 @@ def main() -> None:
     parser.add_argument(
         "--search-per-kind",
         type=positive_int,
-        default=200,
-        help="--curve: positions a kind graded with search (the first of each kind)",
+        default=None,
+        help="positions a kind graded with search, the first of each kind (default: 200 with "
+        "--curve, all with --ckpt)",
     )
     parser.add_argument(
         "--bot-positions",

@@ -31,7 +31,7 @@ def test_the_start_and_its_four_moves():
     assert np.flatnonzero(mask).tolist() == [20, 29, 34, 43]  # e3, f4, c5, d6
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_games_match_the_reference(seed):
     """Every position of a random game: the same legal moves (mask and list), the same board
